@@ -1,0 +1,39 @@
+/**
+ * The one error class of toolsieve. `push()` never throws; these come from
+ * configuration (a bad grammar, a checkpoint from another grammar) and from
+ * misuse (pushing after `end()`).
+ */
+
+/** Stable codes of {@link ToolsieveError}. */
+export type ToolsieveErrorCode =
+  /** A grammar config failed validation; `field` names the bad field. */
+  | 'invalid-grammar'
+  /** A grammar file could not be read or is not JSON. */
+  | 'grammar-unreadable'
+  /** A checkpoint is malformed or was taken with another grammar. */
+  | 'invalid-checkpoint'
+  /** An option has a value of the wrong type or range. */
+  | 'invalid-option'
+  /** `push()` or `end()` was called after `end()`. */
+  | 'sieve-finished'
+
+export class ToolsieveError extends Error {
+  override readonly name: string = 'ToolsieveError'
+  readonly code: ToolsieveErrorCode
+  /** JSON-pointer-like path of the offending field (`frames[0].open[1]`), when there is one. */
+  readonly field: string | undefined
+
+  constructor(code: ToolsieveErrorCode, message: string, field?: string) {
+    super(message)
+    this.code = code
+    this.field = field
+  }
+}
+
+/** Thrown by `loadGrammar` / `extendGrammar` for a bad grammar config. */
+export class GrammarError extends ToolsieveError {
+  override readonly name: string = 'GrammarError'
+  constructor(message: string, field: string, code: 'invalid-grammar' | 'grammar-unreadable' = 'invalid-grammar') {
+    super(code, `${field}: ${message}`, field)
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The grammar config: the dialect as data. `grammar/default.json` is one of
+ * these; `grammar/schema.json` is its JSON Schema.
+ */
+
+/** The three structural roles a tag can play. */
+export type Role = 'wrapper' | 'invoke' | 'parameter'
+
+/**
+ * One piece of a tag frame: one of `lit` (literal alternatives), repeated
+ * `min`..`max` times (default exactly once), or the slot where the local name goes.
+ * Repetition is bounded so the longest delimiter — and so the held tail — is bounded.
+ */
+export type FramePart =
+  | { lit: string[]; min?: number; max?: number }
+  | { name: true }
+
+/** A sequence of parts that spells the start of a tag, up to and including the local name. */
+export type FrameSequence = FramePart[]
+
+/**
+ * A spelling family of the tag frame: how `<`, the prefix and `/` are written
+ * around a local name. Each alternative in `open`/`close` is a sequence that must
+ * contain exactly one `{ name: true }` part; `end` lists how a tag may end.
+ */
+export interface Frame {
+  name: string
+  description?: string
+  open: FrameSequence[]
+  close: FrameSequence[]
+  end: FrameSequence[]
+}
+
+/** A local name of a role; `frames` limits it to some frames (default: all). */
+export type RoleName = string | { name: string; frames?: string[] }
+
+export interface Grammar {
+  /** Shown in errors and checkpoints. */
+  name: string
+  roles: Record<Role, RoleName[]>
+  frames: Frame[]
+  /** Local names and the `DSML` prefix match case-insensitively. Default true. */
+  caseInsensitive?: boolean
+  /** Attribute names the parser reads. */
+  attributes?: { name?: string; string?: string }
+  repairs?: {
+    /** `<invoke …>…</invoke></tool_calls>` with no opening wrapper becomes a call. Default true. */
+    missingOpeningWrapper?: boolean
+  }
+  limits?: {
+    /** Default capture limit in UTF-16 units (256 KiB). */
+    captureLimit?: number
+  }
+  markdown?: {
+    /** Fenced code (``` and ~~~) is text. Default true. */
+    fences?: boolean
+    /** Inline code spans are text. Default true. */
+    codeSpans?: boolean
+  }
+  /** Parameter names whose values are raw text (used by value decoding). */
+  rawTextParameters?: string[]
+}
+
+/** A patch for {@link extendGrammar}: names and frames are added, other fields replaced. */
+export interface GrammarPatch {
+  name?: string
+  wrapper?: RoleName[]
+  invoke?: RoleName[]
+  parameter?: RoleName[]
+  frames?: Frame[]
+  caseInsensitive?: boolean
+  attributes?: Grammar['attributes']
+  repairs?: Grammar['repairs']
+  limits?: Grammar['limits']
+  markdown?: Grammar['markdown']
+  rawTextParameters?: string[]
+}

@@ -44,6 +44,8 @@ export type DiagnosticCode =
   | 'unterminated-block'
   /** A capture grew past `captureLimit`; released as text, scanning resumed after its opener. */
   | 'capture-limit'
+  /** A bug in toolsieve: what it held was released as text unparsed. Please report it. */
+  | 'internal-error'
 
 /** Something the sieve noticed and handled: the affected input went out as text. */
 export interface DiagnosticEvent {

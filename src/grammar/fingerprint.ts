@@ -1,0 +1,48 @@
+/**
+ * A short identity for a grammar, stored in checkpoints so that a checkpoint
+ * is never resumed under a grammar that would lex its pending tail differently.
+ */
+import { validateGrammar } from './load.js'
+import type { Grammar } from './types.js'
+
+const offset = 0xcbf29ce484222325n
+const prime = 0x100000001b3n
+const mask = 0xffffffffffffffffn
+
+// Grammars from validateGrammar are frozen, so a fingerprint per object stays true.
+const cache = new WeakMap<object, string>()
+
+/**
+ * FNV-1a 64-bit hash (16 hex digits) of the normalized grammar as JSON with
+ * sorted keys. Key order, omitted defaults and `description` texts do not
+ * change it; any name, frame, part, limit or flag does.
+ *
+ * @throws {GrammarError} when `g` is not a valid grammar.
+ */
+export function grammarFingerprint(g: Grammar): string {
+  const hit = cache.get(g)
+  if (hit !== undefined) return hit
+  const fingerprint = fnv1a64(canonical(validateGrammar(g)))
+  if (Object.isFrozen(g)) cache.set(g, fingerprint)
+  return fingerprint
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      // Descriptions are documentation; editing one must not orphan checkpoints.
+      .filter(([key, child]) => key !== 'description' && child !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${canonical(child)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+function fnv1a64(text: string): string {
+  let hash = offset
+  for (const byte of new TextEncoder().encode(text)) {
+    hash = ((hash ^ BigInt(byte)) * prime) & mask
+  }
+  return hash.toString(16).padStart(16, '0')
+}

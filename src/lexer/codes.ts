@@ -1,0 +1,36 @@
+/** Char codes the matchers dispatch on (STYLE 7: named constants, no enums). */
+export const codes = {
+  tab: 0x09,
+  lineFeed: 0x0a,
+  carriageReturn: 0x0d,
+  space: 0x20,
+  quotationMark: 0x22,
+  apostrophe: 0x27,
+  lessThan: 0x3c,
+  equalsTo: 0x3d,
+  greaterThan: 0x3e,
+  rightSquareBracket: 0x5d,
+  graveAccent: 0x60,
+  leftCurlyBrace: 0x7b,
+  verticalBar: 0x7c,
+  tilde: 0x7e,
+  dash: 0x2d,
+  fullwidthLessThan: 0xff1c,
+  fullwidthGreaterThan: 0xff1e,
+  fullwidthVerticalBar: 0xff5c,
+} as const
+
+/** Characters that may continue an XML-ish local name: a tag name only matches when the next char is not one of these. */
+export const nameCharClass = 'A-Za-z0-9_.:\\-'
+
+/** Every UTF-16 code unit except `excluded`: the `start_chars_hint` of "anything else" tokens. */
+export function allCharsExcept(excluded: Iterable<number>): number[] {
+  const skip = new Set(excluded)
+  const out: number[] = []
+  for (let c = 0; c < 0x10000; c++) if (!skip.has(c)) out.push(c)
+  return out
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&')
+}

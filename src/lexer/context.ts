@@ -1,0 +1,102 @@
+/**
+ * The lexer context: what custom matchers need to know that a mode name
+ * cannot say. The driver owns it between lexer runs and hands a copy in.
+ */
+import { codes } from './codes.js'
+
+/** Where the text handed to the lexer starts, relative to its line. */
+export const lineStates = {
+  /** Column 0 (stream start, or right after a line feed): a fence may open here. */
+  start: 0,
+  /** Only spaces/tabs since the last line feed: a line feed now ends a blank line. */
+  blank: 1,
+  /** Content seen on this line. */
+  mid: 2,
+} as const
+export type LineState = (typeof lineStates)[keyof typeof lineStates]
+
+/** Markdown state a token may change; matchers attach a copy as the token's payload when they change it. */
+export interface MarkdownState {
+  /**
+   * Lengths of backtick runs that opened a code span not yet closed, outermost
+   * first. Level k only matters if levels 0..k-1 turn out to be literal
+   * backticks (CommonMark: the first run that finds a same-length closer wins).
+   */
+  levels: number[]
+  /**
+   * While a tag is held after an unmatched backtick, how many levels were open
+   * at the tag. A later run closing one of those proves the tag sat in a code
+   * span; closing a deeper level proves nothing about it.
+   */
+  holdDepth: number
+  /** The open fence: its character (` or ~) and run length; 0 when none. */
+  fenceCh: number
+  fenceLen: number
+}
+
+/**
+ * A backtick or tilde run that reached the end of the text. Its meaning needs
+ * its full length (a span closes only on the same length), so the chars go
+ * out and the count is carried: the edge case is "``" + "`js" across chunks.
+ */
+export interface RunCarry {
+  ch: number
+  len: number
+  /** Spaces before the run at line start, or -1 if the run is not at line start. */
+  indent: number
+  /** The mode the run started in. */
+  mode: string
+}
+
+export interface LexContext extends MarkdownState {
+  /** No more input after this text: undecided tails are decided as they stand. */
+  final: boolean
+  /** Line position at offset 0 of the text being lexed. */
+  lineState: LineState
+  carry: RunCarry | null
+}
+
+export function copyMarkdown(s: MarkdownState): MarkdownState {
+  return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen }
+}
+
+export function freshMarkdown(): MarkdownState {
+  return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0 }
+}
+
+/**
+ * Line position just before `pos` in `text`, given the position at offset 0.
+ * Scans back over spaces only, so it is O(1) on ordinary text.
+ */
+export function lineStateBefore(text: string, pos: number, initial: LineState): LineState {
+  let i = pos - 1
+  while (i >= 0) {
+    const c = text.charCodeAt(i)
+    if (c === codes.lineFeed) return i === pos - 1 ? lineStates.start : lineStates.blank
+    if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) return lineStates.mid
+    i--
+  }
+  if (pos === 0) return initial
+  return initial === lineStates.mid ? lineStates.mid : lineStates.blank
+}
+
+/**
+ * Indent of a construct starting at `pos` when it sits at line start after at
+ * most 3 spaces; -1 otherwise.
+ */
+export function lineStartIndent(text: string, pos: number, initial: LineState): number {
+  let i = pos - 1
+  let n = 0
+  while (i >= 0 && text.charCodeAt(i) === codes.space) {
+    i--
+    n++
+    if (n > 3) return -1
+  }
+  if (i >= 0) return text.charCodeAt(i) === codes.lineFeed ? n : -1
+  return initial === lineStates.start ? n : -1
+}
+
+/** Whether the line feed at `pos` ends a line that holds only spaces, tabs or CR. */
+export function endsBlankLine(text: string, pos: number, initial: LineState): boolean {
+  return lineStateBefore(text, pos, initial) !== lineStates.mid
+}

@@ -1,0 +1,161 @@
+/**
+ * Compiles the frame parts of a grammar config into the two regular
+ * expressions each tag delimiter needs: a sticky matcher, and a "could this
+ * tail still become one" prefix test for the Incomplete token.
+ */
+import type { FramePart, FrameSequence, Grammar, Role } from '../grammar/types.js'
+import { escapeRegExp, nameCharClass } from './codes.js'
+
+/** A flat sequence: literal alternatives with bounded repetition. Names are a part like any other. */
+interface Piece {
+  lits: string[]
+  min: number
+  max: number
+}
+
+/** One delimiter family compiled: `sticky` matches at lastIndex, `prefix` tests a whole tail. */
+export interface CompiledDelimiter {
+  sticky: RegExp
+  prefix: RegExp
+  /** Longest string the delimiter can match (bounded by the config's repetition bounds). */
+  maxLength: number
+  /** Every character that can appear in it: used to ask whether a complete match could still grow. */
+  chars: string
+  /** First characters a match can start with. */
+  firstChars: number[]
+}
+
+function piecesOf(seq: FrameSequence, names: string[]): Piece[] {
+  return seq.map((part: FramePart): Piece =>
+    'name' in part
+      ? { lits: names, min: 1, max: 1 }
+      : { lits: part.lit, min: part.min ?? 1, max: part.max ?? 1 },
+  )
+}
+
+function alt(lits: string[]): string {
+  // longest first, so a regex alternation prefers the longer literal
+  return '(?:' + [...lits].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|') + ')'
+}
+
+function rep(p: Piece, min: number, max: number): string {
+  if (max <= 0) return ''
+  return `${alt(p.lits)}{${min},${max}}`
+}
+
+function fullSource(pieces: Piece[]): string {
+  return pieces.map((p) => rep(p, p.min, p.max)).join('')
+}
+
+/** Regex source matching every prefix (including the empty string and complete matches) of `pieces`. */
+function prefixSource(pieces: Piece[], i = 0): string {
+  const p = pieces[i]
+  if (p === undefined) return ''
+  const partials = new Set<string>()
+  for (const lit of p.lits) for (let k = 1; k < lit.length; k++) partials.add(lit.slice(0, k))
+  const options: string[] = []
+  if (i + 1 < pieces.length) options.push(rep(p, p.min, p.max) + '(?:' + prefixSource(pieces, i + 1) + ')')
+  if (partials.size > 0 && p.max > 0) options.push(rep(p, 0, p.max - 1) + alt([...partials]))
+  options.push(p.max > 0 ? rep(p, 0, p.max) : '')
+  return options.map((o) => '(?:' + o + ')').join('|')
+}
+
+function maxLen(pieces: Piece[]): number {
+  return pieces.reduce((n, p) => n + p.max * Math.max(...p.lits.map((l) => l.length)), 0)
+}
+
+function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
+  const full = seqs.map(fullSource).map((s) => '(?:' + s + ')').join('|')
+  const prefix = seqs.map((s) => prefixSource(s)).map((s) => '(?:' + s + ')').join('|')
+  const chars = new Set<string>()
+  const first = new Set<number>()
+  for (const seq of seqs) {
+    for (const p of seq) for (const l of p.lits) for (const ch of l) chars.add(ch)
+    // first chars: walk while pieces may be absent
+    for (const p of seq) {
+      for (const l of p.lits) {
+        first.add(l.charCodeAt(0))
+        if (flags.includes('i')) {
+          first.add(l[0]!.toLowerCase().charCodeAt(0))
+          first.add(l[0]!.toUpperCase().charCodeAt(0))
+        }
+      }
+      if (p.min > 0) break
+    }
+  }
+  if (flags.includes('i')) for (const ch of [...chars]) chars.add(ch.toLowerCase()).add(ch.toUpperCase())
+  return {
+    sticky: new RegExp('(?:' + full + ')' + tail, flags + 'y'),
+    prefix: new RegExp('^(?:' + prefix + ')$', flags),
+    maxLength: Math.max(...seqs.map(maxLen)) + (tail ? 1 : 0),
+    chars: [...chars].join(''),
+    firstChars: [...first],
+  }
+}
+
+/** Local names of `role` usable in `frame`. */
+export function roleNames(grammar: Grammar, role: Role, frame: string): string[] {
+  const out: string[] = []
+  for (const n of grammar.roles[role]) {
+    if (typeof n === 'string') out.push(n)
+    else if (n.frames === undefined || n.frames.includes(frame)) out.push(n.name)
+  }
+  return out
+}
+
+const spaces: Piece = { lits: [' ', '\t'], min: 0, max: 4 }
+
+/**
+ * The start of an opening tag (frame prefix + local name), which must be
+ * followed by a character that cannot continue the name. Attributes and the
+ * end of the tag are tokens of their own.
+ */
+export function compileOpen(grammar: Grammar, role: Role, frameIdx: number): CompiledDelimiter | null {
+  const frame = grammar.frames[frameIdx]!
+  const names = roleNames(grammar, role, frame.name)
+  if (names.length === 0) return null
+  const flags = grammar.caseInsensitive === false ? '' : 'i'
+  const d = compile(frame.open.map((s) => piecesOf(s, names)), flags, `(?=[^${nameCharClass}])`)
+  return d
+}
+
+/** A whole closing tag: frame prefix, local name, optional spaces, and one of the frame's tag ends. */
+export function compileClose(grammar: Grammar, role: Role, frameIdx: number): CompiledDelimiter | null {
+  const frame = grammar.frames[frameIdx]!
+  const names = roleNames(grammar, role, frame.name)
+  if (names.length === 0) return null
+  const flags = grammar.caseInsensitive === false ? '' : 'i'
+  const seqs: Piece[][] = []
+  for (const c of frame.close) for (const e of frame.end) seqs.push([...piecesOf(c, names), spaces, ...piecesOf(e, [])])
+  return compile(seqs, flags)
+}
+
+/** The end of an opening tag, in any frame's spelling (a block may mix spellings). */
+export function compileTagEnd(grammar: Grammar): CompiledDelimiter {
+  const seqs: Piece[][] = []
+  const seen = new Set<string>()
+  for (const f of grammar.frames) {
+    for (const e of f.end) {
+      const key = JSON.stringify(e)
+      if (seen.has(key)) continue
+      seen.add(key)
+      seqs.push(piecesOf(e, []))
+    }
+  }
+  return compile(seqs, '')
+}
+
+/** A fixed literal delimiter such as `<![CDATA[` or `-->`. */
+export function compileLiteral(lit: string): CompiledDelimiter {
+  return compile([[{ lits: [lit], min: 1, max: 1 }]], '')
+}
+
+/**
+ * True when `rest` (a tail reaching the end of the text) is a prefix of a
+ * match of `d` that is longer than `rest`: more input could change the token.
+ */
+export function canGrow(d: CompiledDelimiter, rest: string): boolean {
+  if (rest.length >= d.maxLength) return false
+  for (let i = 0; i < d.chars.length; i++) if (d.prefix.test(rest + d.chars[i])) return true
+  return false
+}

@@ -1,0 +1,63 @@
+/**
+ * Wiring the generated token types into one Chevrotain multi-mode lexer per
+ * grammar (compiled once, cached), and running it on a piece of text from a
+ * given mode and context.
+ */
+import { Lexer, type IToken, type TokenType } from 'chevrotain'
+import type { Grammar } from '../grammar/types.js'
+import { freshMarkdown, lineStates, type LexContext } from './context.js'
+import { modes, type ModeName } from './modes.js'
+import { buildModes, type TokenInfo } from './tokens.js'
+import { allCategories } from './kinds.js'
+
+export interface CompiledLexer {
+  readonly grammar: Grammar
+  /** Info per token type, indexed by `tokenTypeIdx` for a cheap lookup per token. */
+  readonly infoByIdx: ReadonlyArray<TokenInfo | undefined>
+  readonly typeByName: ReadonlyMap<string, TokenType>
+  readonly maxDelimiter: number
+  /** Characters that can start a tag in any frame. */
+  readonly tagStartChars: readonly number[]
+  /** A regex that finds the first character that could start a construct in prose. */
+  readonly proseSpecial: RegExp
+  /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
+  tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
+}
+
+const cache = new WeakMap<Grammar, CompiledLexer>()
+
+export function compileLexer(grammar: Grammar): CompiledLexer {
+  const hit = cache.get(grammar)
+  if (hit) return hit
+  const ctxRef: { current: LexContext } = {
+    current: { ...freshMarkdown(), final: false, lineState: lineStates.start, carry: null },
+  }
+  const built = buildModes(grammar, ctxRef)
+  const lexer = new Lexer(
+    { modes: built.modes, defaultMode: modes.prose },
+    { positionTracking: 'onlyOffset', ensureOptimizations: true, recoveryEnabled: true, skipValidations: false },
+  )
+  const infoByIdx: Array<TokenInfo | undefined> = []
+  const typeByName = new Map<string, TokenType>()
+  for (const [t, info] of built.info) {
+    infoByIdx[t.tokenTypeIdx!] = info
+    typeByName.set(t.name, t)
+  }
+  for (const c of allCategories) typeByName.set(c.name, c)
+  const starts = built.tagStartChars.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+  const compiled: CompiledLexer = {
+    grammar,
+    infoByIdx,
+    typeByName,
+    maxDelimiter: built.maxDelimiter,
+    tagStartChars: built.tagStartChars,
+    proseSpecial: new RegExp(`[${starts}\`~]`),
+    tokenize(text, mode, ctx) {
+      ctxRef.current = ctx
+      const r = lexer.tokenize(text, mode)
+      return r.tokens
+    },
+  }
+  cache.set(grammar, compiled)
+  return compiled
+}

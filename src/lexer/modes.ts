@@ -1,0 +1,65 @@
+/**
+ * Lexer modes. Every switch is a push to the next mode (never a pop), so the
+ * mode after any token is a function of that token alone and the driver can
+ * resume from `{ mode, ctx, pending }`.
+ */
+export const modes = {
+  /** Ordinary text. Wrapper openers (and bare invoke openers) start a capture. */
+  prose: 'prose',
+  /** Text after an unmatched backtick run in this paragraph: a tag here is held. */
+  span: 'span',
+  /** Holding from a tag seen in `span` until the paragraph ends or a level closes. */
+  spanHold: 'spanHold',
+  /** The rest of a fence opener's line (the info string). */
+  fenceInfo: 'fenceInfo',
+  /** Inside fenced code. */
+  fence: 'fence',
+  /** After a candidate closing fence run: only spaces may follow before the line feed. */
+  fenceClose: 'fenceClose',
+  tagWrapper: 'tagWrapper',
+  tagInvoke: 'tagInvoke',
+  tagParameter: 'tagParameter',
+  attrDqWrapper: 'attrDqWrapper',
+  attrSqWrapper: 'attrSqWrapper',
+  attrDqInvoke: 'attrDqInvoke',
+  attrSqInvoke: 'attrSqInvoke',
+  attrDqParameter: 'attrDqParameter',
+  attrSqParameter: 'attrSqParameter',
+  /** Inside a wrapper, between invokes. */
+  wrapperBody: 'wrapperBody',
+  /** Inside an invoke, between parameters. */
+  invokeBody: 'invokeBody',
+  /** An invoke whose body is a JSON object. */
+  jsonBody: 'jsonBody',
+  /** A parameter value. */
+  value: 'value',
+  cdata: 'cdata',
+  commentWrapper: 'commentWrapper',
+  commentInvoke: 'commentInvoke',
+  commentValue: 'commentValue',
+  /** The driver must decide before anything further is lexed: one token takes the rest. */
+  halt: 'halt',
+} as const
+
+export type ModeName = (typeof modes)[keyof typeof modes]
+
+/** Modes whose tokens belong to a capture. */
+export const captureModes: ReadonlySet<ModeName> = new Set<ModeName>([
+  modes.tagWrapper,
+  modes.tagInvoke,
+  modes.tagParameter,
+  modes.attrDqWrapper,
+  modes.attrSqWrapper,
+  modes.attrDqInvoke,
+  modes.attrSqInvoke,
+  modes.attrDqParameter,
+  modes.attrSqParameter,
+  modes.wrapperBody,
+  modes.invokeBody,
+  modes.jsonBody,
+  modes.value,
+  modes.cdata,
+  modes.commentWrapper,
+  modes.commentInvoke,
+  modes.commentValue,
+])

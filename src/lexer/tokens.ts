@@ -1,0 +1,230 @@
+/**
+ * Generates the lexer's token types and modes from a grammar config: one
+ * token type per spelling, role and target mode, under the role categories
+ * of `kinds.ts`. Custom matchers read the shared {@link LexContext}.
+ */
+import { createToken, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain'
+import type { Grammar, Role } from '../grammar/types.js'
+import { allCharsExcept, codes } from './codes.js'
+import { cat, type CategoryName } from './kinds.js'
+import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { lineStartIndent, type LexContext, type MarkdownState } from './context.js'
+import { modes, type ModeName } from './modes.js'
+import { markdownTokens } from './tokens-markdown.js'
+
+export interface TokenInfo {
+  category: CategoryName
+  /** Mode after this token, or null to stay. */
+  push: ModeName | null
+  role?: Role
+}
+
+type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
+
+/** Builds token types; every one is registered with its {@link TokenInfo}. */
+export class TokenFactory {
+  readonly info = new Map<TokenType, TokenInfo>()
+  private readonly byName = new Map<string, TokenType>()
+
+  constructor(readonly ctx: { current: LexContext }) {}
+
+  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, role?: Role): TokenType {
+    const full = push === null ? name : `${name}>${push}`
+    const existing = this.byName.get(full)
+    if (existing) return existing
+    const t = createToken({
+      name: full,
+      pattern: { exec },
+      start_chars_hint: hint,
+      line_breaks: lineBreaks,
+      categories: [cat[category]],
+      ...(push === null ? {} : { push_mode: push }),
+    })
+    this.byName.set(full, t)
+    this.info.set(t, role === undefined ? { category, push } : { category, push, role })
+    return t
+  }
+
+  /** A token matching `re` (sticky) at the offset. */
+  regex(name: string, category: CategoryName, push: ModeName | null, re: RegExp, hint: number[], lineBreaks: boolean): TokenType {
+    return this.make(name, category, push, (text, offset) => {
+      re.lastIndex = offset
+      return re.exec(text)
+    }, hint, lineBreaks)
+  }
+
+  /** A fixed delimiter; refuses a match that more input could still lengthen. */
+  delimiter(name: string, category: CategoryName, push: ModeName | null, d: CompiledDelimiter, role?: Role): TokenType {
+    const ctx = this.ctx
+    // a tag held after an unmatched backtick remembers how many levels were open at it
+    const holds = push === modes.spanHold
+    return this.make(name, category, push, (text, offset) => {
+      d.sticky.lastIndex = offset
+      const m = d.sticky.exec(text)
+      if (m === null) return null
+      const c = ctx.current
+      if (offset + m[0].length === text.length && !c.final && canGrow(d, m[0])) return null
+      if (!holds) return m
+      c.holdDepth = c.levels.length
+      const r = [m[0]] as CustomPatternMatcherReturn
+      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen } satisfies MarkdownState
+      return r
+    }, d.firstChars, false, role)
+  }
+
+  /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
+  incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
+    const ctx = this.ctx
+    const max = Math.max(3, ...delims.map((d) => d.maxLength))
+    const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
+    if (lineStartSpaces) hint.add(codes.space)
+    return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
+      const c = ctx.current
+      if (c.final || text.length - offset > max) return null
+      const rest = text.slice(offset)
+      if (lineStartSpaces && /^ {1,3}$/.test(rest) && lineStartIndent(text, offset, c.lineState) === 0) return [rest]
+      for (const d of delims) if (d.prefix.test(rest)) return [rest]
+      return null
+    }, [...hint], false)
+  }
+}
+
+const roles: Role[] = ['wrapper', 'invoke', 'parameter']
+const tagModeOf: Record<Role, ModeName> = { wrapper: modes.tagWrapper, invoke: modes.tagInvoke, parameter: modes.tagParameter }
+const bodyModeOf: Record<Role, ModeName> = { wrapper: modes.wrapperBody, invoke: modes.invokeBody, parameter: modes.value }
+const openCat: Record<Role, CategoryName> = { wrapper: 'WrapperOpen', invoke: 'InvokeOpen', parameter: 'ParamOpen' }
+const closeCat: Record<Role, CategoryName> = { wrapper: 'WrapperClose', invoke: 'InvokeClose', parameter: 'ParamClose' }
+
+/** Where each tag goes in each mode (`undefined`: not recognised there). */
+type TagTargets = Partial<Record<`${'open' | 'close'}.${Role}`, ModeName>>
+
+export interface CompiledModes {
+  modes: Record<ModeName, TokenType[]>
+  info: Map<TokenType, TokenInfo>
+  /** Longest delimiter: the bound on a held tail outside a capture. */
+  maxDelimiter: number
+  /** Characters that can start a tag in any frame. */
+  tagStartChars: number[]
+}
+
+export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
+  const f = new TokenFactory(ctx)
+  const repair = grammar.repairs?.missingOpeningWrapper !== false
+  const guard = { fences: grammar.markdown?.fences !== false, codeSpans: grammar.markdown?.codeSpans !== false }
+
+  const opens = new Map<Role, Array<[string, CompiledDelimiter]>>()
+  const closes = new Map<Role, Array<[string, CompiledDelimiter]>>()
+  for (const role of roles) {
+    opens.set(role, [])
+    closes.set(role, [])
+    grammar.frames.forEach((frame, i) => {
+      const o = compileOpen(grammar, role, i)
+      if (o) opens.get(role)!.push([frame.name, o])
+      const c = compileClose(grammar, role, i)
+      if (c) closes.get(role)!.push([frame.name, c])
+    })
+  }
+  const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
+  const tagEnd = compileTagEnd(grammar)
+  const cdataOpen = compileLiteral('<![CDATA[')
+  const cdataClose = compileLiteral(']]>')
+  const commentOpen = compileLiteral('<!--')
+  const commentClose = compileLiteral('-->')
+
+  /** Tag tokens for a mode plus the delimiters its Incomplete token must know. */
+  function tags(mode: ModeName, targets: TagTargets): { tokens: TokenType[]; delims: CompiledDelimiter[] } {
+    const tokens: TokenType[] = []
+    const delims: CompiledDelimiter[] = []
+    for (const role of roles) {
+      const o = targets[`open.${role}`]
+      if (o !== undefined) for (const [fr, d] of opens.get(role)!) tokens.push(f.delimiter(`${fr}.${role}.open`, openCat[role], o, d, role)), delims.push(d)
+      const c = targets[`close.${role}`]
+      if (c !== undefined) for (const [fr, d] of closes.get(role)!) tokens.push(f.delimiter(`${fr}.${role}.close`, closeCat[role], c, d, role)), delims.push(d)
+    }
+    return { tokens, delims }
+  }
+
+  const md = markdownTokens(f, guard)
+  const nl = (mode: ModeName) => md.lineFeeds(mode)
+  const notTagStart = allCharsExcept(tagStartChars)
+  const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
+    const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), allCharsExcept(excluded), lineBreaks)
+  }
+  const oneChar = (mode: ModeName, category: CategoryName, push: ModeName | null, chars: number[]) =>
+    f.make(`${mode}.${category}1`, category, push, (t, o) => [t.charAt(o)], chars, true)
+  const anyChar = allCharsExcept([])
+  const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)
+  const nlWs = (mode: ModeName) => f.regex(`${mode}.Nl`, 'Ws', null, /\n/y, [codes.lineFeed], true)
+  const prosey = [...tagStartChars, codes.graveAccent, codes.tilde, codes.lineFeed]
+
+  // A new opener inside a capture diverges from it and starts a capture of its own, as it would in prose.
+  const reopen: TagTargets = { 'open.wrapper': modes.tagWrapper, ...(repair ? { 'open.invoke': modes.tagInvoke } : {}) }
+  const asText = modes.prose
+
+  const out = {} as Record<ModeName, TokenType[]>
+  const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = []) => {
+    const t = tags(mode, targets)
+    out[mode] = [...before, ...t.tokens, f.incomplete(mode, [...t.delims, ...extraDelims], lineStartSpaces), ...after]
+  }
+
+  build(modes.prose, reopen, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true)
+  build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}) }, md.runs(modes.span),
+    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true)
+  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
+  out[modes.fenceInfo] = [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [codes.lineFeed], null, false)]
+  build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
+  out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar)]
+
+  for (const role of roles) {
+    const tagMode = tagModeOf[role]
+    const dq = role === 'wrapper' ? modes.attrDqWrapper : role === 'invoke' ? modes.attrDqInvoke : modes.attrDqParameter
+    const sq = role === 'wrapper' ? modes.attrSqWrapper : role === 'invoke' ? modes.attrSqInvoke : modes.attrSqParameter
+    build(tagMode, reopen, [
+      ...md.runs(tagMode),
+      f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
+    ], [
+      ws(tagMode), nlWs(tagMode),
+      f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z_][A-Za-z0-9_.:\-]*/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => c.charCodeAt(0)), false),
+      oneChar(tagMode, 'Eq', null, [codes.equalsTo]),
+      oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
+      oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
+      oneChar(tagMode, 'Junk', asText, anyChar),
+    ], true, [tagEnd])
+    out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
+    out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
+  }
+
+  const comment = (mode: ModeName, back: ModeName) => {
+    out[mode] = [
+      f.delimiter(`${mode}.CommentClose`, 'CommentClose', back, commentClose),
+      f.incomplete(mode, [commentClose], false),
+      text(mode, 'CommentText', [codes.dash]),
+      oneChar(mode, 'CommentText', null, [codes.dash]),
+    ]
+    return f.delimiter(`${back}.CommentOpen`, 'CommentOpen', mode, commentOpen)
+  }
+  const structural = (mode: ModeName) => [...md.runs(mode), comment(mode === modes.wrapperBody ? modes.commentWrapper : modes.commentInvoke, mode)]
+  const junkTail = (mode: ModeName) => [ws(mode), nlWs(mode), oneChar(mode, 'Junk', asText, anyChar)]
+
+  build(modes.wrapperBody, { ...reopen, 'open.invoke': modes.tagInvoke, 'close.wrapper': modes.prose, 'open.parameter': asText, 'close.invoke': asText, 'close.parameter': asText },
+    structural(modes.wrapperBody), junkTail(modes.wrapperBody), true, [commentOpen])
+  build(modes.invokeBody, { ...reopen, 'open.parameter': modes.tagParameter, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'close.parameter': asText },
+    [...structural(modes.invokeBody), oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [commentOpen])
+  build(modes.jsonBody, { ...reopen, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'open.parameter': asText, 'close.parameter': asText }, [],
+    [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false)
+  build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
+    [f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen), comment(modes.commentValue, modes.value)],
+    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [cdataOpen, commentOpen])
+  out[modes.cdata] = [
+    f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose),
+    f.incomplete(modes.cdata, [cdataClose], false),
+    text(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
+    oneChar(modes.cdata, 'CDataText', null, [codes.rightSquareBracket]),
+  ]
+  out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]
+
+  void notTagStart
+  const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars }
+}

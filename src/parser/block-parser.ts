@@ -1,0 +1,183 @@
+/**
+ * The block grammar, one reused Chevrotain parser instance (STYLE 9):
+ *
+ *   block     := WrapperOpen tagRest gap (invoke gap)+ WrapperClose
+ *              | (invoke gap)+ WrapperClose            (missing opening wrapper)
+ *   invoke    := InvokeOpen tagRest (JsonOpen JsonText* | (Ws | comment | param)*) InvokeClose
+ *   param     := ParamOpen tagRest (ValueText | cdata | comment)* ParamClose
+ *   tagRest   := (Ws | AttrName | Eq | QuoteOpen AttrText* QuoteClose)* TagEnd
+ *
+ * It consumes role categories only. Recovery is off: a block that does not
+ * fit is released as text by the driver, never repaired into something plausible.
+ */
+import { EmbeddedActionsParser, type IToken } from 'chevrotain'
+import { allCategories, cat } from '../lexer/kinds.js'
+
+/** One piece of a parameter value, in order. */
+export interface ValuePart {
+  kind: 'text' | 'cdata'
+  text: string
+}
+
+export interface ParsedParam {
+  attrs: Record<string, string>
+  parts: ValuePart[]
+}
+
+export interface ParsedInvoke {
+  attrs: Record<string, string>
+  params: ParsedParam[]
+  /** The invoke body when it is a JSON object, verbatim. */
+  json: string | null
+  /** The invoke's closing tag: where this call's raw markup ends. */
+  close: IToken
+}
+
+export interface ParsedBlock {
+  wrapperAttrs: Record<string, string> | null
+  invokes: ParsedInvoke[]
+}
+
+function lower(s: string): string {
+  return s.toLowerCase()
+}
+
+class BlockParser extends EmbeddedActionsParser {
+  constructor() {
+    super(allCategories, { recoveryEnabled: false, maxLookahead: 2 })
+    this.performSelfAnalysis()
+  }
+
+  block = this.RULE('block', (): ParsedBlock => {
+    let wrapperAttrs: Record<string, string> | null = null
+    const invokes: ParsedInvoke[] = []
+    this.OPTION(() => {
+      this.CONSUME(cat.WrapperOpen)
+      wrapperAttrs = this.SUBRULE(this.tagRest)
+    })
+    this.SUBRULE(this.gap)
+    this.AT_LEAST_ONE(() => {
+      invokes.push(this.SUBRULE(this.invoke))
+      this.SUBRULE2(this.gap)
+    })
+    this.CONSUME(cat.WrapperClose)
+    return { wrapperAttrs, invokes }
+  })
+
+  private gap = this.RULE('gap', () => {
+    this.MANY(() => this.OR([{ ALT: () => this.CONSUME(cat.Ws) }, { ALT: () => this.SUBRULE(this.comment) }]))
+  })
+
+  private invoke = this.RULE('invoke', (): ParsedInvoke => {
+    this.CONSUME(cat.InvokeOpen)
+    const attrs = this.SUBRULE(this.tagRest)
+    const params: ParsedParam[] = []
+    let json: string | null = null
+    this.MANY(() => this.OR([
+      { ALT: () => { this.CONSUME(cat.Ws) } },
+      { ALT: () => { this.SUBRULE(this.comment) } },
+      { ALT: () => { params.push(this.SUBRULE(this.param)) } },
+      {
+        ALT: () => {
+          let body = this.CONSUME(cat.JsonOpen).image
+          this.MANY2(() => { body += this.CONSUME(cat.JsonText).image })
+          json = json === null ? body : json + body
+        },
+      },
+    ]))
+    const close = this.CONSUME(cat.InvokeClose)
+    return { attrs, params, json, close }
+  })
+
+  private param = this.RULE('param', (): ParsedParam => {
+    this.CONSUME(cat.ParamOpen)
+    const attrs = this.SUBRULE(this.tagRest)
+    const parts: ValuePart[] = []
+    this.MANY(() => this.OR([
+      { ALT: () => { parts.push({ kind: 'text', text: this.CONSUME(cat.ValueText).image }) } },
+      {
+        ALT: () => {
+          this.CONSUME(cat.CDataOpen)
+          let text = ''
+          this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
+          this.CONSUME(cat.CDataClose)
+          parts.push({ kind: 'cdata', text })
+        },
+      },
+      { ALT: () => { this.SUBRULE(this.comment) } },
+    ]))
+    this.CONSUME(cat.ParamClose)
+    return { attrs, parts }
+  })
+
+  private comment = this.RULE('comment', () => {
+    this.CONSUME(cat.CommentOpen)
+    this.MANY(() => this.CONSUME(cat.CommentText))
+    this.CONSUME(cat.CommentClose)
+  })
+
+  private tagRest = this.RULE('tagRest', (): Record<string, string> => {
+    const attrs: Record<string, string> = Object.create(null)
+    // the attribute an `=` may still give a value to; the first value of a name wins
+    let pending: string | null = null
+    let afterEq = false
+    // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
+    let word: string | null = null
+    const endWord = () => {
+      if (word === null) return
+      if (afterEq && pending !== null) {
+        if (attrs[pending] === '') attrs[pending] = word
+        pending = null
+      } else {
+        pending = lower(word)
+        if (!(pending in attrs)) attrs[pending] = ''
+      }
+      afterEq = false
+      word = null
+    }
+    this.MANY(() => this.OR([
+      { ALT: () => { this.CONSUME(cat.Ws); this.ACTION(endWord) } },
+      {
+        ALT: () => {
+          const w = this.CONSUME(cat.AttrName).image
+          this.ACTION(() => { word = word === null ? w : word + w })
+        },
+      },
+      { ALT: () => { this.CONSUME(cat.Eq); this.ACTION(() => { endWord(); afterEq = true }) } },
+      {
+        ALT: () => {
+          this.CONSUME(cat.QuoteOpen)
+          let value = ''
+          this.MANY2(() => { value += this.CONSUME(cat.AttrText).image })
+          this.CONSUME(cat.QuoteClose)
+          this.ACTION(() => {
+            endWord()
+            if (pending !== null && attrs[pending] === '') attrs[pending] = value
+            pending = null
+            afterEq = false
+          })
+        },
+      },
+    ]))
+    this.ACTION(endWord)
+    this.CONSUME(cat.TagEnd)
+    return attrs
+  })
+
+  /** Parse one block's tokens; `null` when they do not form a block. */
+  parseBlock(tokens: IToken[]): ParsedBlock | null {
+    this.input = tokens
+    const result = this.block()
+    const ok = this.errors.length === 0
+    this.input = []
+    return ok ? result : null
+  }
+}
+
+let instance: BlockParser | null = null
+
+/** Parse one captured block with the shared parser instance. */
+export function parseBlock(tokens: IToken[]): ParsedBlock | null {
+  instance ??= new BlockParser()
+  return instance.parseBlock(tokens)
+}

@@ -1,0 +1,35 @@
+/**
+ * Which tokens continue a capture in each capture mode. Anything else means
+ * the capture was not a block after all: it is released as text and the token
+ * is taken as it would be in prose (its push mode already says so).
+ */
+import type { CategoryName } from '../lexer/kinds.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+
+const tag: ReadonlySet<CategoryName> = new Set(['Ws', 'AttrName', 'Eq', 'QuoteOpen', 'TagEnd'])
+const attr: ReadonlySet<CategoryName> = new Set(['AttrText', 'QuoteClose'])
+const comment: ReadonlySet<CategoryName> = new Set(['CommentText', 'CommentClose'])
+
+const rules: Partial<Record<ModeName, ReadonlySet<CategoryName>>> = {
+  [modes.tagWrapper]: tag,
+  [modes.tagInvoke]: tag,
+  [modes.tagParameter]: tag,
+  [modes.attrDqWrapper]: attr,
+  [modes.attrSqWrapper]: attr,
+  [modes.attrDqInvoke]: attr,
+  [modes.attrSqInvoke]: attr,
+  [modes.attrDqParameter]: attr,
+  [modes.attrSqParameter]: attr,
+  [modes.wrapperBody]: new Set(['Ws', 'CommentOpen', 'InvokeOpen', 'WrapperClose']),
+  [modes.invokeBody]: new Set(['Ws', 'CommentOpen', 'ParamOpen', 'InvokeClose', 'JsonOpen']),
+  [modes.jsonBody]: new Set(['JsonText', 'InvokeClose']),
+  [modes.value]: new Set(['ValueText', 'CDataOpen', 'CommentOpen', 'ParamClose']),
+  [modes.cdata]: new Set(['CDataText', 'CDataClose']),
+  [modes.commentWrapper]: comment,
+  [modes.commentInvoke]: comment,
+  [modes.commentValue]: comment,
+}
+
+export function continuesCapture(mode: ModeName, category: CategoryName): boolean {
+  return rules[mode]?.has(category) ?? false
+}

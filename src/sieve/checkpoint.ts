@@ -1,0 +1,33 @@
+/**
+ * The checkpoint format: the driver state as plain JSON. Captured tokens are
+ * saved as `[typeName, image]` so resuming never re-lexes a capture.
+ */
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { ToolsieveError } from '../errors.js'
+import type { SieveCheckpoint } from '../types.js'
+import { Driver, type DriverState } from './driver.js'
+
+export function saveState(s: DriverState): unknown {
+  return {
+    ...s,
+    md: { ...s.md, levels: s.md.levels.slice() },
+    carry: s.carry && { ...s.carry },
+    capture: s.capture && { ...s.capture, tokens: Driver.saveTokens(s.capture.tokens) },
+    hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
+  }
+}
+
+export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: CompiledLexer): DriverState {
+  if (cp === null || typeof cp !== 'object' || cp.version !== 1 || typeof cp.state !== 'object' || cp.state === null) {
+    throw new ToolsieveError('invalid-checkpoint', 'not a toolsieve checkpoint (version 1)', 'resume')
+  }
+  if (cp.grammar !== fingerprint) {
+    throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with a different grammar', 'resume.grammar')
+  }
+  const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
+  try {
+    return { ...raw, capture: raw.capture && { ...raw.capture, tokens: Driver.loadTokens(lexer, raw.capture.tokens) } }
+  } catch (e) {
+    throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
+  }
+}

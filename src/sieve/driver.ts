@@ -1,0 +1,305 @@
+/**
+ * The streaming driver: feeds windows of text to the lexer from the saved
+ * mode and context, walks the tokens once, and decides what leaves as text,
+ * what is held, and what is captured and parsed.
+ */
+import { createTokenInstance, type IToken } from 'chevrotain'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { decideRun, runKindOf } from '../lexer/markdown.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { TokenInfo } from '../lexer/tokens.js'
+import type { DiagnosticCode, SieveEvent, SieveStats } from '../types.js'
+import { buildCalls } from './block.js'
+import { continuesCapture } from './capture-rules.js'
+import { Emitter } from './emitter.js'
+import { endsInLineStartSpaces, fastPathPattern } from './fast-path.js'
+
+/** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
+const windowSize = 16 * 1024
+
+/** A block being captured, from its opener on. */
+export interface Capture {
+  /** Stream offset of the opener. */
+  start: number
+  tokens: IToken[]
+  length: number
+  /** An invoke opened inside it: failing now is a malformed block, not a mention. */
+  invokeSeen: boolean
+  /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
+  wrapper: boolean
+}
+
+/** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */
+export interface Hold {
+  start: number
+  parts: string[]
+  length: number
+  /** Line position at the tag, to re-lex from there if the tag turns out live. */
+  lineState: LineState
+}
+
+/** Where lexing must start over, and how. */
+interface Restart {
+  text: string
+  base: number
+  mode: ModeName
+  md: MarkdownState
+  lineState: LineState
+}
+
+export interface DriverState {
+  mode: ModeName
+  md: MarkdownState
+  /** Line position at `pos`. */
+  lineState: LineState
+  /** A backtick/tilde run that reached the end of the last window: "``" + "`js" must count 3. */
+  carry: RunCarry | null
+  /** The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest delimiter. */
+  pending: string
+  /** Stream offset where `pending` starts: everything before it has been decided. */
+  pos: number
+  capture: Capture | null
+  hold: Hold | null
+  sawSyntax: boolean
+}
+
+export interface DriverOptions {
+  captureLimit: number
+  newId: () => string
+  nameAttr: string
+}
+
+export class Driver {
+  readonly out = new Emitter()
+  readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
+  private readonly guard: { fences: boolean; codeSpans: boolean }
+  private readonly fast: Partial<Record<ModeName, RegExp>>
+
+  constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
+    const md = lexer.grammar.markdown
+    this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
+    this.fast = fastPathPattern(lexer)
+  }
+
+  static initial(): DriverState {
+    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false }
+  }
+
+  push(chunk: string): void {
+    const s = this.s
+    if (chunk.length === 0) return
+    const fast = this.fast[s.mode]
+    if (fast && s.pending === '' && s.carry === null && s.capture === null && s.hold === null && !fast.test(chunk) && !endsInLineStartSpaces(chunk, s.lineState)) {
+      // nothing here can start a construct: straight out as text
+      this.out.text(chunk)
+      s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
+      s.pos += chunk.length
+      return
+    }
+    for (let i = 0; i < chunk.length; i += windowSize) {
+      const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
+      this.lexWindow(s.pending + piece, false)
+    }
+  }
+
+  end(): void {
+    const s = this.s
+    this.lexWindow(s.pending, true)
+    // end of stream ends the paragraph: a held tag is live
+    while (s.hold !== null) {
+      const h = s.hold
+      s.hold = null
+      this.run({ text: h.parts.join(''), base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }, true)
+    }
+    if (s.capture !== null) this.releaseCapture(s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
+  }
+
+  /** Lex `text`, which starts at stream offset `pos` (pending included). */
+  private lexWindow(text: string, final: boolean): void {
+    const s = this.s
+    s.pending = ''
+    // a run carried over ended right at the boundary: decide it before lexing on
+    if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
+      const c = s.carry
+      s.carry = null
+      const kind = runKindOf(c.mode as ModeName) ?? 'prose'
+      const d = decideRun(kind, s.md, c.ch, c.len, c.indent, this.guard)
+      if (d.md !== null) s.md = d.md
+      if (d.target !== null) {
+        const r = this.switchMode(d.target, null, text, 0)
+        if (r !== null) return this.run(r, final)
+      }
+    }
+    this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState }, final)
+  }
+
+  private run(first: Restart, final: boolean): void {
+    const s = this.s
+    let r: Restart | null = first
+    while (r !== null) {
+      const { text, base } = r
+      s.mode = r.mode
+      s.md = r.md
+      const ctx: LexContext = { ...r.md, levels: r.md.levels.slice(), final, lineState: r.lineState, carry: s.carry }
+      const tokens = this.lexer.tokenize(text, r.mode, ctx)
+      this.stats.lexerRuns++
+      this.stats.charsLexed += text.length
+      this.stats.tokens += tokens.length
+      const startLine = r.lineState
+      r = null
+      let consumed = text.length
+      for (const tok of tokens) {
+        const info = this.lexer.infoByIdx[tok.tokenTypeIdx]!
+        if (info.category === 'Incomplete') {
+          consumed = tok.startOffset
+          s.pending = tok.image
+          break
+        }
+        if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
+        r = this.token(tok, info, text, base, startLine)
+        if (r !== null) break
+      }
+      if (r !== null) {
+        s.carry = null
+        continue
+      }
+      s.carry = ctx.carry
+      s.pos = base + consumed
+      s.lineState = lineStateBefore(text, consumed, startLine)
+      if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+    }
+  }
+
+  /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
+  private token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+    const s = this.s
+    const target = info.push
+    const cap = s.capture
+    if (cap !== null) {
+      if (continuesCapture(s.mode, info.category)) {
+        cap.tokens.push(tok)
+        cap.length += tok.image.length
+        if (info.category === 'InvokeOpen') cap.invokeSeen = true
+        if (target !== null) s.mode = target
+        if (cap.length > this.opts.captureLimit) return this.captureLimit(cap, text, tok)
+        if (info.category === 'WrapperClose') this.completeBlock(cap)
+        return null
+      }
+      this.releaseCapture(cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
+    }
+    const h = s.hold
+    if (h !== null) {
+      h.parts.push(tok.image)
+      h.length += tok.image.length
+      if (target === modes.halt) {
+        // the paragraph ended with the tag's code span unclosed: the tag is live, lex it again as prose
+        s.hold = null
+        const rest = text.substring(tok.startOffset + tok.image.length)
+        return { text: h.parts.join('') + rest, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }
+      }
+      if (target === modes.prose || target === modes.span) {
+        s.hold = null
+        this.out.text(h.parts.join(''))
+      } else if (h.length > this.opts.captureLimit) {
+        s.hold = null
+        this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters`, h.start, h.start + h.length)
+        this.out.text(h.parts.join(''))
+        const at = tok.startOffset + tok.image.length
+        return { text: text.substring(at), base: base + at, mode: modes.span, md: { ...s.md, holdDepth: 0 }, lineState: lineStateBefore(text, at, startLine) }
+      }
+      if (target !== null) s.mode = target
+      return null
+    }
+    return this.switchMode(target, tok, text, base, startLine)
+  }
+
+  /** Outside captures and holds: the token is text unless it opens a capture or a hold. */
+  private switchMode(target: ModeName | null, tok: IToken | null, text: string, base: number, startLine: LineState = this.s.lineState): Restart | null {
+    const s = this.s
+    if (tok !== null) {
+      const start = base + tok.startOffset
+      if (target === modes.tagWrapper || target === modes.tagInvoke) {
+        const wrapper = target === modes.tagWrapper
+        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper }
+        if (wrapper) s.sawSyntax = true
+      } else if (target === modes.spanHold) {
+        s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine) }
+      } else this.out.text(tok.image)
+    } else if (s.hold !== null && (target === modes.prose || target === modes.span)) {
+      // a carried run closed a level that was open at the held tag
+      this.out.text(s.hold.parts.join(''))
+      s.hold = null
+    } else if (s.hold !== null && target === modes.halt) {
+      const h = s.hold
+      s.hold = null
+      return { text: h.parts.join('') + text, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }
+    }
+    if (target !== null) s.mode = target
+    return null
+  }
+
+  private completeBlock(cap: Capture): void {
+    const s = this.s
+    s.capture = null
+    this.stats.blocksParsed++
+    const outcome = buildCalls(cap.tokens, cap.start, this.opts.nameAttr, this.opts.newId)
+    if (!outcome.ok) {
+      this.out.text(cap.tokens.map((t) => t.image).join(''))
+      // an empty wrapper (`<tool_calls></tool_calls>`) is a mention, not a broken call
+      if (cap.invokeSeen) this.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + cap.length)
+      return
+    }
+    s.sawSyntax = true
+    for (const c of outcome.calls) this.out.event(c)
+  }
+
+  private releaseCapture(code: DiagnosticCode | null, why: string): void {
+    const cap = this.s.capture!
+    this.s.capture = null
+    this.out.text(cap.tokens.map((t) => t.image).join(''))
+    if (code !== null) this.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + cap.length)
+  }
+
+  private captureLimit(cap: Capture, text: string, tok: IToken): Restart {
+    const s = this.s
+    s.capture = null
+    this.diagnostic('capture-limit', `capture grew past ${this.opts.captureLimit} characters; released as text`, cap.start, cap.start + cap.length)
+    const opener = cap.tokens[0]!
+    this.out.text(opener.image)
+    const captured = cap.tokens.slice(1).map((t) => t.image).join('')
+    const rest = text.substring(tok.startOffset + tok.image.length)
+    // the opener's name ends the opener, so what follows starts mid-line
+    return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: lineStates.mid }
+  }
+
+  private diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {
+    this.out.event({ type: 'diagnostic', code, message, span: { start, end } })
+  }
+
+  /**
+   * Last resort after an internal error: release everything held as text and
+   * start over in prose, so the caller's stream keeps flowing.
+   */
+  recover(e: unknown): void {
+    const s = this.s
+    const held = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending]
+    const start = s.capture?.start ?? s.hold?.start ?? s.pos
+    this.out.text(held.join(''))
+    this.diagnostic('internal-error', `toolsieve hit an internal error and released its held text: ${String((e as Error)?.message ?? e)}`, start, start + held.join('').length)
+    Object.assign(s, Driver.initial(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
+  }
+
+  /** Tokens as `[typeName, image]`, for a JSON checkpoint. */
+  static saveTokens(tokens: IToken[]): Array<[string, string]> {
+    return tokens.map((t) => [t.tokenType.name, t.image])
+  }
+
+  static loadTokens(lexer: CompiledLexer, saved: Array<[string, string]>): IToken[] {
+    return saved.map(([name, image]) => {
+      const type = lexer.typeByName.get(name)
+      if (type === undefined) throw new Error(`unknown token type ${name}`)
+      return createTokenInstance(type, image, NaN, NaN, NaN, NaN, NaN, NaN)
+    })
+  }
+}

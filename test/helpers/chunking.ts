@@ -1,0 +1,238 @@
+/**
+ * The chunking matrix every spec case runs through.
+ *
+ * A sieve must give the same events whatever the chunking: whole, one UTF-16
+ * unit at a time, every split point, random splits. `expectChunkInvariant`
+ * checks that, plus conservation (every input character leaves exactly once:
+ * text events and tool-call `raw`s, in order, rebuild the input) and span
+ * consistency. It returns the reference events (one chunk) for the case's own
+ * assertions.
+ */
+import { expect } from 'vitest'
+import { createSieve } from '../../src/index.js'
+import type { SieveEvent, SieveOptions, Span } from '../../src/types.js'
+
+/** Every id is replaced by this, so runs with random ids compare equal. */
+export const ID = '<id>'
+
+/** A call id as the contract states it. */
+export const ID_PATTERN = /^call_[0-9a-f]{24,}$/
+
+export interface TextOut {
+  type: 'text'
+  text: string
+}
+export interface CallOut {
+  type: 'tool-call'
+  id: string
+  name: string
+  input: Record<string, unknown>
+  arguments: string
+  raw: string
+  span: Span
+}
+/** A diagnostic without its `message` (prose, not contract; checked non-empty instead). */
+export interface DiagnosticOut {
+  type: 'diagnostic'
+  code: string
+  span: Span
+}
+/** A merged, normalised event. */
+export type Out = TextOut | CallOut | DiagnosticOut
+
+/**
+ * Normalises a raw event list: adjacent text events merged (empty ones
+ * dropped), ids checked (unless `checkIds` is false, for a caller's
+ * `generateId`) and replaced by {@link ID}, diagnostic messages checked and dropped.
+ */
+export function normalise(events: readonly SieveEvent[], checkIds = true): Out[] {
+  const out: Out[] = []
+  const seen = new Set<string>()
+  for (const event of events) {
+    if (event.type === 'text') {
+      expect(typeof event.text).toBe('string')
+      if (event.text === '') continue
+      const last = out[out.length - 1]
+      if (last?.type === 'text') last.text += event.text
+      else out.push({ type: 'text', text: event.text })
+    } else if (event.type === 'tool-call') {
+      if (checkIds) {
+        expect(event.id, 'call id').toMatch(ID_PATTERN)
+        expect(seen.has(event.id), `duplicate id ${event.id}`).toBe(false)
+        seen.add(event.id)
+      }
+      expect(event.arguments, 'arguments is JSON.stringify(input)').toBe(JSON.stringify(event.input))
+      expect(Object.prototype.toString.call(event.input)).toBe('[object Object]')
+      out.push({
+        type: 'tool-call',
+        id: ID,
+        name: event.name,
+        input: event.input,
+        arguments: event.arguments,
+        raw: event.raw,
+        span: { start: event.span.start, end: event.span.end },
+      })
+    } else {
+      expect(event.type).toBe('diagnostic')
+      expect(typeof event.message === 'string' && event.message.length > 0, 'diagnostic message').toBe(true)
+      out.push({ type: 'diagnostic', code: event.code, span: { start: event.span.start, end: event.span.end } })
+    }
+  }
+  return out
+}
+
+/** Streams `chunks` through a fresh sieve, ends it, and returns the merged, normalised events. */
+export function runSieve(input: string, chunks: readonly string[], opts: SieveOptions = {}): Out[] {
+  expect(chunks.join(''), 'chunks rebuild the input').toBe(input)
+  const sieve = createSieve(opts)
+  const events: SieveEvent[] = []
+  for (const chunk of chunks) events.push(...sieve.push(chunk))
+  events.push(...sieve.end())
+  return normalise(events, opts.generateId === undefined)
+}
+
+/** Small seeded PRNG (mulberry32), so random splits are reproducible. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A stable seed from the input text, so each case has its own random splits. */
+export function seedOf(input: string): number {
+  let h = 2166136261
+  for (let i = 0; i < input.length; i++) h = Math.imul(h ^ input.charCodeAt(i), 16777619)
+  return h >>> 0
+}
+
+/** Splits `input` into pieces of 1..maxSize UTF-16 units, drawn from `random`. */
+export function randomSplit(input: string, random: () => number, maxSize = 12): string[] {
+  const chunks: string[] = []
+  for (let i = 0; i < input.length; ) {
+    const size = 1 + Math.floor(random() * maxSize)
+    chunks.push(input.slice(i, i + size))
+    i += size
+  }
+  return chunks
+}
+
+export interface Chunking {
+  name: string
+  chunks: string[]
+}
+
+/** Inputs up to this length get every split point; longer ones a sample around construct characters. */
+export const EXHAUSTIVE_SPLIT_LIMIT = 400
+const SPECIAL = new Set([...'<>＜＞/／|｜`~\n\r []!-"=DSML'])
+
+function splitPoints(input: string): number[] {
+  if (input.length <= EXHAUSTIVE_SPLIT_LIMIT) return Array.from({ length: input.length - 1 }, (_, i) => i + 1)
+  const points = new Set<number>()
+  for (let i = 0; i < input.length; i++) {
+    if (!SPECIAL.has(input[i] ?? '')) continue
+    for (let d = -1; d <= 2; d++) if (i + d > 0 && i + d < input.length) points.add(i + d)
+  }
+  for (let i = 1; i < input.length; i += 17) points.add(i)
+  const sorted = [...points].sort((a, b) => a - b)
+  const stride = Math.max(1, Math.ceil(sorted.length / 600))
+  return sorted.filter((_, i) => i % stride === 0)
+}
+
+/**
+ * The named chunkings of `input`: whole, one unit at a time, every split
+ * point into two chunks (sampled for inputs over {@link EXHAUSTIVE_SPLIT_LIMIT}),
+ * and `randomRuns` seeded random splits with sizes 1–12.
+ */
+export function* chunkings(input: string, seed = seedOf(input), randomRuns = 4): Generator<Chunking> {
+  yield { name: 'whole', chunks: [input] }
+  if (input.length === 0) return
+  yield { name: 'one unit at a time', chunks: [...Array(input.length).keys()].map((i) => input.charAt(i)) }
+  for (const at of splitPoints(input)) yield { name: `split at ${at}`, chunks: [input.slice(0, at), input.slice(at)] }
+  const random = prng(seed)
+  for (let run = 0; run < randomRuns; run++) yield { name: `random #${run} (seed ${seed})`, chunks: randomSplit(input, random) }
+}
+
+/**
+ * Conservation and span consistency of one run's events: text + raws in
+ * order === input; each call's span is where its raw sits; each diagnostic
+ * span lies inside the input and outside every call.
+ */
+export function expectConservation(input: string, events: readonly Out[]): void {
+  let rebuilt = ''
+  const callSpans: Span[] = []
+  for (const event of events) {
+    if (event.type === 'text') rebuilt += event.text
+    else if (event.type === 'tool-call') {
+      expect(event.span, `span of ${event.name}`).toEqual({ start: rebuilt.length, end: rebuilt.length + event.raw.length })
+      expect(input.slice(event.span.start, event.span.end)).toBe(event.raw)
+      callSpans.push(event.span)
+      rebuilt += event.raw
+    }
+  }
+  expect(rebuilt, 'text events + raws rebuild the input').toBe(input)
+  for (const event of events) {
+    if (event.type !== 'diagnostic') continue
+    const { start, end } = event.span
+    expect(0 <= start && start <= end && end <= input.length, `diagnostic span ${start}..${end} in 0..${input.length}`).toBe(true)
+    for (const call of callSpans) {
+      expect(end <= call.start || start >= call.end, `diagnostic span ${start}..${end} overlaps a call`).toBe(true)
+    }
+  }
+}
+
+/**
+ * Runs `input` through the whole chunking matrix, checks every chunking gives
+ * the merged events of the one-chunk run, and conservation. Returns the
+ * one-chunk events.
+ */
+export function expectChunkInvariant(input: string, opts: SieveOptions = {}, seed = seedOf(input)): Out[] {
+  const reference = runSieve(input, [input], opts)
+  expectConservation(input, reference)
+  for (const { name, chunks } of chunkings(input, seed)) {
+    if (name === 'whole') continue
+    const events = runSieve(input, chunks, opts)
+    expect(events, `chunking "${name}" differs from one chunk`).toEqual(reference)
+  }
+  return reference
+}
+
+/** The calls, as `{ name, input }`. */
+export function calls(events: readonly (Out | SieveEvent)[]): { name: string; input: Record<string, unknown> }[] {
+  return events.flatMap((e) => (e.type === 'tool-call' ? [{ name: e.name, input: e.input }] : []))
+}
+
+/** All text, concatenated. */
+export function textOf(events: readonly (Out | SieveEvent)[]): string {
+  return events.map((e) => (e.type === 'text' ? e.text : '')).join('')
+}
+
+/** The diagnostic codes, in order. */
+export function codes(events: readonly (Out | SieveEvent)[]): string[] {
+  return events.flatMap((e) => (e.type === 'diagnostic' ? [e.code] : []))
+}
+
+/** The diagnostics, in order. */
+export function diagnostics(events: readonly Out[]): DiagnosticOut[] {
+  return events.filter((e): e is DiagnosticOut => e.type === 'diagnostic')
+}
+
+/** The calls with raw and span. */
+export function callEvents(events: readonly Out[]): CallOut[] {
+  return events.filter((e): e is CallOut => e.type === 'tool-call')
+}
+
+/**
+ * A compact outline of the event order: text as a string, a call as
+ * `{ call: name, input }`, a diagnostic as `{ diagnostic: code }`.
+ */
+export type OutlineItem = string | { call: string; input: Record<string, unknown> } | { diagnostic: string }
+export function outline(events: readonly Out[]): OutlineItem[] {
+  return events.map((e) =>
+    e.type === 'text' ? e.text : e.type === 'tool-call' ? { call: e.name, input: e.input } : { diagnostic: e.code },
+  )
+}

@@ -1,0 +1,108 @@
+/**
+ * Streaming behaviour 5: CDATA sections and `<!-- -->` comments inside a
+ * parameter are opaque. Markup inside them is not structure; a CDATA value is
+ * kept verbatim (not trimmed).
+ */
+import { describe, expect, it } from 'vitest'
+import { callEvents, calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { SPELLINGS, block } from '../helpers/blocks.js'
+
+function xmlCall(name: string, param: string, value: string): string {
+  return `<tool_calls><invoke name="${name}"><parameter name="${param}">${value}</parameter></invoke></tool_calls>`
+}
+
+function expectOneCall(input: string, name: string, value: Record<string, unknown>): void {
+  const events = expectChunkInvariant(input)
+  expect(calls(events)).toEqual([{ name, input: value }])
+  expect(codes(events)).toEqual([])
+  expect(textOf(events)).toBe('')
+}
+
+describe('CDATA', () => {
+  it('should support `</parameter>` inside CDATA without closing the parameter', () => {
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[a</parameter>b]]>'), 'w', { code: 'a</parameter>b' })
+  })
+
+  it('should support `</invoke></tool_calls>` inside CDATA without closing the block', () => {
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[</invoke></tool_calls>]]>'), 'w', { code: '</invoke></tool_calls>' })
+  })
+
+  it('should support DSML closers inside CDATA', () => {
+    const input =
+      '<｜DSML｜tool_calls><｜DSML｜invoke name="w"><｜DSML｜parameter name="code">' +
+      '<![CDATA[x</｜DSML｜parameter></｜DSML｜tool_calls>]]></｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>'
+    expectOneCall(input, 'w', { code: 'x</｜DSML｜parameter></｜DSML｜tool_calls>' })
+  })
+
+  it('should support a whole block inside CDATA as content', () => {
+    const inner = block(SPELLINGS[0]!, [{ name: 'inner', params: { path: 'a' } }])
+    expectOneCall(xmlCall('w', 'content', `<![CDATA[${inner}]]>`), 'w', { content: inner })
+  })
+
+  it('should support CDATA content verbatim, not trimmed', () => {
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[  x  \n]]>'), 'w', { code: '  x  \n' })
+  })
+
+  it('should support whitespace around the CDATA section', () => {
+    expectOneCall(xmlCall('w', 'code', '\n  <![CDATA[ keep me ]]>\n'), 'w', { code: ' keep me ' })
+  })
+
+  it('should support `]`, `]]` and `>` inside CDATA', () => {
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[a]]b]c > d]>]]>'), 'w', { code: 'a]]b]c > d]>' })
+  })
+
+  it('should support fences, backticks and blank lines inside CDATA', () => {
+    const body = '```\n<tool_calls>\n```\n\n`x` ` lone'
+    expectOneCall(xmlCall('w', 'content', `<![CDATA[${body}]]>`), 'w', { content: body })
+  })
+
+  it('should support CDATA in every spelling family', () => {
+    for (const s of SPELLINGS) {
+      const input = block(s, [{ name: 'w', params: { code: `<![CDATA[${s.close('parameter')}]]>` } }])
+      expectOneCall(input, 'w', { code: s.close('parameter') })
+    }
+  })
+
+  it('should not support `]]>` outside CDATA as special', () => {
+    expectOneCall(xmlCall('w', 'note', 'a ]]> b'), 'w', { note: 'a ]]> b' })
+  })
+
+  it('should not support an unclosed CDATA ending the block (unterminated)', () => {
+    const input = 'x ' + xmlCall('w', 'code', '<![CDATA[a')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['unterminated-block'])
+  })
+
+  it('should not support CDATA in prose as anything but text', () => {
+    const input = 'Prose <![CDATA[ x ]]> more.'
+    expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+  })
+})
+
+describe('comments', () => {
+  it('should support `</parameter>` inside a comment without closing the parameter', () => {
+    const input = xmlCall('w', 'path', 'src/a.ts<!-- </parameter> -->')
+    const events = expectChunkInvariant(input)
+    expect(calls(events).map((c) => [c.name, Object.keys(c.input)])).toEqual([['w', ['path']]])
+    expect(callEvents(events)[0]?.raw).toBe(input)
+    expect(codes(events)).toEqual([])
+  })
+
+  it('should support block closers inside a comment without closing the block', () => {
+    const input = xmlCall('w', 'path', '<!-- </invoke></tool_calls> -->src/a.ts') + ' after'
+    const events = expectChunkInvariant(input)
+    expect(calls(events).map((c) => c.name)).toEqual(['w'])
+    expect(textOf(events)).toBe(' after')
+    expect(codes(events)).toEqual([])
+  })
+
+  it('should not support an unclosed comment ending the block (unterminated)', () => {
+    const input = xmlCall('w', 'path', 'a<!-- b')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['unterminated-block'])
+  })
+})

@@ -1,0 +1,126 @@
+/**
+ * `checkpoint()` is plain JSON; `createSieve({ ...options, resume })` continues
+ * exactly where the sieve left off: stopping after any chunk, serialising the
+ * checkpoint and resuming gives the events of an uninterrupted run.
+ */
+import { describe, expect, it } from 'vitest'
+import { createSieve, defaultGrammar, extendGrammar } from '../../src/index.js'
+import type { SieveCheckpoint, SieveEvent, SieveOptions } from '../../src/types.js'
+import { normalise, prng, randomSplit, runSieve, seedOf, type Out } from '../helpers/chunking.js'
+import { DRIFT, SPELLINGS, block, readFile } from '../helpers/blocks.js'
+
+const live = '<tool_calls><invoke name="a"><parameter name="path">src/a.ts</parameter></invoke></tool_calls>'
+
+const CASES: [string, string, SieveOptions?][] = [
+  ['a DSML block between text', 'Hello, reading it.\n' + readFile('src/a.ts', SPELLINGS[0]!) + '\nbye'],
+  ['several invokes in fullwidth', '好的：' + block(SPELLINGS[2]!, [{ name: 'a', params: { path: 'x' } }, { name: 'b' }])],
+  ['a fence holding an example, then a block', 'Example:\n```xml\n' + readFile() + '\n```\n' + live],
+  ['a code-span decision pending across chunks', 'Use ` then ' + live + '\n\nok ` and `x`'],
+  ['CDATA with closers inside', '<tool_calls><invoke name="w"><parameter name="c"><![CDATA[</parameter></tool_calls>]]></parameter></invoke></tool_calls>!'],
+  ['a malformed block then a valid one', '<tool_calls><invoke></invoke></tool_calls> then ' + live],
+  ['an unterminated block', 'x ' + '<｜DSML｜tool_calls><｜DSML｜invoke name="a"><｜DSML｜parameter name="p">v'],
+  ['the missing-wrapper repair', 'ok <invoke name="a"></invoke>\n</tool_calls> done'],
+  ['a mention then a block', 'Use <tool_calls> like this: ' + live],
+  ['a trailing bar without >', block(DRIFT[DRIFT.length - 1]!, [{ name: 'a', params: { path: 'p' } }]) + '| tail'],
+  ['a capture over the limit', '<tool_calls><invoke name="a"><parameter name="c">' + 'x'.repeat(90) + '</parameter></invoke></tool_calls>', { captureLimit: 64 }],
+  ['astral characters and CRLF', '😀 line\r\n```\r\n<tool_calls>\r\n```\r\n' + live + ' 😀'],
+]
+
+/** The `code` of what `fn` throws (undefined when it does not throw). */
+function thrownCode(fn: () => unknown): unknown {
+  try {
+    fn()
+  } catch (error) {
+    return (error as { code?: unknown }).code
+  }
+  return undefined
+}
+
+/** Pushes `chunks[0..stop)`, checkpoints through JSON, resumes in a new sieve for the rest. */
+function resumedRun(chunks: string[], stop: number, opts: SieveOptions = {}): Out[] {
+  const first = createSieve(opts)
+  const events: SieveEvent[] = []
+  for (const chunk of chunks.slice(0, stop)) events.push(...first.push(chunk))
+  const checkpoint = first.checkpoint()
+  const json = JSON.stringify(checkpoint)
+  expect(JSON.parse(json), 'checkpoint is plain JSON').toEqual(checkpoint)
+  expect(checkpoint.version).toBe(1)
+  expect(typeof checkpoint.grammar).toBe('string')
+  const second = createSieve({ ...opts, resume: JSON.parse(json) as SieveCheckpoint })
+  for (const chunk of chunks.slice(stop)) events.push(...second.push(chunk))
+  events.push(...second.end())
+  return normalise(events)
+}
+
+describe('checkpoint and resume', () => {
+  describe.each(CASES)('%s', (_label, input, opts = {}) => {
+    const reference = (): Out[] => runSieve(input, [input], opts)
+
+    it('should support a checkpoint at every split point', () => {
+      const expected = reference()
+      for (let at = 0; at <= input.length; at++) {
+        expect(resumedRun([input.slice(0, at), input.slice(at)], 1, opts), `checkpoint at ${at}`).toEqual(expected)
+      }
+    })
+
+    it('should support stopping after any chunk of random splits and resuming', () => {
+      const expected = reference()
+      const random = prng(seedOf(input))
+      for (let run = 0; run < 3; run++) {
+        const chunks = randomSplit(input, random)
+        for (let stop = 0; stop <= chunks.length; stop++) {
+          expect(resumedRun(chunks, stop, opts), `run ${run}, stopped after ${stop}`).toEqual(expected)
+        }
+      }
+    })
+
+    it('should support a relay: a new sieve resumed from the previous checkpoint for every chunk', () => {
+      const events: SieveEvent[] = []
+      let checkpoint: SieveCheckpoint | undefined
+      for (let i = 0; i < input.length; i++) {
+        const sieve = createSieve(checkpoint ? { ...opts, resume: checkpoint } : opts)
+        events.push(...sieve.push(input.charAt(i)))
+        checkpoint = JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+      }
+      events.push(...createSieve({ ...opts, resume: checkpoint }).end())
+      expect(normalise(events)).toEqual(reference())
+    })
+
+    it('should not support a checkpoint disturbing the sieve it was taken from', () => {
+      const sieve = createSieve(opts)
+      const events: SieveEvent[] = []
+      for (const chunk of randomSplit(input, prng(7))) {
+        events.push(...sieve.push(chunk))
+        sieve.checkpoint()
+      }
+      events.push(...sieve.end())
+      expect(normalise(events)).toEqual(reference())
+    })
+  })
+
+  it('should not support resuming a checkpoint of another grammar', () => {
+    const sieve = createSieve()
+    sieve.push('Hello <tool_')
+    const checkpoint = JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+    const other = extendGrammar(defaultGrammar, { wrapper: ['my_calls'] })
+    expect(thrownCode(() => createSieve({ grammar: other, resume: checkpoint }))).toBe('invalid-checkpoint')
+  })
+
+  it('should not support resuming a malformed checkpoint', () => {
+    const bogus = [
+      { version: 1, grammar: 'not-a-fingerprint', state: {} },
+      { version: 2, grammar: createSieve().checkpoint().grammar, state: {} },
+      { version: 1, grammar: createSieve().checkpoint().grammar, state: 'nope' },
+    ]
+    for (const resume of bogus) {
+      expect(thrownCode(() => createSieve({ resume: resume as unknown as SieveCheckpoint }))).toBe('invalid-checkpoint')
+    }
+  })
+
+  it('should support spans continuing across a resume (offsets into the whole stream)', () => {
+    const input = 'abc ' + live
+    const events = resumedRun([input.slice(0, 2), input.slice(2)], 1)
+    const call = events.find((e) => e.type === 'tool-call')
+    expect(call?.type === 'tool-call' && call.span).toEqual({ start: 4, end: input.length })
+  })
+})

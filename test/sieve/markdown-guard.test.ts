@@ -1,0 +1,137 @@
+/**
+ * Streaming behaviour 4: the Markdown guard. Markup inside fenced code or an
+ * inline code span is text; a block after an unmatched backtick run in the
+ * same paragraph is decided when the paragraph ends (live) or a closing run of
+ * the same length arrives (an example, text).
+ */
+import { describe, expect, it } from 'vitest'
+import { calls, codes, expectChunkInvariant, outline } from '../helpers/chunking.js'
+import { SPELLINGS, block, readFile } from '../helpers/blocks.js'
+
+/** A compact live block. */
+const live = '<tool_calls><invoke name="a"><parameter name="path">src/a.ts</parameter></invoke></tool_calls>'
+const call = { call: 'a', input: { path: 'src/a.ts' } }
+/** A DeepSeek-style example block, as documentation shows it. */
+const example = readFile('src/example.ts', SPELLINGS[0]!)
+
+function expectText(input: string): void {
+  expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+}
+
+function expectOneCall(input: string): void {
+  const events = expectChunkInvariant(input)
+  expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+  expect(codes(events)).toEqual([])
+}
+
+describe('markdown guard: fenced code', () => {
+  it.each([
+    ['``` with an info string', 'Example:\n```xml\n' + example + '\n```\nThat is all.'],
+    ['~~~', 'Example:\n~~~\n' + example + '\n~~~\n'],
+    ['an opener indented three spaces', 'Example:\n   ```\n' + example + '\n   ```\n'],
+    ['a four-backtick opener', '````markdown\n' + example + '\n````'],
+    ['an unclosed fence (runs to end of stream)', 'Partial:\n```\n' + example],
+    ['a shorter closer (does not close)', '````\n```\n' + example + '\n````\n'],
+    ['a closer with an info string (does not close)', '```\n```js\n' + example + '\n```\n'],
+    ['~~~ inside a ``` fence (content)', '```\n~~~\n' + example + '\n~~~\n```\n'],
+    ['``` inside a ~~~ fence (content)', '~~~\n```\n' + example + '\n```\n~~~\n'],
+    ['CRLF line endings', 'Example:\r\n```\r\n' + example.replace(/\n/g, '\r\n') + '\r\n```\r\nok'],
+    ['a fence at the very start', '```\n' + live + '\n```'],
+    ['every spelling inside', '```\n' + SPELLINGS.map((s) => block(s, [{ name: 'x' }])).join('\n') + '\n```\n'],
+  ])('should support markup inside fenced code as text (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it.each([
+    ['trailing spaces and tabs', '```\nx\n```  \t\n'],
+    ['a CR before the newline', '```\r\nx\r\n```\r\n'],
+    ['a longer closer', '```\nx\n`````\n'],
+    ['a closer indented three spaces', '```\nx\n   ```\n'],
+    ['a tilde closer', '~~~~ info\nx\n~~~~~\n'],
+  ])('should support a closer line that ends the fence (%s)', (_label, fence) => {
+    const events = expectChunkInvariant(fence + live + '\nbye')
+    expect(outline(events)).toEqual([fence, call, '\nbye'])
+  })
+
+  it.each([
+    ['a closer of the other character', '```\nx\n~~~\n'],
+    ['a closer indented four spaces', '```\nx\n    ```\n'],
+    ['a closer followed by text', '```\nx\n``` not yet\n'],
+  ])('should not support a closer line that does not end the fence (%s)', (_label, fence) => {
+    expectText(fence + live + '\nbye')
+  })
+
+  it('should not support a fence that is not at line start (a backtick run; live at paragraph end)', () => {
+    const input = 'Say ``` here\n' + live + '\n\nok'
+    expect(outline(expectChunkInvariant(input))).toEqual(['Say ``` here\n', call, '\n\nok'])
+  })
+
+  it('should not support an opener indented four spaces as a fence', () => {
+    expectOneCall('    ```\n' + live + '\n\nok')
+  })
+
+  it('should support a real block after a closed fence that held an example', () => {
+    const input = 'Example:\n```\n' + example + '\n```\nNow for real:\n' + live
+    const events = expectChunkInvariant(input)
+    expect(outline(events)).toEqual(['Example:\n```\n' + example + '\n```\nNow for real:\n', call])
+  })
+
+  it('should support a fence after a block (line start is tracked across the capture)', () => {
+    expect(outline(expectChunkInvariant(live + '\n```\n' + example + '\n```\n'))).toEqual([call, '\n```\n' + example + '\n```\n'])
+  })
+
+  it('should support fences inside a parameter value as content, not as a fence', () => {
+    const input =
+      '<tool_calls><invoke name="write"><parameter name="file_path">README.md</parameter>' +
+      '<parameter name="content">\n# Title\n```js\nrun()\n```\n</parameter></invoke></tool_calls>\nok'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'write', input: { file_path: 'README.md', content: '# Title\n```js\nrun()\n```' } }])
+  })
+})
+
+describe('markdown guard: inline code', () => {
+  it.each([
+    ['a single-backtick span', 'Like `' + live + '` this.'],
+    ['a double-backtick span holding a single backtick', 'Like `` ` ' + live + ' ` `` this.'],
+    ['a span over several lines of one paragraph', 'Like `\n' + live + '\n` this.'],
+    ['a closing run after the block in the same paragraph', 'Use ` then ' + live + ' and ` done'],
+    ['a closing run on a later line of the paragraph', 'Use `\n' + live + '\nsee ` there'],
+    ['a DSML example', 'The model writes `' + example + '` verbatim.'],
+    ['a mention', 'Use `<tool_calls>` to start.'],
+  ])('should support markup inside a code span as text (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it('should support a block after an unmatched backtick once a blank line ends the paragraph', () => {
+    const input = 'Use ` then ' + live + '\n\nok'
+    expect(outline(expectChunkInvariant(input))).toEqual(['Use ` then ', call, '\n\nok'])
+  })
+
+  it.each([
+    ['a blank line of spaces and tabs', 'Use ` then ' + live + '\n \t\nok'],
+    ['a CRLF blank line', 'Use ` then ' + live + '\r\n\r\nok'],
+    ['end of stream', 'Use ` then ' + live],
+    ['a fence opener line', 'Use ` then ' + live + '\n```\ncode\n```\n'],
+    ['a run of another length (does not close)', 'Use ` then ' + live + ' and `` here\n\nok'],
+    ['a double run left open', 'Use `` then ' + live + ' and ` here'],
+  ])('should support a block after an unmatched backtick that turns out live (%s)', (_label, input) => {
+    expectOneCall(input)
+  })
+
+  it.each([
+    ['a span closed before the block', 'Run `ls` then ' + live],
+    ['spans on both sides', '`a` ' + live + ' `b`'],
+    ['a lone backtick after the block', live + ' and ` lone'],
+    ['an unmatched backtick in an earlier paragraph', 'a ` b\n\n' + live],
+    ['a backtick inside a closed fence', '```\n`\n```\n' + live],
+  ])('should not support holding a block when no backtick run is open before it (%s)', (_label, input) => {
+    expectOneCall(input)
+  })
+
+  it('should support deciding each paragraph on its own (live, then an example)', () => {
+    const input = 'Use ` then ' + live + '\n\nLater ` another ' + live.replace('"a"', '"b"') + ' `.'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+    expect(codes(events)).toEqual([])
+  })
+})

@@ -1,0 +1,116 @@
+/**
+ * Streaming behaviour 6: mentions. A wrapper tag mentioned in prose that never
+ * forms a valid block is released as text, and a real block after it is still
+ * found. Content that cannot belong to a block ends the capture: what was
+ * captured goes out as text and scanning resumes at the offending character.
+ * Silent when no invoke had opened; one `malformed-block` when one had.
+ */
+import { describe, expect, it } from 'vitest'
+import { callEvents, calls, codes, diagnostics, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
+
+const real = (name: string): string => `<tool_calls><invoke name="${name}"><parameter name="path">src/${name}.ts</parameter></invoke></tool_calls>`
+
+function expectSilentText(input: string): void {
+  expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+}
+
+describe('mentions', () => {
+  it.each([
+    ['an opening and a closing mention', 'Use <tool_calls> to open and </tool_calls> to close.'],
+    ['a DSML mention', 'The <｜DSML｜tool_calls> tag wraps calls, </｜DSML｜tool_calls> ends them.'],
+    ['a fullwidth mention', '标签 ＜ＤＳＭＬ＜tool_calls＞ 用于调用工具。'],
+    ['a function_calls mention', 'Older models wrote <function_calls> instead.'],
+    ['mentions on separate lines', 'Wrap it:\n<tool_calls>\nthen the invokes\n</tool_calls>\nlike that.'],
+    ['a closing mention alone', 'Close with </tool_calls> please.'],
+    ['an invoke mention', 'The <invoke> tag is used inside.'],
+    ['an invoke pair mention', 'The <invoke> tag and the </invoke> tag.'],
+    ['a parameter mention', 'Each <parameter name="path"> holds a value.'],
+    ['a parameter directly inside a wrapper', '<tool_calls>\n<parameter name="p">x</parameter>\n</tool_calls>'],
+    ['a stray invoke closer inside a wrapper', '<tool_calls></invoke> then prose'],
+    ['a stray parameter closer inside a wrapper', '<tool_calls>\n</parameter>\n</tool_calls>'],
+    ['two openers in a row', '<tool_calls> <tool_calls> both mentioned.'],
+  ])('should support %s as text, with no diagnostic', (_label, input) => {
+    expectSilentText(input)
+  })
+
+  it('should not support an opening mention swallowing the prose before a closing mention', () => {
+    const input = 'Open with <tool_calls>, write invokes, close with </tool_calls>. Then:\n' + real('a')
+    const events = expectChunkInvariant(input)
+    expect(outline(events)).toEqual([
+      'Open with <tool_calls>, write invokes, close with </tool_calls>. Then:\n',
+      { call: 'a', input: { path: 'src/a.ts' } },
+    ])
+  })
+
+  it('should support a real block right after a mention', () => {
+    const input = '<tool_calls> mention … then a real ' + real('a') + ' done'
+    const events = expectChunkInvariant(input)
+    expect(outline(events)).toEqual(['<tool_calls> mention … then a real ', { call: 'a', input: { path: 'src/a.ts' } }, ' done'])
+  })
+
+  it('should support a real block whose opener directly follows a mention opener', () => {
+    const input = 'Mention: <tool_calls>' + real('a')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+    expect(textOf(events)).toBe('Mention: <tool_calls>')
+  })
+
+  it('should support a block starting inside the value of an unfinished one (malformed, then the call)', () => {
+    const broken = '<tool_calls><invoke name="a"><parameter name="p">x '
+    const input = broken + real('b')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'b', input: { path: 'src/b.ts' } }])
+    expect(textOf(events)).toBe(broken)
+    expect(codes(events)).toEqual(['malformed-block'])
+    expect(diagnostics(events)[0]?.span).toEqual({ start: 0, end: broken.length })
+    expect(events.findIndex((e) => e.type === 'diagnostic')).toBeLessThan(events.findIndex((e) => e.type === 'tool-call'))
+  })
+
+  it('should support a bare invoke opener inside a value ending the capture', () => {
+    const broken = '<tool_calls><invoke name="a"><parameter name="p">x '
+    const rest = '<invoke name="b"></invoke></tool_calls>'
+    const events = expectChunkInvariant(broken + rest)
+    expect(calls(events)).toEqual([{ name: 'b', input: {} }])
+    expect(callEvents(events)[0]?.raw).toBe(rest)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should not support prose after an invoke inside a wrapper (malformed once an invoke opened)', () => {
+    const input = '<tool_calls><invoke name="a"></invoke> oops ' + real('b')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'b', input: { path: 'src/b.ts' } }])
+    expect(textOf(events)).toBe('<tool_calls><invoke name="a"></invoke> oops ')
+    expect(codes(events)).toEqual(['malformed-block'])
+    const span = diagnostics(events)[0]!.span
+    expect(span.start).toBe(0)
+    expect(input.slice(span.start, span.end).trimEnd()).toBe('<tool_calls><invoke name="a"></invoke>')
+  })
+
+  it('should not support a stray closer of the wrong role inside an invoke (malformed)', () => {
+    const input = '<tool_calls><invoke name="a"></parameter></invoke></tool_calls> end'
+    const events = expectChunkInvariant(input)
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+    expect(diagnostics(events)[0]?.span).toEqual({ start: 0, end: '<tool_calls><invoke name="a">'.length })
+  })
+
+  it('should not support a wrapper closer while an invoke is open (malformed)', () => {
+    const input = '<tool_calls><invoke name="a"> </tool_calls> end'
+    const events = expectChunkInvariant(input)
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should support a mention in Chinese prose followed by a DSML block', () => {
+    const block = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="search">\n<｜DSML｜parameter name="q" string="true">天气</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
+    const input = '使用 <｜DSML｜tool_calls> 标签。现在调用：\n' + block
+    const events = expectChunkInvariant(input)
+    expect(outline(events)).toEqual(['使用 <｜DSML｜tool_calls> 标签。现在调用：\n', { call: 'search', input: { q: '天气' } }])
+  })
+
+  it('should support many mentions without any diagnostic', () => {
+    const input = Array.from({ length: 12 }, (_, i) => `step ${i}: <tool_calls> and </tool_calls> and <invoke name="x${i}"></invoke>`).join('\n')
+    const events = expectChunkInvariant(input)
+    expect(events).toEqual([{ type: 'text', text: input }])
+  })
+})

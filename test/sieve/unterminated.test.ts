@@ -1,0 +1,78 @@
+/**
+ * Streaming behaviour 9: the stream ends inside an open wrapper capture. The
+ * captured text is released verbatim with one `unterminated-block` whose span
+ * is the released region. A bare-invoke capture or a held tag prefix at the
+ * end is text, silently.
+ */
+import { describe, expect, it } from 'vitest'
+import { createSieve } from '../../src/index.js'
+import { calls, codes, diagnostics, expectChunkInvariant, normalise, outline, textOf } from '../helpers/chunking.js'
+import { SPELLINGS } from '../helpers/blocks.js'
+
+/** `open` is an unfinished block after `before`: text plus one unterminated-block spanning it. */
+function expectUnterminated(before: string, open: string): void {
+  const input = before + open
+  const events = expectChunkInvariant(input)
+  expect(calls(events)).toEqual([])
+  expect(textOf(events)).toBe(input)
+  expect(codes(events)).toEqual(['unterminated-block'])
+  const span = diagnostics(events)[0]!.span
+  expect(span).toEqual({ start: before.length, end: input.length })
+  expect(input.slice(span.start, span.end)).toBe(open)
+}
+
+describe('unterminated blocks', () => {
+  it.each([
+    ['inside a parameter value', '<tool_calls><invoke name="a"><parameter name="p">x'],
+    ['inside an invoke', '<tool_calls>\n<invoke name="a">\n<parameter name="p">x</parameter>'],
+    ['after an invoke', '<tool_calls><invoke name="a"></invoke>'],
+    ['inside an attribute', '<tool_calls><invoke name="rea'],
+    ['inside a closing tag', '<tool_calls><invoke name="a"></invoke></tool_ca'],
+    ['inside CDATA', '<tool_calls><invoke name="a"><parameter name="p"><![CDATA[x</tool_calls>'],
+    ['right after the opener', '<tool_calls>'],
+    ['in a DSML block', '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="a">\n<｜DSML｜parameter name="p" string="true">x'],
+    ['in a fullwidth block', '＜ＤＳＭＬ＜tool_calls＞＜ＤＳＭＬ＜invoke name="a"＞x'],
+  ])('should support releasing a block cut off %s (text + unterminated-block)', (_label, open) => {
+    expectUnterminated('Calling now: ', open)
+  })
+
+  it('should support an unterminated block in every spelling family', () => {
+    for (const s of SPELLINGS) expectUnterminated('x ', s.open(s.wrapper) + s.open('invoke', ' name="a"') + 'v')
+  })
+
+  it('should support a complete call before an unterminated block', () => {
+    const done = '<tool_calls><invoke name="a"></invoke></tool_calls>'
+    const open = '<tool_calls><invoke name="b"><parameter name="p">x'
+    const events = expectChunkInvariant(done + '\n' + open)
+    expect(calls(events)).toEqual([{ name: 'a', input: {} }])
+    expect(textOf(events)).toBe('\n' + open)
+    expect(diagnostics(events).map((d) => [d.code, d.span])).toEqual([
+      ['unterminated-block', { start: done.length + 1, end: done.length + 1 + open.length }],
+    ])
+  })
+
+  it('should support the diagnostic coming out of `end()`, not of `push()`', () => {
+    const sieve = createSieve()
+    const pushed = normalise(sieve.push('Hi <tool_calls><invoke name="a">'))
+    expect(outline(pushed)).toEqual(['Hi '])
+    expect(codes(normalise(sieve.end()))).toEqual(['unterminated-block'])
+  })
+
+  it('should support an unmatched backtick before a block that is then cut off (live at end of stream)', () => {
+    expectUnterminated('Use ` then ', '<tool_calls><invoke name="a">')
+  })
+
+  it.each([
+    ['a bare invoke', '<invoke name="a"><parameter name="p">x'],
+    ['a bare DSML invoke', '<｜DSML｜invoke name="a">'],
+    ['a complete bare invoke', '<invoke name="a"></invoke>\n'],
+    ['a partial DSML prefix', '<|DSML|tool_ca'],
+    ['a partial fullwidth prefix', '＜ＤＳＭＬ＜tool'],
+    ['a lone <', '<'],
+    ['an unclosed fence holding a block start', '```\n<tool_calls><invoke name="a">'],
+    ['an open code span holding a block start', 'Use `<tool_calls><invoke name="a">` x'],
+  ])('should not support a diagnostic for %s at end of stream', (_label, tail) => {
+    const input = 'Done: ' + tail
+    expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+  })
+})

@@ -20,7 +20,7 @@ import { fixedChunks, generateParameterStream, generateTranscript, tokenChunks }
 
 const SEED = 20240601
 const SIZE = 10 * 1024 * 1024
-const ROUNDS = 7
+const ROUNDS = 5
 const DOUBLING_SIZES = [64, 128, 256, 512, 1024].map((k) => k * 1024)
 const DOUBLING_ROUNDS = 5
 const TARGET_FLOOR_SHARE = 0.25
@@ -114,7 +114,9 @@ const floorMs: number[] = []
 const sieveMs: number[] = []
 let heapPeak = heapMB()
 for (let i = 0; i < ROUNDS; i++) {
+  gc()
   floorMs.push(floor(chunks))
+  gc()
   const run = sieveRun(chunks)
   check(run, transcript.calls.length, `transcript round ${i + 1}`)
   sieveMs.push(run.ms)
@@ -147,7 +149,7 @@ console.log(
 )
 console.log('')
 console.log(
-  `heap used: before ${fmt(heapBefore)} MB, peak seen ${fmt(heapPeak)} MB, after (gc) ${fmt(heapAfter)} MB ` +
+  `heap used: before ${fmt(heapBefore)} MB, max after a round (before gc) ${fmt(heapPeak)} MB, after (gc) ${fmt(heapAfter)} MB ` +
     `(transcript + chunks held throughout)`,
 )
 if (sink === 0) fail('floor did no work')
@@ -167,6 +169,7 @@ for (const size of DOUBLING_SIZES) {
   const captureLimit = 4 * size + 4096
   const times: number[] = []
   for (let i = 0; i <= DOUBLING_ROUNDS; i++) {
+    gc()
     const run = sieveRun(parts, captureLimit)
     check(run, 1, `parameter stream ${size / 1024} KB`)
     if (i > 0) times.push(run.ms) // round 0 is warm-up

@@ -168,8 +168,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     out[mode] = [...before, ...t.tokens, f.incomplete(mode, [...t.delims, ...extraDelims], lineStartSpaces), ...after]
   }
 
-  build(modes.prose, reopen, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true)
-  build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}) }, md.runs(modes.span),
+  // closers in prose are text, but recognised (and their prefixes held) so mentions count as tool-call syntax
+  const closersAsText: TagTargets = { 'close.wrapper': modes.prose, 'close.invoke': modes.prose, 'close.parameter': modes.prose, 'open.parameter': modes.prose }
+  build(modes.prose, { ...reopen, ...closersAsText }, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true)
+  build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true)
   build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   out[modes.fenceInfo] = [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [codes.lineFeed], null, false)]

@@ -37,6 +37,12 @@ export interface Hold {
   length: number
   /** Line position at the tag, to re-lex from there if the tag turns out live. */
   lineState: LineState
+  /**
+   * The hold reached the capture limit: the tag was released as text and the
+   * rest of this paragraph goes out as text as it comes (no more holding, so
+   * a paragraph of many tags after one stray backtick stays linear).
+   */
+  givenUp: boolean
 }
 
 /** Where lexing must start over, and how. */
@@ -46,6 +52,7 @@ interface Restart {
   mode: ModeName
   md: MarkdownState
   lineState: LineState
+  carry: RunCarry | null
 }
 
 export interface DriverState {
@@ -110,7 +117,7 @@ export class Driver {
     while (s.hold !== null) {
       const h = s.hold
       s.hold = null
-      this.run({ text: h.parts.join(''), base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }, true)
+      if (!h.givenUp) this.run({ text: h.parts.join(''), base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
     if (s.capture !== null) this.releaseCapture(s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }
@@ -131,7 +138,7 @@ export class Driver {
         if (r !== null) return this.run(r, final)
       }
     }
-    this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState }, final)
+    this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
   }
 
   private run(first: Restart, final: boolean): void {
@@ -141,7 +148,8 @@ export class Driver {
       const { text, base } = r
       s.mode = r.mode
       s.md = r.md
-      const ctx: LexContext = { ...r.md, levels: r.md.levels.slice(), final, lineState: r.lineState, carry: s.carry }
+      const carry0 = r.carry
+      const ctx: LexContext = { ...r.md, levels: r.md.levels.slice(), final, lineState: r.lineState, carry: carry0 }
       const tokens = this.lexer.tokenize(text, r.mode, ctx)
       this.stats.lexerRuns++
       this.stats.charsLexed += text.length
@@ -157,13 +165,10 @@ export class Driver {
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
-        r = this.token(tok, info, text, base, startLine)
+        r = this.token(tok, info, text, base, startLine, carry0)
         if (r !== null) break
       }
-      if (r !== null) {
-        s.carry = null
-        continue
-      }
+      if (r !== null) continue
       s.carry = ctx.carry
       s.pos = base + consumed
       s.lineState = lineStateBefore(text, consumed, startLine)
@@ -172,7 +177,7 @@ export class Driver {
   }
 
   /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
-  private token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+  private token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
     const s = this.s
     const target = info.push
     const cap = s.capture
@@ -189,6 +194,17 @@ export class Driver {
       this.releaseCapture(cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
     }
     const h = s.hold
+    if (h !== null && h.givenUp) {
+      if (target === modes.halt) {
+        // the paragraph ended: lex the token that ended it again, as prose
+        s.hold = null
+        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(text, tok.startOffset, startLine), carry: tok.startOffset === 0 ? carry0 : null }
+      }
+      this.out.text(tok.image)
+      if (target === modes.prose || target === modes.span) s.hold = null
+      if (target !== null) s.mode = target
+      return null
+    }
     if (h !== null) {
       h.parts.push(tok.image)
       h.length += tok.image.length
@@ -196,17 +212,16 @@ export class Driver {
         // the paragraph ended with the tag's code span unclosed: the tag is live, lex it again as prose
         s.hold = null
         const rest = text.substring(tok.startOffset + tok.image.length)
-        return { text: h.parts.join('') + rest, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }
+        return { text: h.parts.join('') + rest, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }
       }
       if (target === modes.prose || target === modes.span) {
         s.hold = null
         this.out.text(h.parts.join(''))
       } else if (h.length > this.opts.captureLimit) {
-        s.hold = null
-        this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters`, h.start, h.start + h.length)
+        h.givenUp = true
+        this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters; released as text`, h.start, h.start + this.opts.captureLimit + 1)
         this.out.text(h.parts.join(''))
-        const at = tok.startOffset + tok.image.length
-        return { text: text.substring(at), base: base + at, mode: modes.span, md: { ...s.md, holdDepth: 0 }, lineState: lineStateBefore(text, at, startLine) }
+        h.parts = []
       }
       if (target !== null) s.mode = target
       return null
@@ -222,10 +237,14 @@ export class Driver {
       if (target === modes.tagWrapper || target === modes.tagInvoke) {
         const wrapper = target === modes.tagWrapper
         s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper }
-        if (wrapper) s.sawSyntax = true
+        s.sawSyntax = true
       } else if (target === modes.spanHold) {
-        s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine) }
-      } else this.out.text(tok.image)
+        s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
+      } else {
+        const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
+        if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
+        this.out.text(tok.image)
+      }
     } else if (s.hold !== null && (target === modes.prose || target === modes.span)) {
       // a carried run closed a level that was open at the held tag
       this.out.text(s.hold.parts.join(''))
@@ -233,7 +252,8 @@ export class Driver {
     } else if (s.hold !== null && target === modes.halt) {
       const h = s.hold
       s.hold = null
-      return { text: h.parts.join('') + text, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState }
+      if (h.givenUp) return { text, base: this.s.pos, mode: modes.prose, md: freshMarkdown(), lineState: this.s.lineState, carry: null }
+      return { text: h.parts.join('') + text, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }
     }
     if (target !== null) s.mode = target
     return null
@@ -264,13 +284,14 @@ export class Driver {
   private captureLimit(cap: Capture, text: string, tok: IToken): Restart {
     const s = this.s
     s.capture = null
-    this.diagnostic('capture-limit', `capture grew past ${this.opts.captureLimit} characters; released as text`, cap.start, cap.start + cap.length)
+    // the span ends at the first character over the limit: the same for every chunking
+    this.diagnostic('capture-limit', `capture grew past ${this.opts.captureLimit} characters; its opener was released as text and scanning resumed after it`, cap.start, cap.start + this.opts.captureLimit + 1)
     const opener = cap.tokens[0]!
     this.out.text(opener.image)
     const captured = cap.tokens.slice(1).map((t) => t.image).join('')
     const rest = text.substring(tok.startOffset + tok.image.length)
     // the opener's name ends the opener, so what follows starts mid-line
-    return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: lineStates.mid }
+    return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: lineStates.mid, carry: null }
   }
 
   private diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {

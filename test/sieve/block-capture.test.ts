@@ -10,11 +10,11 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import { callEvents, calls, codes, expectChunkInvariant, normalise, outline, textOf } from '../helpers/chunking.js'
-import { DRIFT, SPELLINGS, block, buildBlock, type Spelling } from '../helpers/blocks.js'
+import { DRIFT, SPELLINGS, block, buildBlock, type CallSpec, type Spelling } from '../helpers/blocks.js'
 
 const xml = SPELLINGS[4]!
 const ascii = SPELLINGS[1]!
-const three = [
+const three: CallSpec[] = [
   { name: 'read_file', params: { path: 'src/a.ts' } },
   { name: 'list_dir', params: { path: 'src', depth: 'deep' } },
   { name: 'ping' },

@@ -112,6 +112,13 @@ export class Driver {
 
   end(): void {
     const s = this.s
+    if (s.capture !== null && s.pending !== '') {
+      // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
+      s.capture.tokens.push(createTokenInstance(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN, NaN, NaN, NaN, NaN, NaN))
+      s.capture.length += s.pending.length
+      s.pending = ''
+      s.carry = null
+    }
     this.lexWindow(s.pending, true)
     // end of stream ends the paragraph: a held tag is live
     while (s.hold !== null) {

@@ -31,13 +31,15 @@ describe('unterminated blocks', () => {
     ['inside CDATA', '<tool_calls><invoke name="a"><parameter name="p"><![CDATA[x</tool_calls>'],
     ['right after the opener', '<tool_calls>'],
     ['in a DSML block', '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="a">\n<｜DSML｜parameter name="p" string="true">x'],
-    ['in a fullwidth block', '＜ＤＳＭＬ＜tool_calls＞＜ＤＳＭＬ＜invoke name="a"＞x'],
+    ['in a fullwidth block', '＜ＤＳＭＬ＜tool_calls＞＜ＤＳＭＬ＜invoke name="a"＞＜ＤＳＭＬ＜parameter name="p"＞x'],
   ])('should support releasing a block cut off %s (text + unterminated-block)', (_label, open) => {
     expectUnterminated('Calling now: ', open)
   })
 
   it('should support an unterminated block in every spelling family', () => {
-    for (const s of SPELLINGS) expectUnterminated('x ', s.open(s.wrapper) + s.open('invoke', ' name="a"') + 'v')
+    for (const s of SPELLINGS) {
+      expectUnterminated('x ', s.open(s.wrapper) + s.open('invoke', ' name="a"') + s.open('parameter', ' name="p"') + 'v')
+    }
   })
 
   it('should support a complete call before an unterminated block', () => {
@@ -69,7 +71,7 @@ describe('unterminated blocks', () => {
     ['a partial DSML prefix', '<|DSML|tool_ca'],
     ['a partial fullwidth prefix', '＜ＤＳＭＬ＜tool'],
     ['a lone <', '<'],
-    ['an unclosed fence holding a block start', '```\n<tool_calls><invoke name="a">'],
+    ['an unclosed fence holding a block start', '\n```\n<tool_calls><invoke name="a">'],
     ['an open code span holding a block start', 'Use `<tool_calls><invoke name="a">` x'],
   ])('should not support a diagnostic for %s at end of stream', (_label, tail) => {
     const input = 'Done: ' + tail

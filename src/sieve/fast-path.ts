@@ -1,26 +1,56 @@
 /**
  * The fast path (DESIGN: "Fast path"): a chunk with no character that can
- * start a construct in the current mode goes straight out as text, and the
- * lexer's per-call overhead is paid only where something could happen.
+ * start or end anything in the current mode skips the lexer. In prose-like
+ * modes it goes straight out as text; inside a capture it becomes one text
+ * token of that mode; inside a hold it is held. The lexer's per-call
+ * overhead is paid only where something could happen.
  */
+import type { TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
 import { lineStates, type LineState } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
+export interface FastPath {
+  /** Finds a character that needs the lexer in this mode. */
+  special: RegExp
+  /** Where such a chunk goes. */
+  sink: 'text' | 'capture' | 'hold'
+  /** For captures: the text token type of the mode. */
+  type?: TokenType
+}
+
 function charClass(cs: number[]): RegExp {
   return new RegExp('[' + cs.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('') + ']')
 }
 
-/** Per mode, a pattern for the characters that may start something there; modes without one always lex. */
-export function fastPathPattern(lexer: CompiledLexer): Partial<Record<ModeName, RegExp>> {
-  const md = [codes.graveAccent, codes.tilde]
-  return {
-    [modes.prose]: charClass([...lexer.tagStartChars, ...md]),
-    [modes.span]: charClass([...lexer.tagStartChars, ...md, codes.lineFeed]),
-    [modes.fence]: charClass([...md, codes.lineFeed]),
-    [modes.fenceInfo]: charClass([codes.lineFeed]),
+export function fastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
+  const runs = [codes.graveAccent, codes.tilde]
+  const tags = [...lexer.tagStartChars]
+  const type = (name: string) => {
+    const t = lexer.typeByName.get(name)
+    if (t === undefined) throw new Error(`no token type ${name}`)
+    return t
   }
+  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
+  const out: Array<[ModeName, FastPath]> = [
+    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text' }],
+    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text' }],
+    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.fence, { special: charClass([...runs, codes.lineFeed]), sink: 'text' }],
+    [modes.fenceInfo, { special: charClass([codes.lineFeed]), sink: 'text' }],
+    capture(modes.value, 'ValueText', tags),
+    capture(modes.jsonBody, 'JsonText', tags),
+    capture(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
+    capture(modes.commentWrapper, 'CommentText', [codes.dash]),
+    capture(modes.commentInvoke, 'CommentText', [codes.dash]),
+    capture(modes.commentValue, 'CommentText', [codes.dash]),
+  ]
+  for (const role of ['Wrapper', 'Invoke', 'Parameter'] as const) {
+    out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
+    out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
+  }
+  return Object.fromEntries(out)
 }
 
 /**

@@ -37,6 +37,19 @@ describe('malformed blocks', () => {
     expectMalformed(bad)
   })
 
+  it.each([
+    ['an invoke tag', '<tool_calls><invoke a.b></invoke></tool_calls>'],
+    ['a parameter tag', '<tool_calls><invoke name="a"><parameter p.q>x</parameter></invoke></tool_calls>'],
+    ['a DSML invoke tag', '<｜DSML｜tool_calls><｜DSML｜invoke Hello there.></｜DSML｜invoke></｜DSML｜tool_calls>'],
+  ])('should not support junk inside %s (text + one malformed-block, the same under every chunking)', (_label, bad) => {
+    const input = bad + ' after'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+    expect(diagnostics(events)[0]?.span.start).toBe(0)
+  })
+
   it('should support a later valid block after a malformed one', () => {
     const bad = '<tool_calls><invoke></invoke></tool_calls>'
     const input = bad + '\nRetrying.\n' + valid

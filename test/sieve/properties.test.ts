@@ -60,6 +60,8 @@ const markupPiece = fc.oneof(
     'prose <![CDATA[ x ]]> ',
     '<tool_calls><invoke name="w"><parameter name="c"><!-- </invoke> --></parameter></invoke></tool_calls>',
   ),
+  // tags with junk where attributes go
+  fc.constantFrom('<tool_calls><invoke a.b>', '<｜DSML｜invoke Hello there. ', '<tool_calls><invoke name="a"><parameter p.q>', '<invoke name="a" x=>'),
   // partial tag prefixes
   fc.constantFrom('<', '<|DS', '＜ＤＳＭＬ＜', '<<<<<', '</', '<tool_ca', '|', '>'),
 )

@@ -187,7 +187,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
     ], [
       ws(tagMode), nlWs(tagMode),
-      f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z_][A-Za-z0-9_.:\-]*/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => c.charCodeAt(0)), false),
+      // every name character may start the token: a chunk boundary inside `a.b` must not turn `.b` into junk
+      f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z0-9_.:\-]+/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'].map((c) => c.charCodeAt(0)), false),
       oneChar(tagMode, 'Eq', null, [codes.equalsTo]),
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),

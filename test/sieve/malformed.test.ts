@@ -27,14 +27,24 @@ describe('malformed blocks', () => {
     ['an invoke without a name', '<tool_calls><invoke></invoke></tool_calls>'],
     ['an invoke with another attribute only', '<tool_calls><invoke tool="a"></invoke></tool_calls>'],
     ['a parameter without a name', '<tool_calls><invoke name="a"><parameter>x</parameter></invoke></tool_calls>'],
-    ['an invoke body of prose', '<tool_calls><invoke name="a">just some words</invoke></tool_calls>'],
-    ['an invoke body that is a JSON array', '<tool_calls><invoke name="a">["src/a.ts"]</invoke></tool_calls>'],
     ['an invoke body that is broken JSON', '<tool_calls><invoke name="a">{"path": "src/a.ts"</invoke></tool_calls>'],
     ['a DSML invoke without a name', '<｜DSML｜tool_calls>\n<｜DSML｜invoke>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'],
     ['a fullwidth parameter without a name', '＜ＤＳＭＬ＜tool_calls＞＜ＤＳＭＬ＜invoke name="a"＞＜ＤＳＭＬ＜parameter＞x＜／ＤＳＭＬ＜／parameter＞＜／ＤＳＭＬ＜／invoke＞＜／ＤＳＭＬ＜／tool_calls＞'],
     ['one good and one nameless invoke', '<tool_calls><invoke name="a"></invoke><invoke></invoke></tool_calls>'],
   ])('should not support %s (text + malformed-block)', (_label, bad) => {
     expectMalformed(bad)
+  })
+
+  it.each([
+    ['an invoke body of prose', '<tool_calls><invoke name="a">', 'just some words</invoke></tool_calls>'],
+    ['an invoke body that is a JSON array', '<tool_calls><invoke name="a">', '["src/a.ts"]</invoke></tool_calls>'],
+  ])('should not support %s: the capture ends where the prose starts (text + malformed-block up to there)', (_label, head, tail) => {
+    const input = 'Before. ' + head + tail + ' After.'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+    expect(diagnostics(events)[0]!.span).toEqual({ start: 'Before. '.length, end: 'Before. '.length + head.length })
   })
 
   it.each([

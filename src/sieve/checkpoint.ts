@@ -5,9 +5,10 @@
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { SieveCheckpoint } from '../types.js'
-import { Driver, type DriverState } from './driver.js'
+import { Driver, flushRun, type DriverState } from './driver.js'
 
 export function saveState(s: DriverState): unknown {
+  if (s.capture !== null) flushRun(s.capture)
   return {
     ...s,
     md: { ...s.md, levels: s.md.levels.slice() },

@@ -3,7 +3,7 @@
  * mode and context, walks the tokens once, and decides what leaves as text,
  * what is held, and what is captured and parsed.
  */
-import { createTokenInstance, type IToken } from 'chevrotain'
+import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { decideRun, runKindOf } from '../lexer/markdown.js'
@@ -28,6 +28,11 @@ export interface Capture {
   invokeSeen: boolean
   /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
   wrapper: boolean
+  /**
+   * Body text taken by the fast path, not yet made a token: a 1 MB value in
+   * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
+   */
+  run: { type: TokenType; parts: string[] } | null
 }
 
 /** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */
@@ -114,7 +119,11 @@ export class Driver {
     } else if (fp.sink === 'capture') {
       const cap = s.capture
       if (cap === null || cap.length + chunk.length > this.opts.captureLimit) return false
-      cap.tokens.push(createTokenInstance(fp.type!, chunk, NaN, NaN, NaN, NaN, NaN, NaN))
+      if (cap.run === null || cap.run.type !== fp.type) {
+        flushRun(cap)
+        cap.run = { type: fp.type!, parts: [] }
+      }
+      cap.run.parts.push(chunk)
       cap.length += chunk.length
     } else {
       const h = s.hold
@@ -129,6 +138,7 @@ export class Driver {
 
   end(): void {
     const s = this.s
+    if (s.capture !== null) flushRun(s.capture)
     if (s.capture !== null && s.pending !== '') {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
       s.capture.tokens.push(createTokenInstance(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN, NaN, NaN, NaN, NaN, NaN))
@@ -208,6 +218,7 @@ export class Driver {
     const target = info.push
     const cap = s.capture
     if (cap !== null) {
+      flushRun(cap)
       if (continuesCapture(s.mode, info.category)) {
         cap.tokens.push(tok)
         cap.length += tok.image.length
@@ -262,7 +273,7 @@ export class Driver {
       const start = base + tok.startOffset
       if (target === modes.tagWrapper || target === modes.tagInvoke) {
         const wrapper = target === modes.tagWrapper
-        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper }
+        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, run: null }
         s.sawSyntax = true
       } else if (target === modes.spanHold) {
         s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
@@ -302,6 +313,7 @@ export class Driver {
 
   private releaseCapture(code: DiagnosticCode | null, why: string): void {
     const cap = this.s.capture!
+    flushRun(cap)
     this.s.capture = null
     this.out.text(cap.tokens.map((t) => t.image).join(''))
     if (code !== null) this.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + cap.length)
@@ -330,6 +342,7 @@ export class Driver {
    */
   recover(e: unknown): void {
     const s = this.s
+    if (s.capture !== null) flushRun(s.capture)
     const held = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending]
     const start = s.capture?.start ?? s.hold?.start ?? s.pos
     this.out.text(held.join(''))
@@ -349,4 +362,12 @@ export class Driver {
       return createTokenInstance(type, image, NaN, NaN, NaN, NaN, NaN, NaN)
     })
   }
+}
+
+/** Turns the fast path's pending body text into one token of its mode. */
+export function flushRun(cap: Capture): void {
+  if (cap.run === null) return
+  const image = cap.run.parts.join('')
+  cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
+  cap.run = null
 }

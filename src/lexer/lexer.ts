@@ -55,6 +55,8 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = lexer.tokenize(text, mode)
+      // every mode ends in a catch-all token, so an error here is a bug: never let the lexer drop characters silently
+      if (r.errors.length > 0) throw new Error(`lexer error in mode ${mode}: ${r.errors[0]!.message}`)
       return r.tokens
     },
   }

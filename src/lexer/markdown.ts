@@ -18,7 +18,7 @@ import { freshMarkdown } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
-export type RunKind = 'prose' | 'span' | 'spanHold' | 'fence' | 'capture'
+export type RunKind = 'prose' | 'span' | 'spanHold' | 'fence' | 'fenceInfo' | 'capture'
 
 export interface GuardSettings {
   fences: boolean
@@ -37,8 +37,19 @@ function withLevels(md: MarkdownState, levels: number[], holdDepth = md.holdDept
   return { levels, holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen }
 }
 
-function openFence(ch: number, len: number): MarkdownState {
-  return { levels: [], holdDepth: 0, fenceCh: ch, fenceLen: len }
+/**
+ * A fence opener candidate. For a backtick fence the levels open before it
+ * are kept: if its info string turns out to hold a backtick, it was no fence
+ * but an inline run in that paragraph (CommonMark 4.5).
+ */
+function openFence(ch: number, len: number, levels: number[] = []): MarkdownState {
+  return { levels: ch === codes.graveAccent ? levels : [], holdDepth: 0, fenceCh: ch, fenceLen: len }
+}
+
+/** An inline backtick run of `len` against the open levels: it closes the first level of its length, or opens one. */
+function inlineRun(levels: number[], len: number): number[] {
+  const k = levels.indexOf(len)
+  return k >= 0 ? levels.slice(0, k) : [...levels, len]
 }
 
 /**
@@ -56,8 +67,8 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
       return kind === 'capture' ? { target: modes.prose, md: null } : stay
     }
     case 'span': {
-      // a fence opener interrupts the paragraph: its pending backticks were literal
-      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len) }
+      // a fence opener interrupts the paragraph: its pending backticks were literal (unless the opener is void)
+      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len, md.levels) }
       if (ch !== codes.graveAccent) return stay
       const k = md.levels.indexOf(len)
       if (k === 0) return { target: modes.prose, md: freshMarkdown() }
@@ -82,6 +93,13 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
       if (ch === md.fenceCh && indent >= 0 && indent <= 3 && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
       return stay
     }
+    case 'fenceInfo': {
+      if (md.fenceCh !== codes.graveAccent || ch !== codes.graveAccent) return stay
+      // a backtick in a backtick fence's info string: the opener was an inline run after all
+      if (!s.codeSpans) return { target: modes.prose, md: freshMarkdown() }
+      const levels = inlineRun(inlineRun(md.levels, md.fenceLen), len)
+      return levels.length === 0 ? { target: modes.prose, md: freshMarkdown() } : { target: modes.span, md: { levels, holdDepth: 0, fenceCh: 0, fenceLen: 0 } }
+    }
   }
 }
 
@@ -96,6 +114,8 @@ export function runKindOf(mode: ModeName): RunKind | null {
       return 'spanHold'
     case modes.fence:
       return 'fence'
+    case modes.fenceInfo:
+      return 'fenceInfo'
     case modes.wrapperBody:
     case modes.invokeBody:
     case modes.tagWrapper:
@@ -119,18 +139,21 @@ export function runTargets(kind: RunKind): Array<ModeName | null> {
       return [null, modes.halt, modes.prose, modes.span]
     case 'fence':
       return [null, modes.fenceClose]
+    case 'fenceInfo':
+      return [null, modes.prose, modes.span]
   }
 }
 
 /** A line feed in `mode`; `blank` says whether it ends a blank line. */
-export function decideLineFeed(mode: ModeName, blank: boolean): Decision {
+export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState): Decision {
   switch (mode) {
     case modes.span:
       return blank ? { target: modes.prose, md: freshMarkdown() } : stay
     case modes.spanHold:
       return blank ? { target: modes.halt, md: null } : stay
     case modes.fenceInfo:
-      return { target: modes.fence, md: null }
+      // the opener line ended without a backtick in its info string: a fence after all
+      return { target: modes.fence, md: { levels: [], holdDepth: 0, fenceCh: md.fenceCh, fenceLen: md.fenceLen } }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
     default:

@@ -71,7 +71,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     return lineFeedTargets(mode).map((target) =>
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
-        const d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState))
+        const d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
         if (d.target !== target) return null
         return apply(c, d, '\n')
       }, [codes.lineFeed], true),

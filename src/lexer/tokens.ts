@@ -174,7 +174,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true)
   build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
-  out[modes.fenceInfo] = [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [codes.lineFeed], null, false)]
+  out[modes.fenceInfo] = [...md.runs(modes.fenceInfo), ...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [codes.lineFeed, codes.graveAccent, codes.tilde], null, false)]
   build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar)]
 

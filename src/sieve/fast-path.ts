@@ -38,7 +38,7 @@ export function fastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPa
     [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text' }],
     [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.fence, { special: charClass([...runs, codes.lineFeed]), sink: 'text' }],
-    [modes.fenceInfo, { special: charClass([codes.lineFeed]), sink: 'text' }],
+    [modes.fenceInfo, { special: charClass([codes.lineFeed, ...runs]), sink: 'text' }],
     capture(modes.value, 'ValueText', tags),
     capture(modes.jsonBody, 'JsonText', tags),
     capture(modes.cdata, 'CDataText', [codes.rightSquareBracket]),

@@ -10,6 +10,7 @@
  */
 import { expect } from 'vitest'
 import { createSieve } from '../../src/index.js'
+import { mulberry32 } from '../../bench/generate.js'
 import type { SieveEvent, SieveOptions, Span } from '../../src/types.js'
 
 /** Every id is replaced by this, so runs with random ids compare equal. */
@@ -91,17 +92,8 @@ export function runSieve(input: string, chunks: readonly string[], opts: SieveOp
   return normalise(events, opts.generateId === undefined)
 }
 
-/** Small seeded PRNG (mulberry32), so random splits are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The benchmarks' seeded PRNG (STYLE 11: tests and benches share generators), so random splits are reproducible. */
+export const prng: (seed: number) => () => number = mulberry32
 
 /** A stable seed from the input text, so each case has its own random splits. */
 export function seedOf(input: string): number {

@@ -26,10 +26,17 @@ export const nameCharClass = 'A-Za-z0-9_.:\\-'
 /** Every UTF-16 code unit except `excluded`: the `start_chars_hint` of "anything else" tokens. */
 export function allCharsExcept(excluded: Iterable<number>): number[] {
   const skip = new Set(excluded)
+  const key = [...skip].sort((a, b) => a - b).join(',')
+  const hit = everyCharCache.get(key)
+  if (hit) return hit
   const out: number[] = []
   for (let c = 0; c < 0x10000; c++) if (!skip.has(c)) out.push(c)
+  everyCharCache.set(key, out)
   return out
 }
+
+// the same few exclusion sets recur across modes; each list is 65k entries
+const everyCharCache = new Map<string, number[]>()
 
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&')

@@ -78,13 +78,15 @@ export class TokenFactory {
     const max = Math.max(3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
+    // one alternation instead of a test per delimiter: this runs on every `<` near the end of a chunk.
+    // Case-insensitive if any delimiter is: holding a tail too eagerly is safe, too little breaks chunk invariance.
+    const anyPrefix = delims.length === 0 ? null : new RegExp(delims.map((d) => '(?:' + d.prefix.source + ')').join('|'), delims.some((d) => d.prefix.flags.includes('i')) ? 'i' : '')
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
       const rest = text.slice(offset)
       if (lineStartSpaces && /^ {1,3}$/.test(rest) && lineStartIndent(text, offset, c.lineState) === 0) return [rest]
-      for (const d of delims) if (d.prefix.test(rest)) return [rest]
-      return null
+      return anyPrefix !== null && anyPrefix.test(rest) ? [rest] : null
     }, [...hint], false)
   }
 }

@@ -1,0 +1,149 @@
+/**
+ * Internal: where the Markdown guard sees code in a whole text, read off the
+ * token stream of the toolsieve lexer (modes and markdown payloads). Used by
+ * the CommonMark oracle test; not exported from `src/index.ts`.
+ *
+ * ```
+ * > | Use `a` then
+ *         ^^^ code span: opening run start to closing run end
+ * > |   ```js
+ *     ^ fenced code: opener line start (indent included) …
+ * > | <tool_calls>
+ * > | ```
+ *        ^ … to the end of the closing fence line (or the end of input)
+ * ```
+ *
+ * It runs the lexer once over the whole text as final, with the one restart
+ * the driver makes on its own (a tag held after an unmatched backtick whose
+ * paragraph ends: lexed again from the tag, as prose). Captures over the
+ * capture limit are not modelled. Nothing here decides what Markdown means:
+ * a code span is a level that a run opened (payload grew) and a later run
+ * closed (payload shrank); a fence is a `fenceInfo` line that reached `fence`.
+ */
+import type { IToken } from 'chevrotain'
+import { defaultGrammar } from '../grammar/default.js'
+import type { Grammar } from '../grammar/types.js'
+import type { Span } from '../types.js'
+import { codes } from './codes.js'
+import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type MarkdownState } from './context.js'
+import { compileLexer } from './lexer.js'
+import { captureModes, modes, type ModeName } from './modes.js'
+
+export interface CodeRanges {
+  /** Fenced code: opener line start (indent included) to the end of the closing fence line, or of the input. */
+  fenced: Span[]
+  /** Code spans: opening backtick run start to closing run end. */
+  text: Span[]
+}
+
+/** An open code-span level: where its run starts, its length, and spans closed inside it (void if it closes). */
+interface Level {
+  start: number
+  len: number
+  inner: Span[]
+}
+
+/** Code ranges of `text` as the guard of `grammar` sees them once the whole text has arrived. */
+export function codeRanges(text: string, grammar: Grammar = defaultGrammar): CodeRanges {
+  const lexer = compileLexer(grammar)
+  const fenced: Span[] = []
+  const spans: Span[] = []
+  let levels: Level[] = []
+  /** A fence opener whose line has not ended: a backtick in its info string would make it an inline run. */
+  let opener: { start: number; len: number; lineStart: number } | null = null
+  let fenceStart = -1
+  let holdStart = -1
+
+  /** The paragraph ended: every level still open was literal, so the spans closed inside them stand. */
+  const endParagraph = (before = Infinity) => {
+    for (const l of levels) for (const s of l.inner) if (s.end <= before) spans.push(s)
+    levels = []
+  }
+  /** One inline backtick run: it closes the first open level of its length, or opens a level. */
+  const inlineRun = (start: number, len: number) => {
+    const k = levels.findIndex((l) => l.len === len)
+    if (k < 0) return void levels.push({ start, len, inner: [] })
+    const span = { start: levels[k]!.start, end: start + len }
+    levels.length = k
+    if (k === 0) spans.push(span)
+    else levels[k - 1]!.inner.push(span)
+  }
+  const lineStartOf = (pos: number) => {
+    let i = pos
+    while (i > 0 && text.charCodeAt(i - 1) === codes.space) i--
+    return i
+  }
+  const lineEnd = (lf: number) => (lf > 0 && text.charCodeAt(lf - 1) === codes.carriageReturn ? lf - 1 : lf)
+
+  let base = 0
+  let mode: ModeName = modes.prose
+  let md: MarkdownState = freshMarkdown()
+  for (;;) {
+    const ctx: LexContext = { ...md, levels: md.levels.slice(), final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null }
+    const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
+    let restart = -1
+    for (const tok of tokens) {
+      const info = lexer.infoByIdx[tok.tokenTypeIdx]!
+      const at = base + tok.startOffset
+      const target = info.push
+      const ch = tok.image.charCodeAt(0)
+      const isRun = (ch === codes.graveAccent || ch === codes.tilde) && info.category === 'Text' && tok.tokenType.name.includes('.run')
+      const isLf = tok.image === '\n' && info.category === 'Text' && tok.tokenType.name.includes('.lf')
+      if (isRun) {
+        if (target === modes.fenceInfo) opener = { start: at, len: tok.image.length, lineStart: lineStartOf(at) }
+        else if (mode === modes.fenceInfo && (target === modes.prose || target === modes.span)) {
+          // the opener's info string holds a backtick: opener and this run are inline runs
+          inlineRun(opener!.start, opener!.len)
+          inlineRun(at, tok.image.length)
+          opener = null
+        } else if (ch === codes.graveAccent && target === modes.span && (mode === modes.prose || captureModes.has(mode))) {
+          levels = []
+          inlineRun(at, tok.image.length)
+        } else if (ch === codes.graveAccent && (mode === modes.span || mode === modes.spanHold) && target !== modes.halt) {
+          inlineRun(at, tok.image.length)
+        }
+      } else if (isLf) {
+        if (mode === modes.fenceInfo) {
+          // the opener line ended: a fence, which interrupts the paragraph
+          fenceStart = opener!.lineStart
+          opener = null
+          endParagraph()
+        } else if (mode === modes.fenceClose && target === modes.prose) {
+          fenced.push({ start: fenceStart, end: lineEnd(at) })
+          fenceStart = -1
+        } else if (mode === modes.span && target === modes.prose) endParagraph()
+      }
+      if (target === modes.spanHold) holdStart = at
+      if (target === modes.halt) {
+        restart = holdStart
+        break
+      }
+      const payload = tok.payload as MarkdownState | undefined
+      if (payload !== undefined) {
+        md = payload
+        if (target !== modes.fenceInfo && target !== modes.fence && !sameLengths(levels, payload.levels)) {
+          throw new Error(`inspect: level tracking diverged at ${at}: [${levels.map((l) => l.len)}] vs [${payload.levels}]`)
+        }
+      }
+      if (target !== null) mode = target
+    }
+    if (restart < 0 && mode === modes.spanHold) restart = holdStart // end of input ends the paragraph: the held tag is live
+    if (restart < 0) break
+    // the driver lexes again from the held tag, as prose: the levels open at it were literal
+    endParagraph(restart)
+    spans.splice(0, spans.length, ...spans.filter((s) => s.end <= restart))
+    base = restart
+    mode = modes.prose
+    md = freshMarkdown()
+    holdStart = -1
+  }
+  if (opener !== null) fenceStart = opener.lineStart
+  if (fenceStart >= 0) fenced.push({ start: fenceStart, end: text.length })
+  endParagraph()
+  spans.sort((a, b) => a.start - b.start)
+  return { fenced, text: spans }
+}
+
+function sameLengths(levels: Level[], lens: readonly number[]): boolean {
+  return levels.length === lens.length && levels.every((l, i) => l.len === lens[i])
+}

@@ -1,5 +1,5 @@
 /** `parseToolCalls`: the whole text at once, with exactly the streaming semantics. */
-import type { DiagnosticEvent, ParseResult, ParsedToolCall, SieveOptions } from './types.js'
+import type { DiagnosticEvent, ErrorEvent, ParseResult, ParsedToolCall, SieveOptions } from './types.js'
 import { createSieve } from './sieve/create.js'
 
 /**
@@ -11,14 +11,16 @@ export function parseToolCalls(text: string, options: Omit<SieveOptions, 'resume
   const events = [...sieve.push(text), ...sieve.end()]
   const calls: ParsedToolCall[] = []
   const diagnostics: DiagnosticEvent[] = []
+  const errors: ErrorEvent[] = []
   const texts: string[] = []
   for (const e of events) {
     if (e.type === 'text') texts.push(e.text)
     else if (e.type === 'diagnostic') diagnostics.push(e)
+    else if (e.type === 'error') errors.push(e)
     else {
       const { type: _type, ...call } = e
       calls.push(call)
     }
   }
-  return { calls, text: texts.join(''), diagnostics, sawToolCallSyntax: sieve.sawToolCallSyntax() }
+  return { calls, text: texts.join(''), diagnostics, errors, sawToolCallSyntax: sieve.sawToolCallSyntax() }
 }

@@ -34,6 +34,12 @@ export interface ToolCallEvent {
   raw: string
   /** Where `raw` sits in the stream. */
   span: Span
+  /**
+   * Present only when the call was emitted despite problems (`onInvalid:
+   * 'emit'`): `bad-json-value`, `unknown-tool`, `invalid-arguments`. Each is
+   * also emitted as its own event right after the call.
+   */
+  diagnostics?: DiagnosticEvent[]
 }
 
 /** Stable codes of diagnostics and errors. */
@@ -46,17 +52,59 @@ export type DiagnosticCode =
   | 'capture-limit'
   /** A bug in toolsieve: what it held was released as text unparsed. Please report it. */
   | 'internal-error'
+  /** A parameter marked `string="false"` is not JSON; its text was kept as a string. */
+  | 'bad-json-value'
+  /** The arguments do not satisfy the tool's input schema (after coercion); `path` says where. */
+  | 'invalid-arguments'
+  /** The call names a tool that is not among the `tools` option. */
+  | 'unknown-tool'
 
-/** Something the sieve noticed and handled: the affected input went out as text. */
+/**
+ * Something the sieve noticed and handled. For a block problem the markup
+ * went out as text; for a call problem (`bad-json-value`, `invalid-arguments`,
+ * `unknown-tool`) see `onInvalid`.
+ */
 export interface DiagnosticEvent {
   type: 'diagnostic'
   code: DiagnosticCode
   message: string
+  /** The block (or, for a call problem, the call's `raw`) in the stream. */
   span: Span
+  /**
+   * JSON Pointer into the call's input the problem is about: the validator's
+   * `instancePath` for `invalid-arguments` (`''` is the whole input), the
+   * parameter for `bad-json-value`. Absent for block problems.
+   */
+  path?: string
+}
+
+/**
+ * A diagnostic in strict mode (`strict: true`): same code, message, span and
+ * path, but the caller asked to treat it as a failure.
+ */
+export interface ErrorEvent {
+  type: 'error'
+  code: DiagnosticCode
+  message: string
+  span: Span
+  path?: string
 }
 
 /** What `push()` and `end()` return, in stream order. */
-export type SieveEvent = TextEvent | ToolCallEvent | DiagnosticEvent
+export type SieveEvent = TextEvent | ToolCallEvent | DiagnosticEvent | ErrorEvent
+
+/** A JSON Schema: an object, or `true`/`false`. */
+export type JsonSchema = Record<string, unknown> | boolean
+
+/**
+ * A tool the caller declares: a name alone (any input), an OpenAI chat tool
+ * (`{ type: 'function', function: { name, parameters } }`), or
+ * `{ name, inputSchema }` (MCP; Anthropic's `input_schema` is read too).
+ */
+export type ToolDefinition =
+  | string
+  | { name: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
+  | { type: 'function'; function: { name: string; parameters?: JsonSchema } }
 
 /** Options of {@link createSieve}. Every field is optional. */
 export interface SieveOptions {
@@ -70,10 +118,27 @@ export interface SieveOptions {
    */
   captureLimit?: number
   /**
-   * Tool names the caller declared. Accepted now so callers can pass them;
-   * schema coercion and validation use them (see README).
+   * The tools the caller declared. When given (even empty), a call to any
+   * other name gets an `unknown-tool` diagnostic; a tool's input schema makes
+   * values coerce to its types and validates the result (`invalid-arguments`).
+   * Schemas compile once (per schema object) when the sieve is created; one
+   * that does not compile throws `invalid-option`. Default: no checks.
    */
-  tools?: ReadonlyArray<string | { name: string } | { type: 'function'; function: { name: string } }>
+  tools?: ReadonlyArray<ToolDefinition>
+  /**
+   * What a call with a problem (`bad-json-value`, `unknown-tool`,
+   * `invalid-arguments`) becomes. `'emit'`: the call is emitted with the
+   * diagnostics in its `diagnostics` field, and each diagnostic follows it as
+   * an event. `'reject'`: its whole block is released as text, followed by
+   * the diagnostics. Default `'emit'`.
+   */
+  onInvalid?: 'emit' | 'reject'
+  /**
+   * Every diagnostic becomes an `error` event with the same code, and a call
+   * whose body had content but decoded to no arguments (a silent `{}`) is
+   * refused as a `malformed-block`. Default `false`.
+   */
+  strict?: boolean
   /** Makes call ids; default `call_` + 24 random hex digits. Handy for deterministic tests. */
   generateId?: () => string
   /** Continue from a {@link SieveCheckpoint} taken from a sieve with the same grammar. */
@@ -126,6 +191,35 @@ export interface ParseResult {
   /** All text that was not part of a call, concatenated. */
   text: string
   diagnostics: DiagnosticEvent[]
+  /** Strict mode's errors (empty unless `strict: true`). */
+  errors: ErrorEvent[]
   /** True when any tool-call markup (a wrapper or invoke tag outside Markdown code) was seen. */
   sawToolCallSyntax: boolean
+}
+
+/** How tags are written: `open + localName + attributes + end`, `close + localName + end`. */
+export interface TagSpelling {
+  open: string
+  close: string
+  end: string
+}
+
+/** Options of {@link formatToolCalls}. */
+export interface FormatOptions {
+  /** Grammar whose local names, attribute names and frames to write. Default: {@link defaultGrammar}. */
+  grammar?: Grammar
+  /**
+   * A frame of the grammar by name (`'dsml'`, `'fullwidth'`, `'xml'` in the
+   * default grammar), or explicit tag strings. Default: DeepSeek's own
+   * spelling, `<｜DSML｜…>` with U+FF5C bars.
+   */
+  spelling?: string | TagSpelling
+}
+
+/** A call to write back: any {@link ToolCallEvent} or {@link ParsedToolCall} fits, and so does `{ name, arguments }`. */
+export interface FormattableCall {
+  name: string
+  input?: Record<string, unknown>
+  /** JSON text of the input, read when `input` is absent. */
+  arguments?: string
 }

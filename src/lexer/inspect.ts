@@ -53,6 +53,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let opener: { start: number; len: number; lineStart: number } | null = null
   let fenceStart = -1
   let holdStart = -1
+  let voided = false
 
   /** The paragraph ended: every level still open was literal, so the spans closed inside them stand. */
   const endParagraph = (before = Infinity) => {
@@ -79,7 +80,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let mode: ModeName = modes.prose
   let md: MarkdownState = freshMarkdown()
   for (;;) {
-    const ctx: LexContext = { ...md, levels: md.levels.slice(), final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null }
+    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null }
     const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
     let restart = -1
     for (const tok of tokens) {
@@ -90,8 +91,8 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       const isRun = (ch === codes.graveAccent || ch === codes.tilde) && info.category === 'Text' && tok.tokenType.name.includes('.run')
       const isLf = tok.image === '\n' && info.category === 'Text' && tok.tokenType.name.includes('.lf')
       if (isRun) {
-        if (target === modes.fenceInfo) opener = { start: at, len: tok.image.length, lineStart: lineStartOf(at) }
-        else if (mode === modes.fenceInfo && (target === modes.prose || target === modes.span)) {
+        if (target === modes.fenceInfo || target === modes.spanHoldFenceInfo) opener = { start: at, len: tok.image.length, lineStart: lineStartOf(at) }
+        else if ((mode === modes.fenceInfo || mode === modes.spanHoldFenceInfo) && (target === modes.prose || target === modes.span || target === modes.spanHold)) {
           // the opener's info string holds a backtick: opener and this run are inline runs
           inlineRun(opener!.start, opener!.len)
           inlineRun(at, tok.image.length)
@@ -103,7 +104,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
           inlineRun(at, tok.image.length)
         }
       } else if (isLf) {
-        if (mode === modes.fenceInfo) {
+        if (mode === modes.fenceInfo || mode === modes.fenceInfoHold) {
           // the opener line ended: a fence, which interrupts the paragraph
           fenceStart = opener!.lineStart
           opener = null
@@ -113,9 +114,10 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
           fenceStart = -1
         } else if (mode === modes.span && target === modes.prose) endParagraph()
       }
-      if (target === modes.spanHold) holdStart = at
+      if ((target === modes.spanHold && mode === modes.span) || target === modes.fenceInfoHold) holdStart = at
       if (target === modes.halt) {
         restart = holdStart
+        voided = mode === modes.fenceInfoHold
         break
       }
       const payload = tok.payload as MarkdownState | undefined
@@ -127,15 +129,25 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       }
       if (target !== null) mode = target
     }
-    if (restart < 0 && mode === modes.spanHold) restart = holdStart // end of input ends the paragraph: the held tag is live
+    if (restart < 0 && (mode === modes.spanHold || mode === modes.spanHoldFenceInfo)) restart = holdStart // end of input ends the paragraph: the held tag is live
     if (restart < 0) break
+    base = restart
+    holdStart = -1
+    if (voided) {
+      // a backtick voided the fence opener the tag sat in: the opener is an inline run, and the driver lexes on from the tag
+      inlineRun(opener!.start, opener!.len)
+      opener = null
+      voided = false
+      mode = levels.length === 0 ? modes.prose : modes.span
+      md = { levels: levels.map((l) => l.len), holdDepth: 0, fenceCh: 0, fenceLen: 0 }
+      continue
+    }
     // the driver lexes again from the held tag, as prose: the levels open at it were literal
+    opener = null
     endParagraph(restart)
     spans.splice(0, spans.length, ...spans.filter((s) => s.end <= restart))
-    base = restart
     mode = modes.prose
     md = freshMarkdown()
-    holdStart = -1
   }
   if (opener !== null) fenceStart = opener.lineStart
   if (fenceStart >= 0) fenced.push({ start: fenceStart, end: text.length })

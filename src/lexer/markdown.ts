@@ -1,8 +1,8 @@
 /**
  * The Markdown guard's decisions, as pure functions of the markdown state:
  * what a backtick/tilde run or a line feed means in each mode. Matchers in
- * `tokens.ts` call these; the driver calls `decideRun` for a run carried
- * across a chunk boundary, so both always agree.
+ * `tokens-markdown.ts` call these; the driver calls `decideRun` for a run
+ * carried across a chunk boundary, so both always agree.
  *
  * ```
  * > | Use `x` then <tool_calls>
@@ -10,6 +10,9 @@
  * > | Use ` then <tool_calls> … ` ok
  *         ^ level [1] open when the tag comes: the tag is held until a run of 1
  *           (an example) or the end of the paragraph (live)
+ * > | ``` js `x`
+ *     ^ fence opener candidate; the backtick in its info string voids it (CommonMark 4.5):
+ *       it was an inline run of 3 after all
  * ```
  */
 import { codes } from './codes.js'
@@ -18,7 +21,7 @@ import { freshMarkdown } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
-export type RunKind = 'prose' | 'span' | 'spanHold' | 'fence' | 'fenceInfo' | 'capture'
+export type RunKind = 'prose' | 'span' | 'spanHold' | 'spanHoldFenceInfo' | 'fence' | 'fenceInfo' | 'fenceInfoHold' | 'capture'
 
 export interface GuardSettings {
   fences: boolean
@@ -33,23 +36,39 @@ export interface Decision {
 
 const stay: Decision = { target: null, md: null }
 
-function withLevels(md: MarkdownState, levels: number[], holdDepth = md.holdDepth): MarkdownState {
-  return { levels, holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen }
+function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0): MarkdownState {
+  return { levels, holdDepth, fenceCh, fenceLen }
 }
 
 /**
  * A fence opener candidate. For a backtick fence the levels open before it
- * are kept: if its info string turns out to hold a backtick, it was no fence
- * but an inline run in that paragraph (CommonMark 4.5).
+ * are kept: if its info string turns out to hold a backtick it was no fence
+ * but an inline run in that paragraph.
  */
-function openFence(ch: number, len: number, levels: number[] = []): MarkdownState {
-  return { levels: ch === codes.graveAccent ? levels : [], holdDepth: 0, fenceCh: ch, fenceLen: len }
+function openFence(ch: number, len: number, levels: number[] = [], holdDepth = 0): MarkdownState {
+  return ch === codes.graveAccent ? state(levels, holdDepth, ch, len) : state([], 0, ch, len)
 }
 
 /** An inline backtick run of `len` against the open levels: it closes the first level of its length, or opens one. */
-function inlineRun(levels: number[], len: number): number[] {
+export function inlineRun(levels: number[], len: number): number[] {
   const k = levels.indexOf(len)
   return k >= 0 ? levels.slice(0, k) : [...levels, len]
+}
+
+/** Prose (no levels) or a pending span with these levels. */
+function spanOrProse(levels: number[]): Decision {
+  return levels.length === 0 ? { target: modes.prose, md: freshMarkdown() } : { target: modes.span, md: state(levels) }
+}
+
+/**
+ * An inline run while a tag is held. Closing a level that was open at the
+ * tag proves the tag sat in a code span (`released`); closing a deeper level
+ * proves nothing about it.
+ */
+function heldRun(md: MarkdownState, len: number): { released: boolean; levels: number[] } {
+  const k = md.levels.indexOf(len)
+  if (k >= 0 && k < md.holdDepth) return { released: true, levels: md.levels.slice(0, k) }
+  return { released: false, levels: k >= 0 ? md.levels.slice(0, k) : [...md.levels, len] }
 }
 
 /**
@@ -59,63 +78,66 @@ function inlineRun(levels: number[], len: number): number[] {
  */
 export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: number, indent: number, s: GuardSettings): Decision {
   const fenceOpener = s.fences && indent >= 0 && indent <= 3 && len >= 3
+  const tick = ch === codes.graveAccent
   switch (kind) {
     case 'prose':
     case 'capture': {
       if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len) }
-      if (ch === codes.graveAccent && s.codeSpans) return { target: modes.span, md: withLevels(freshMarkdown(), [len], 0) }
+      if (tick && s.codeSpans) return { target: modes.span, md: state([len]) }
       return kind === 'capture' ? { target: modes.prose, md: null } : stay
     }
     case 'span': {
       // a fence opener interrupts the paragraph: its pending backticks were literal (unless the opener is void)
       if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len, md.levels) }
-      if (ch !== codes.graveAccent) return stay
-      const k = md.levels.indexOf(len)
-      if (k === 0) return { target: modes.prose, md: freshMarkdown() }
-      if (k > 0) return { target: null, md: withLevels(md, md.levels.slice(0, k)) }
-      return { target: null, md: withLevels(md, [...md.levels, len]) }
+      if (!tick) return stay
+      const d = spanOrProse(inlineRun(md.levels, len))
+      return d.target === modes.prose ? d : { target: null, md: d.md }
     }
     case 'spanHold': {
-      // the paragraph ends with the held tag's levels unclosed: the tag is live
-      if (fenceOpener) return { target: modes.halt, md: null }
-      if (ch !== codes.graveAccent) return stay
-      const k = md.levels.indexOf(len)
-      if (k >= 0 && k < md.holdDepth) {
-        // a level open at the tag closed: the tag sat inside a code span
-        return k === 0
-          ? { target: modes.prose, md: freshMarkdown() }
-          : { target: modes.span, md: withLevels(md, md.levels.slice(0, k), 0) }
-      }
-      if (k >= 0) return { target: null, md: withLevels(md, md.levels.slice(0, k)) }
-      return { target: null, md: withLevels(md, [...md.levels, len]) }
+      if (fenceOpener) return tick ? { target: modes.spanHoldFenceInfo, md: openFence(ch, len, md.levels, md.holdDepth) } : { target: modes.halt, md: null }
+      if (!tick) return stay
+      const r = heldRun(md, len)
+      return r.released ? spanOrProse(r.levels) : { target: null, md: state(r.levels, md.holdDepth) }
+    }
+    case 'spanHoldFenceInfo': {
+      if (!tick) return stay
+      // void: the opener was an inline run, then this run follows it
+      const first = heldRun(md, md.fenceLen)
+      if (first.released) return spanOrProse(s.codeSpans ? inlineRun(first.levels, len) : first.levels)
+      const second = heldRun(state(first.levels, md.holdDepth), len)
+      return second.released ? spanOrProse(second.levels) : { target: modes.spanHold, md: state(second.levels, md.holdDepth) }
     }
     case 'fence': {
       if (ch === md.fenceCh && indent >= 0 && indent <= 3 && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
       return stay
     }
     case 'fenceInfo': {
-      if (md.fenceCh !== codes.graveAccent || ch !== codes.graveAccent) return stay
-      // a backtick in a backtick fence's info string: the opener was an inline run after all
+      if (md.fenceCh !== codes.graveAccent || !tick) return stay
       if (!s.codeSpans) return { target: modes.prose, md: freshMarkdown() }
-      const levels = inlineRun(inlineRun(md.levels, md.fenceLen), len)
-      return levels.length === 0 ? { target: modes.prose, md: freshMarkdown() } : { target: modes.span, md: { levels, holdDepth: 0, fenceCh: 0, fenceLen: 0 } }
+      return spanOrProse(inlineRun(inlineRun(md.levels, md.fenceLen), len))
     }
+    case 'fenceInfoHold':
+      // void: the held tag is re-lexed as inline text of the paragraph (see `afterVoidedFence`)
+      return tick ? { target: modes.halt, md: null } : stay
   }
 }
 
-/** Which runs a mode reacts to, and the modes its run tokens can switch to. */
+/** Mode and state to re-lex a tag held in a voided fence opener line from. */
+export function afterVoidedFence(md: MarkdownState, s: GuardSettings): Decision {
+  return spanOrProse(s.codeSpans ? inlineRun(md.levels, md.fenceLen) : [])
+}
+
+/** Which runs a mode reacts to. */
 export function runKindOf(mode: ModeName): RunKind | null {
   switch (mode) {
     case modes.prose:
-      return 'prose'
     case modes.span:
-      return 'span'
     case modes.spanHold:
-      return 'spanHold'
+    case modes.spanHoldFenceInfo:
     case modes.fence:
-      return 'fence'
     case modes.fenceInfo:
-      return 'fenceInfo'
+    case modes.fenceInfoHold:
+      return mode
     case modes.wrapperBody:
     case modes.invokeBody:
     case modes.tagWrapper:
@@ -127,6 +149,7 @@ export function runKindOf(mode: ModeName): RunKind | null {
   }
 }
 
+/** The modes a run token of this kind can switch to (`null`: stay). */
 export function runTargets(kind: RunKind): Array<ModeName | null> {
   switch (kind) {
     case 'prose':
@@ -136,11 +159,15 @@ export function runTargets(kind: RunKind): Array<ModeName | null> {
     case 'span':
       return [null, modes.fenceInfo, modes.prose]
     case 'spanHold':
-      return [null, modes.halt, modes.prose, modes.span]
+      return [null, modes.halt, modes.spanHoldFenceInfo, modes.prose, modes.span]
+    case 'spanHoldFenceInfo':
+      return [null, modes.prose, modes.span, modes.spanHold]
     case 'fence':
       return [null, modes.fenceClose]
     case 'fenceInfo':
       return [null, modes.prose, modes.span]
+    case 'fenceInfoHold':
+      return [null, modes.halt]
   }
 }
 
@@ -151,9 +178,13 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
       return blank ? { target: modes.prose, md: freshMarkdown() } : stay
     case modes.spanHold:
       return blank ? { target: modes.halt, md: null } : stay
+    case modes.spanHoldFenceInfo:
+      // the fence is real and interrupts the paragraph: the held tag is live
+      return { target: modes.halt, md: null }
     case modes.fenceInfo:
+    case modes.fenceInfoHold:
       // the opener line ended without a backtick in its info string: a fence after all
-      return { target: modes.fence, md: { levels: [], holdDepth: 0, fenceCh: md.fenceCh, fenceLen: md.fenceLen } }
+      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen) }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
     default:
@@ -167,7 +198,10 @@ export function lineFeedTargets(mode: ModeName): Array<ModeName | null> {
       return [null, modes.prose]
     case modes.spanHold:
       return [null, modes.halt]
+    case modes.spanHoldFenceInfo:
+      return [modes.halt]
     case modes.fenceInfo:
+    case modes.fenceInfoHold:
       return [modes.fence]
     case modes.fenceClose:
       return [modes.prose]

@@ -10,8 +10,19 @@ export const modes = {
   span: 'span',
   /** Holding from a tag seen in `span` until the paragraph ends or a level closes. */
   spanHold: 'spanHold',
+  /**
+   * A backtick fence opener line met while a tag is held: if its info string
+   * holds a backtick it was an inline run of the paragraph, else the fence
+   * interrupts the paragraph and the held tag is live.
+   */
+  spanHoldFenceInfo: 'spanHoldFenceInfo',
   /** The rest of a fence opener's line (the info string). */
   fenceInfo: 'fenceInfo',
+  /**
+   * Holding from a tag in a backtick fence's info string: a backtick later on
+   * the line voids the fence (the tag may be live), a line feed confirms it (text).
+   */
+  fenceInfoHold: 'fenceInfoHold',
   /** Inside fenced code. */
   fence: 'fence',
   /** After a candidate closing fence run: only spaces may follow before the line feed. */

@@ -33,7 +33,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     if (kind === null) return []
     const out: TokenType[] = []
     // the run reached the end of the text: count it and decide when it ends
-    out.push(f.make(`${mode}.runPart`, 'Text', kind === 'capture' ? modes.prose : null, (text, offset) => {
+    const part = f.make(`${mode}.runPart`, 'Text', kind === 'capture' ? modes.prose : null, (text, offset) => {
       const c = ctx.current
       if (c.final) return null
       const ch = text.charCodeAt(offset)
@@ -48,7 +48,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         mode: kind === 'capture' ? modes.prose : mode,
       }
       return [text.substring(offset, end)]
-    }, runHint, false))
+    }, runHint, false)
+    f.info.get(part)!.runPart = true
+    out.push(part)
     for (const target of runTargets(kind)) {
       out.push(f.make(`${mode}.run`, 'Text', target, (text, offset) => {
         const c = ctx.current

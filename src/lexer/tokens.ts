@@ -17,6 +17,8 @@ export interface TokenInfo {
   /** Mode after this token, or null to stay. */
   push: ModeName | null
   role?: Role
+  /** A backtick/tilde run cut by the end of the text: its meaning waits for the rest of the run. */
+  runPart?: boolean
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
@@ -58,11 +60,14 @@ export class TokenFactory {
     const ctx = this.ctx
     // a tag held after an unmatched backtick remembers how many levels were open at it
     const holds = push === modes.spanHold
+    // in a fence opener's info string only a backtick fence can still be voided, so only there is a tag held
+    const onlyBacktickFence = push === modes.fenceInfoHold
     return this.make(name, category, push, (text, offset) => {
+      const c = ctx.current
+      if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
       d.sticky.lastIndex = offset
       const m = d.sticky.exec(text)
       if (m === null) return null
-      const c = ctx.current
       if (offset + m[0].length === text.length && !c.final && canGrow(d, m[0])) return null
       if (!holds) return m
       c.holdDepth = c.levels.length
@@ -176,7 +181,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true)
   build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
-  out[modes.fenceInfo] = [...md.runs(modes.fenceInfo), ...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [codes.lineFeed, codes.graveAccent, codes.tilde], null, false)]
+  const infoHold: TagTargets = { 'open.wrapper': modes.fenceInfoHold, ...(repair ? { 'open.invoke': modes.fenceInfoHold } : {}) }
+  build(modes.fenceInfo, infoHold, md.runs(modes.fenceInfo),
+    [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
+  const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed]
+  out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', heldLine, null, false)]
+  out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
   build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar)]
 

@@ -10,7 +10,7 @@
  * It consumes role categories only. Recovery is off: a block that does not
  * fit is released as text by the driver, never repaired into something plausible.
  */
-import { EmbeddedActionsParser, type IToken } from 'chevrotain'
+import { createToken, EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain'
 import { allCategories, cat } from '../lexer/kinds.js'
 
 /** One piece of a parameter value, in order. */
@@ -22,6 +22,11 @@ export interface ValuePart {
 export interface ParsedParam {
   attrs: Record<string, string>
   parts: ValuePart[]
+  /**
+   * The exact text between the parameter's tags, CDATA delimiters and
+   * comments included: `string="true"` values are this text, untouched.
+   */
+  raw: string
 }
 
 export interface ParsedInvoke {
@@ -29,6 +34,11 @@ export interface ParsedInvoke {
   params: ParsedParam[]
   /** The invoke body when it is a JSON object, verbatim. */
   json: string | null
+  /**
+   * The body held something besides whitespace and parameters (a comment, a
+   * JSON body): strict mode refuses to turn such a body into a silent `{}`.
+   */
+  hasContent: boolean
   /** The invoke's closing tag: where this call's raw markup ends. */
   close: IToken
 }
@@ -73,47 +83,63 @@ class BlockParser extends EmbeddedActionsParser {
     const attrs = this.SUBRULE(this.tagRest)
     const params: ParsedParam[] = []
     let json: string | null = null
+    let hasContent = false
     this.MANY(() => this.OR([
       { ALT: () => { this.CONSUME(cat.Ws) } },
-      { ALT: () => { this.SUBRULE(this.comment) } },
+      { ALT: () => { this.SUBRULE(this.comment); hasContent = true } },
       { ALT: () => { params.push(this.SUBRULE(this.param)) } },
       {
         ALT: () => {
           let body = this.CONSUME(cat.JsonOpen).image
           this.MANY2(() => { body += this.CONSUME(cat.JsonText).image })
           json = json === null ? body : json + body
+          hasContent = true
         },
       },
     ]))
     const close = this.CONSUME(cat.InvokeClose)
-    return { attrs, params, json, close }
+    return { attrs, params, json, hasContent, close }
   })
 
   private param = this.RULE('param', (): ParsedParam => {
     this.CONSUME(cat.ParamOpen)
     const attrs = this.SUBRULE(this.tagRest)
     const parts: ValuePart[] = []
+    // raw pieces, joined once: a value can arrive as many tokens
+    const raw: string[] = []
     this.MANY(() => this.OR([
-      { ALT: () => { parts.push({ kind: 'text', text: this.CONSUME(cat.ValueText).image }) } },
       {
         ALT: () => {
-          this.CONSUME(cat.CDataOpen)
-          let text = ''
-          this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
-          this.CONSUME(cat.CDataClose)
-          parts.push({ kind: 'cdata', text })
+          const text = this.CONSUME(cat.ValueText).image
+          // a chunk boundary or a comment splits text; value rules see one run
+          const last = parts[parts.length - 1]
+          if (last !== undefined && last.kind === 'text') last.text += text
+          else parts.push({ kind: 'text', text })
+          raw.push(text)
         },
       },
-      { ALT: () => { this.SUBRULE(this.comment) } },
+      {
+        ALT: () => {
+          const open = this.CONSUME(cat.CDataOpen).image
+          let text = ''
+          this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
+          const close = this.CONSUME(cat.CDataClose).image
+          parts.push({ kind: 'cdata', text })
+          raw.push(open, text, close)
+        },
+      },
+      { ALT: () => { raw.push(this.SUBRULE(this.comment)) } },
     ]))
     this.CONSUME(cat.ParamClose)
-    return { attrs, parts }
+    return { attrs, parts, raw: raw.join('') }
   })
 
-  private comment = this.RULE('comment', () => {
-    this.CONSUME(cat.CommentOpen)
-    this.MANY(() => this.CONSUME(cat.CommentText))
-    this.CONSUME(cat.CommentClose)
+  /** Returns the comment's whole text, for a parameter's raw value. */
+  private comment = this.RULE('comment', (): string => {
+    let image = this.CONSUME(cat.CommentOpen).image
+    this.MANY(() => { image += this.CONSUME(cat.CommentText).image })
+    image += this.CONSUME(cat.CommentClose).image
+    return image
   })
 
   private tagRest = this.RULE('tagRest', (): Record<string, string> => {
@@ -175,9 +201,22 @@ class BlockParser extends EmbeddedActionsParser {
 }
 
 let instance: BlockParser | null = null
+/**
+ * Token types numbered from here on were created after the parser analysed
+ * its grammar. Chevrotain snapshots each category's members into its
+ * lookahead tables then, so a grammar compiled later (its spellings are new
+ * token types) would fail to parse: adjacent `</parameter><parameter …>` came
+ * out malformed. Such a block rebuilds the parser once.
+ */
+let knownBelow = 0
 
 /** Parse one captured block with the shared parser instance. */
 export function parseBlock(tokens: IToken[]): ParsedBlock | null {
-  instance ??= new BlockParser()
+  let newest = 0
+  for (const t of tokens) if (t.tokenTypeIdx > newest) newest = t.tokenTypeIdx
+  if (instance === null || newest >= knownBelow) {
+    instance = new BlockParser()
+    knownBelow = createToken({ name: 'ParserEpoch', pattern: Lexer.NA }).tokenTypeIdx ?? 0
+  }
   return instance.parseBlock(tokens)
 }

@@ -10,6 +10,30 @@ import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
+import { toolTable } from '../schema/tools.js'
+import type { ValueOptions } from '../values/decode.js'
+import type { Grammar } from '../grammar/types.js'
+
+/** What value decoding reads from the grammar. */
+function valueOptions(grammar: Grammar): ValueOptions {
+  return {
+    nameAttr: grammar.attributes?.name ?? 'name',
+    stringAttr: grammar.attributes?.string ?? 'string',
+    rawText: new Set((grammar.rawTextParameters ?? []).map((n) => n.toLowerCase())),
+  }
+}
+
+/** Strict mode: each diagnostic event becomes an error event with the same fields. */
+function toErrors(events: SieveEvent[]): SieveEvent[] {
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!
+    if (e.type !== 'diagnostic') continue
+    const err: SieveEvent = { type: 'error', code: e.code, message: e.message, span: e.span }
+    if (e.path !== undefined) err.path = e.path
+    events[i] = err
+  }
+  return events
+}
 
 /**
  * Create a streaming sieve.
@@ -29,10 +53,17 @@ export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSy
   if (!Number.isInteger(captureLimit) || captureLimit < 1) {
     throw new ToolsieveError('invalid-option', `captureLimit must be a positive integer, got ${String(captureLimit)}`, 'captureLimit')
   }
+  const onInvalid = options.onInvalid ?? 'emit'
+  if (onInvalid !== 'emit' && onInvalid !== 'reject') {
+    throw new ToolsieveError('invalid-option', `onInvalid must be 'emit' or 'reject', got ${String(onInvalid)}`, 'onInvalid')
+  }
+  const strict = options.strict === true
+  // compiled here, once: a schema that does not compile fails at creation, not mid-stream
+  const tools = options.tools === undefined ? null : toolTable(options.tools)
   const lexer = compileLexer(grammar)
   const fingerprint = grammarFingerprint(grammar)
   const state = options.resume ? restoreState(options.resume, fingerprint, lexer) : Driver.initial()
-  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, nameAttr: grammar.attributes?.name ?? 'name' }, state)
+  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict }, state)
   let finished = false
 
   function guarded(work: () => void): SieveEvent[] {
@@ -43,7 +74,8 @@ export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSy
       // a bug must not lose input or throw into the caller's stream: release everything held as text
       driver.recover(e)
     }
-    return driver.out.take()
+    const events = driver.out.take()
+    return strict ? toErrors(events) : events
   }
 
   return {

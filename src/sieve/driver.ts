@@ -6,11 +6,11 @@
 import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { decideRun, runKindOf } from '../lexer/markdown.js'
+import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveEvent, SieveStats } from '../types.js'
-import { buildCalls } from './block.js'
+import { buildCalls, type BlockOptions } from './block.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
@@ -76,10 +76,8 @@ export interface DriverState {
   sawSyntax: boolean
 }
 
-export interface DriverOptions {
+export interface DriverOptions extends BlockOptions {
   captureLimit: number
-  newId: () => string
-  nameAttr: string
 }
 
 export class Driver {
@@ -87,6 +85,8 @@ export class Driver {
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
   private readonly guard: { fences: boolean; codeSpans: boolean }
   private readonly fast: Partial<Record<ModeName, FastPath>>
+  /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
+  private ctxNow: LexContext | null = null
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
@@ -151,6 +151,11 @@ export class Driver {
     while (s.hold !== null) {
       const h = s.hold
       s.hold = null
+      if (s.mode === modes.fenceInfoHold) {
+        // the opener line ended with the stream and no backtick: a fence, and the tag was in its info string
+        if (!h.givenUp) this.out.text(h.parts.join(''))
+        break
+      }
       if (!h.givenUp) this.run({ text: h.parts.join(''), base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
     if (s.capture !== null) this.releaseCapture(s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
@@ -166,10 +171,19 @@ export class Driver {
       s.carry = null
       const kind = runKindOf(c.mode as ModeName) ?? 'prose'
       const d = decideRun(kind, s.md, c.ch, c.len, c.indent, this.guard)
-      if (d.md !== null) s.md = d.md
-      if (d.target !== null) {
-        const r = this.switchMode(d.target, null, text, 0)
-        if (r !== null) return this.run(r, final)
+      if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
+        // the run that ended the paragraph already went out as text: decide it again where the re-lex would
+        const after = this.afterHalt(s.mode)
+        s.hold = null
+        const again = decideRun(runKindOf(after.mode) ?? 'prose', after.md, c.ch, c.len, c.indent, this.guard)
+        s.mode = again.target ?? after.mode
+        s.md = again.md ?? after.md
+      } else {
+        if (d.md !== null) s.md = d.md
+        if (d.target !== null) {
+          const r = this.switchMode(d.target, null, text, 0)
+          if (r !== null) return this.run(r, final)
+        }
       }
     }
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
@@ -187,6 +201,7 @@ export class Driver {
       const md = r.md
       const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final, lineState: r.lineState, carry: carry0 }
       const tokens = this.lexer.tokenize(text, r.mode, ctx)
+      this.ctxNow = ctx
       this.stats.lexerRuns++
       this.stats.charsLexed += text.length
       this.stats.tokens += tokens.length
@@ -233,12 +248,13 @@ export class Driver {
     const h = s.hold
     if (h !== null && h.givenUp) {
       if (target === modes.halt) {
-        // the paragraph ended: lex the token that ended it again, as prose
+        // the paragraph ended (or the fence opener was void): lex the token that decided it again
         s.hold = null
-        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(text, tok.startOffset, startLine), carry: tok.startOffset === 0 ? carry0 : null }
+        const after = this.afterHalt(s.mode)
+        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState: lineStateBefore(text, tok.startOffset, startLine), carry: tok.startOffset === 0 ? carry0 : null }
       }
       this.out.text(tok.image)
-      if (target === modes.prose || target === modes.span) s.hold = null
+      if (releases(target)) s.hold = null
       if (target !== null) s.mode = target
       return null
     }
@@ -246,15 +262,17 @@ export class Driver {
       h.parts.push(tok.image)
       h.length += tok.image.length
       if (target === modes.halt) {
-        // the paragraph ended with the tag's code span unclosed: the tag is live, lex it again as prose
+        // the paragraph ended with the tag's code span unclosed (or the fence opener it sat in was void): lex it again
         s.hold = null
         const rest = text.substring(tok.startOffset + tok.image.length)
-        return { text: h.parts.join('') + rest, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }
+        const after = this.afterHalt(s.mode)
+        return { text: h.parts.join('') + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
       }
-      if (target === modes.prose || target === modes.span) {
+      if (releases(target)) {
         s.hold = null
         this.out.text(h.parts.join(''))
-      } else if (h.length > this.opts.captureLimit) {
+      } else if (info.runPart ? this.ctxNow!.carry!.len > this.opts.captureLimit : h.length > this.opts.captureLimit) {
+        // a run cut by the chunk end is judged when it ends (one chunk would see it whole); only its own length is bounded now
         h.givenUp = true
         this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters; released as text`, h.start, h.start + this.opts.captureLimit + 1)
         this.out.text(h.parts.join(''))
@@ -275,40 +293,53 @@ export class Driver {
         const wrapper = target === modes.tagWrapper
         s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, run: null }
         s.sawSyntax = true
-      } else if (target === modes.spanHold) {
+      } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
         s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
       } else {
         const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
         if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
         this.out.text(tok.image)
       }
-    } else if (s.hold !== null && (target === modes.prose || target === modes.span)) {
+    } else if (s.hold !== null && releases(target)) {
       // a carried run closed a level that was open at the held tag
       this.out.text(s.hold.parts.join(''))
       s.hold = null
     } else if (s.hold !== null && target === modes.halt) {
       const h = s.hold
       s.hold = null
-      if (h.givenUp) return { text, base: this.s.pos, mode: modes.prose, md: freshMarkdown(), lineState: this.s.lineState, carry: null }
-      return { text: h.parts.join('') + text, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }
+      const after = this.afterHalt(s.mode)
+      return { text: h.parts.join('') + text, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
     }
     if (target !== null) s.mode = target
     return null
+  }
+
+  /** Where a held tag is lexed again from when its hold halts in `mode`. */
+  private afterHalt(mode: ModeName): { mode: ModeName; md: MarkdownState } {
+    if (mode !== modes.fenceInfoHold) return { mode: modes.prose, md: freshMarkdown() }
+    const d = afterVoidedFence(this.s.md, this.guard)
+    return { mode: d.target!, md: d.md! }
   }
 
   private completeBlock(cap: Capture): void {
     const s = this.s
     s.capture = null
     this.stats.blocksParsed++
-    const outcome = buildCalls(cap.tokens, cap.start, this.opts.nameAttr, this.opts.newId)
+    const outcome = buildCalls(cap.tokens, cap.start, this.opts)
     if (!outcome.ok) {
       this.out.text(cap.tokens.map((t) => t.image).join(''))
+      // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
+      if (outcome.diagnostics !== undefined) for (const d of outcome.diagnostics) this.out.event(d)
       // an empty wrapper (`<tool_calls></tool_calls>`) is a mention, not a broken call
-      if (cap.invokeSeen) this.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + cap.length)
+      else if (cap.invokeSeen) this.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + cap.length)
       return
     }
     s.sawSyntax = true
-    for (const c of outcome.calls) this.out.event(c)
+    for (const c of outcome.calls) {
+      this.out.event(c)
+      // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
+      if (c.diagnostics !== undefined) for (const d of c.diagnostics) this.out.event(d)
+    }
   }
 
   private releaseCapture(code: DiagnosticCode | null, why: string): void {
@@ -370,4 +401,9 @@ export function flushRun(cap: Capture): void {
   const image = cap.run.parts.join('')
   cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
   cap.run = null
+}
+
+/** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
+function releases(target: ModeName | null): boolean {
+  return target === modes.prose || target === modes.span || target === modes.fence
 }

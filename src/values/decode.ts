@@ -1,70 +1,139 @@
 /**
- * Decoding parameter values and building a call's input. All value rules
- * live here so the sieve and `parseToolCalls` share them.
+ * Decoding an invoke into a tool name and arguments. All value rules live in
+ * `src/values/` so the sieve and `parseToolCalls` share them; README lists
+ * them in order:
  *
- * Order (this issue): a value that is exactly one CDATA section, with only
- * whitespace around it, is its content verbatim; otherwise text and CDATA
- * content concatenate in order and the result is trimmed.
+ * 1. `string="true"`: the exact text between the tags (one or more CDATA
+ *    sections unwrapped); `string="false"`: JSON, else the text plus `bad-json-value`.
+ * 2. One CDATA section (whitespace around ignored) is its content verbatim;
+ *    text and CDATA otherwise join in order.
+ * 3. Plain text is trimmed and entity-decoded once.
+ * 4. A plain or CDATA value that is a JSON literal decodes to it, except for
+ *    raw-text parameter names (`content`, `path`, … in the grammar config).
+ * 5. Nested elements become an object; `<item>` lists an array.
+ * 6. A parameter given twice is an array; a JSON invoke body is the input.
+ * 7. Keys are own properties whatever their name (`__proto__` included).
  */
-import type { ParsedInvoke, ValuePart } from '../parser/block-parser.js'
+import type { ParsedInvoke, ParsedParam } from '../parser/block-parser.js'
+import type { DiagnosticCode } from '../types.js'
+import { jsonLiteral } from './json-literal.js'
+import { contentNode, leafNode, type Node } from './node.js'
+import { isPlainObject, plainObject, setOwn } from './own.js'
+import { decodeEntities, partsSource, partsText, soleCdata, stringTrueText, trimXml } from './text.js'
+import { parseElements } from './xml.js'
 
-const wsOnly = /^[ \t\r\n]*$/
-
-export function decodeValue(parts: ValuePart[]): string {
-  const cdata = parts.filter((p) => p.kind === 'cdata')
-  if (cdata.length === 1 && parts.every((p) => p.kind === 'cdata' || wsOnly.test(p.text))) return cdata[0]!.text
-  let s = ''
-  for (const p of parts) s += p.text
-  return s.trim()
+/** What value decoding needs from the grammar. */
+export interface ValueOptions {
+  nameAttr: string
+  stringAttr: string
+  /** Raw-text parameter names, lower-cased. */
+  rawText: ReadonlySet<string>
 }
 
-/** Own data property, so `__proto__` or `constructor` as a parameter name changes no prototype. */
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
+/** A problem with one call that still decoded: reported, and `onInvalid` decides. */
+export interface CallProblem {
+  code: DiagnosticCode
+  message: string
+  /** JSON Pointer into the input. */
+  path?: string
 }
+
+/** Why an invoke could not become a call at all. */
+export type InvokeProblem = 'missing-name' | 'missing-parameter-name' | 'bad-json-body'
+
+export type DecodedInvoke =
+  | {
+      ok: true
+      name: string
+      /** Parameters in first-seen order, or null for a JSON body. */
+      params: Array<[string, Node]> | null
+      /** The JSON body's object (rule 6), when the invoke had one. */
+      body: Record<string, unknown> | null
+      problems: CallProblem[]
+    }
+  | { ok: false; problem: InvokeProblem }
 
 const wrapperKeys = ['input', 'arguments', 'parameters']
 
-/** Why an invoke could not become a call. */
-export type InvokeProblem = 'missing-name' | 'missing-parameter-name' | 'bad-json-body'
+/** A JSON Pointer token for `key` (RFC 6901). */
+export function pointer(key: string): string {
+  return '/' + key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
 
-export type DecodedInvoke = { ok: true; name: string; input: Record<string, unknown> } | { ok: false; problem: InvokeProblem }
+/** An attribute value: trimmed first, so `&#32;` can keep an edge space, then entity-decoded. */
+function attrValue(v: string | undefined): string {
+  return v === undefined ? '' : decodeEntities(trimXml(v))
+}
 
-/** Turns a parsed invoke into a tool name and input object. */
-export function decodeInvoke(inv: ParsedInvoke, nameAttr: string): DecodedInvoke {
-  const name = (inv.attrs[nameAttr] ?? '').trim()
+export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
+  const name = attrValue(inv.attrs[opts.nameAttr])
   if (name === '') return { ok: false, problem: 'missing-name' }
-  const input: Record<string, unknown> = {}
+  const problems: CallProblem[] = []
   if (inv.json !== null) {
     if (inv.params.length > 0) return { ok: false, problem: 'bad-json-body' }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(inv.json)
-    } catch {
-      return { ok: false, problem: 'bad-json-body' }
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, problem: 'bad-json-body' }
-    let obj = parsed as Record<string, unknown>
-    const keys = Object.keys(obj)
-    const only = keys.length === 1 ? keys[0]! : ''
-    const inner = obj[only]
-    if (wrapperKeys.includes(only) && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) obj = inner as Record<string, unknown>
-    for (const k of Object.keys(obj)) setOwn(input, k, obj[k])
-    return { ok: true, name, input }
+    const body = jsonBody(inv.json)
+    return body === null ? { ok: false, problem: 'bad-json-body' } : { ok: true, name, params: null, body, problems }
   }
-  // a parameter given again collects its values in order
-  const repeated = new Map<string, unknown[]>()
+  // a Map: a parameter named `__proto__` is a key like any other
+  const params = new Map<string, Node>()
   for (const p of inv.params) {
-    const key = p.attrs[nameAttr]?.trim()
-    if (key === undefined || key === '') return { ok: false, problem: 'missing-parameter-name' }
-    const value = decodeValue(p.parts)
-    const list = repeated.get(key)
-    if (list) list.push(value)
-    else if (Object.prototype.hasOwnProperty.call(input, key)) {
-      const both = [input[key], value]
-      repeated.set(key, both)
-      setOwn(input, key, both)
-    } else setOwn(input, key, value)
+    const key = attrValue(p.attrs[opts.nameAttr])
+    if (key === '') return { ok: false, problem: 'missing-parameter-name' }
+    const node = paramNode(p, key, opts, problems)
+    const seen = params.get(key)
+    if (seen === undefined) params.set(key, node)
+    else if (seen.kind === 'repeated') seen.nodes.push(node)
+    else params.set(key, { kind: 'repeated', nodes: [seen, node] })
   }
-  return { ok: true, name, input }
+  return { ok: true, name, params: [...params], body: null, problems }
+}
+
+/** Rule 6: a JSON object body, unwrapping a lone `input` / `arguments` / `parameters` object (or OpenAI-style JSON string). */
+function jsonBody(json: string): Record<string, unknown> | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json)
+  } catch {
+    return null
+  }
+  if (!isPlainObject(parsed)) return null
+  const keys = Object.keys(parsed)
+  if (keys.length === 1 && wrapperKeys.includes(keys[0]!)) {
+    let inner = parsed[keys[0]!]
+    if (typeof inner === 'string') {
+      const l = jsonLiteral(trimXml(inner))
+      if (l.ok) inner = l.value
+    }
+    if (isPlainObject(inner)) parsed = inner
+  }
+  // copied key by key: JSON.parse makes `__proto__` an own key, and so must we
+  const input = plainObject()
+  for (const k of Object.keys(parsed as object)) setOwn(input, k, (parsed as Record<string, unknown>)[k])
+  return input
+}
+
+function paramNode(p: ParsedParam, key: string, opts: ValueOptions, problems: CallProblem[]): Node {
+  const flag = p.attrs[opts.stringAttr]
+  const mode = flag === undefined ? '' : trimXml(flag).toLowerCase()
+  if (mode === 'true') return { kind: 'text', text: stringTrueText(p.raw), literal: false }
+  if (mode === 'false') {
+    const source = partsSource(p.parts)
+    // the writer said this is JSON: a number is a JSON number, however many digits
+    const l = jsonLiteral(source, false)
+    if (l.ok) return { kind: 'json', value: l.value, text: source }
+    problems.push({ code: 'bad-json-value', message: `parameter "${key}" is marked ${opts.stringAttr}="false" but its value is not JSON; kept as a string`, path: pointer(key) })
+    return { kind: 'text', text: source, literal: false }
+  }
+  const isRaw = (n: string) => opts.rawText.has(n.toLowerCase())
+  if (!isRaw(key) && soleCdata(p.parts) === null && trimXml(p.raw).startsWith('<')) {
+    const elements = parseElements(p.raw)
+    if (elements !== null) {
+      // a single child named like the parameter is a wrapper around its value
+      const only = elements.length === 1 ? elements[0]! : null
+      if (only !== null && only.name.toLowerCase() === key.toLowerCase()) return contentNode(only.content, only.name, isRaw)
+      const children = elements.map((e) => ({ name: e.name, node: contentNode(e.content, e.name, isRaw) }))
+      return { kind: 'elements', text: partsText(p.parts), children }
+    }
+  }
+  return leafNode(p.parts, !isRaw(key))
 }

@@ -1,0 +1,117 @@
+/**
+ * `formatToolCalls`: calls back into markup, for putting earlier calls into
+ * the conversation. Strings are `string="true"` in CDATA (a `]]>` inside is
+ * split across two sections); everything else is `string="false"` with JSON.
+ * The sieve reads the output back to the same input: the round-trip property
+ * test checks that for every frame of the default grammar.
+ */
+import { ToolsieveError } from '../errors.js'
+import { defaultGrammar } from '../grammar/default.js'
+import type { FormatOptions, FormattableCall, TagSpelling } from '../types.js'
+import { isPlainObject } from '../values/own.js'
+import { localName, resolveSpelling, tagStartChars } from './spelling.js'
+
+/** CDATA for any string: `]]>` closes a section, so it is split as `]]` + `>` across two. */
+export function cdata(s: string): string {
+  return '<![CDATA[' + s.replaceAll(']]>', ']]]]><![CDATA[>') + ']]>'
+}
+
+const edgeWs = /^[ \t\r\n]|[ \t\r\n]$/g
+
+/**
+ * An attribute value: `&`, `"` and `<` as entities, and whitespace at either
+ * edge as a character reference, because names are trimmed before decoding.
+ */
+export function attribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(edgeWs, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/**
+ * JSON text with every character that could start a tag written as
+ * `\uXXXX` inside strings, so no closer can appear in a value. Structural
+ * characters are left alone: a frame may start with `[` or `{`, and JSON's
+ * own brackets never continue into a tag name.
+ */
+function safeJson(json: string, starts: ReadonlySet<string>): string {
+  let out = ''
+  let inString = false
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i]!
+    if (inString && ch === '\\') {
+      out += ch + json[++i]!
+      continue
+    }
+    if (ch === '"') inString = !inString
+    out += inString && starts.has(ch) ? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0') : ch
+  }
+  return out
+}
+
+function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
+  if (call.input !== undefined) {
+    if (isPlainObject(call.input)) return call.input
+  } else if (typeof call.arguments === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(call.arguments)
+      if (isPlainObject(parsed)) return parsed
+    } catch {
+      // reported below
+    }
+  }
+  throw new ToolsieveError('invalid-option', `calls[${i}] needs an input object (or arguments holding a JSON object)`, `calls[${i}]`)
+}
+
+/**
+ * Render calls as one tool-call block: DeepSeek DSML with U+FF5C bars by
+ * default, or any frame of the grammar (`{ spelling: 'xml' }`), or explicit
+ * tag strings. Keys whose value is `undefined` (or a function) are left out,
+ * as `JSON.stringify` would. Throws `invalid-option` for an empty tool or
+ * parameter name, which no reader could give back.
+ *
+ * ```ts
+ * formatToolCalls([{ name: 'read_file', input: { path: 'a.ts', limit: 20 } }])
+ * // <｜DSML｜tool_calls>
+ * // <｜DSML｜invoke name="read_file">
+ * // <｜DSML｜parameter name="path" string="true"><![CDATA[a.ts]]></｜DSML｜parameter>
+ * // <｜DSML｜parameter name="limit" string="false">20</｜DSML｜parameter>
+ * // </｜DSML｜invoke>
+ * // </｜DSML｜tool_calls>
+ * ```
+ */
+export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
+  const grammar = options.grammar ?? defaultGrammar
+  const { spelling, frame } = resolveSpelling(grammar, options.spelling)
+  const names = { wrapper: localName(grammar, 'wrapper', frame), invoke: localName(grammar, 'invoke', frame), parameter: localName(grammar, 'parameter', frame) }
+  const nameAttr = grammar.attributes?.name ?? 'name'
+  const stringAttr = grammar.attributes?.string ?? 'string'
+  const starts = tagStartChars(grammar)
+  const sp: TagSpelling = spelling
+  const open = (local: string, attrs: string) => sp.open + local + attrs + sp.end
+  const close = (local: string) => sp.close + local + sp.end
+  const lines = [open(names.wrapper, '')]
+  calls.forEach((call, i) => {
+    if (typeof call.name !== 'string' || call.name === '') throw new ToolsieveError('invalid-option', `calls[${i}] needs a non-empty name`, `calls[${i}].name`)
+    lines.push(open(names.invoke, ` ${nameAttr}="${attribute(call.name)}"`))
+    for (const [key, value] of Object.entries(inputOf(call, i))) {
+      if (key === '') throw new ToolsieveError('invalid-option', `calls[${i}] has an empty parameter name`, `calls[${i}].input`)
+      let body: string
+      let isString = true
+      if (typeof value === 'string') body = cdata(value)
+      else {
+        let json: string | undefined
+        try {
+          json = JSON.stringify(value) as string | undefined
+        } catch (e) {
+          throw new ToolsieveError('invalid-option', `calls[${i}].input.${key} cannot be written as JSON: ${(e as Error).message}`, `calls[${i}].input`)
+        }
+        if (json === undefined) continue
+        body = safeJson(json, starts)
+        isString = false
+      }
+      lines.push(open(names.parameter, ` ${nameAttr}="${attribute(key)}" ${stringAttr}="${isString}"`) + body + close(names.parameter))
+    }
+    lines.push(close(names.invoke))
+  })
+  lines.push(close(names.wrapper))
+  return lines.join('\n')
+}

@@ -1,0 +1,19 @@
+/**
+ * Rule 7: argument objects have no prototype pitfalls. A parameter named
+ * `__proto__`, `constructor` or `hasOwnProperty` is an ordinary own key;
+ * plain assignment would set the prototype (`__proto__`) instead.
+ */
+
+/** Adds `key` as an own, enumerable data property, whatever its name. */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+/** A plain `{}`, so consumers get an ordinary object; keys go in with {@link setOwn}. */
+export function plainObject(): Record<string, unknown> {
+  return {}
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}

@@ -1,0 +1,44 @@
+/**
+ * Rule 7: argument objects have no prototype pitfalls: `__proto__`,
+ * `constructor` and `hasOwnProperty` are ordinary own keys.
+ */
+import { describe, expect, it } from 'vitest'
+import { block, inputOf, param } from './helpers.js'
+
+describe('rule 7: prototype-safe keys', () => {
+  it('should support `__proto__` as an own key that changes no prototype', () => {
+    const input = inputOf(block(param('__proto__', '{"polluted":true}')))
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+    expect(Object.keys(input)).toEqual(['__proto__'])
+    expect(Object.getOwnPropertyDescriptor(input, '__proto__')?.value).toEqual({ polluted: true })
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    expect(JSON.parse(JSON.stringify(input))).toEqual(JSON.parse('{"__proto__":{"polluted":true}}'))
+  })
+
+  it('should support `constructor` and `hasOwnProperty` as plain keys', () => {
+    const input = inputOf(block(param('constructor', 'x') + param('hasOwnProperty', '1')))
+    expect(Object.keys(input)).toEqual(['constructor', 'hasOwnProperty'])
+    expect(input.constructor).toBe('x')
+    expect(Object.prototype.hasOwnProperty.call(input, 'hasOwnProperty')).toBe(true)
+  })
+
+  it('should support a repeated `__proto__` parameter as an array', () => {
+    const input = inputOf(block(param('__proto__', 'a') + param('__proto__', 'b')))
+    expect(Object.getOwnPropertyDescriptor(input, '__proto__')?.value).toEqual(['a', 'b'])
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype)
+  })
+
+  it('should support `__proto__` in nested elements and JSON bodies', () => {
+    const nested = inputOf(block(param('v', '<__proto__>1</__proto__><a>2</a>'))).v as object
+    expect(Object.keys(nested)).toEqual(['__proto__', 'a'])
+    expect(Object.getPrototypeOf(nested)).toBe(Object.prototype)
+    const body = inputOf(block('{"__proto__": {"x": 1}}'))
+    expect(Object.keys(body)).toEqual(['__proto__'])
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype)
+  })
+
+  it('should not support any key reaching Object.prototype', () => {
+    inputOf(block(param('__proto__', '<polluted>yes</polluted>') + param('constructor', '{"prototype":{"polluted":1}}')))
+    expect(Object.prototype).not.toHaveProperty('polluted')
+  })
+})

@@ -28,6 +28,8 @@ export interface Capture {
   invokeSeen: boolean
   /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
   wrapper: boolean
+  /** How many captures over the limit led to this one being scanned (0: none). */
+  depth: number
   /**
    * Body text taken by the fast path, not yet made a token: a 1 MB value in
    * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
@@ -74,6 +76,13 @@ export interface DriverState {
   capture: Capture | null
   hold: Hold | null
   sawSyntax: boolean
+  /**
+   * Regions being scanned again after a capture went over the limit, with
+   * how deep that chain is. Openers inside opaque CDATA can chain captures
+   * that each run to the limit; past the second link a capture is released
+   * whole instead of rescanned, so work stays linear (see `captureLimit`).
+   */
+  rescans: Array<{ end: number; depth: number }>
 }
 
 export interface DriverOptions extends BlockOptions {
@@ -95,7 +104,7 @@ export class Driver {
   }
 
   static initial(): DriverState {
-    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false }
+    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [] }
   }
 
   push(chunk: string): void {
@@ -291,7 +300,10 @@ export class Driver {
       const start = base + tok.startOffset
       if (target === modes.tagWrapper || target === modes.tagInvoke) {
         const wrapper = target === modes.tagWrapper
-        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, run: null }
+        const r = s.rescans
+        while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
+        const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
+        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null }
         s.sawSyntax = true
       } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
         s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
@@ -350,15 +362,32 @@ export class Driver {
     if (code !== null) this.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + cap.length)
   }
 
+  /**
+   * A capture went over the limit. Its opener goes out as text and scanning
+   * resumes right after it, so a real block inside the released text is
+   * still found — for a capture that began in such a rescan too (a wrapper
+   * mention, then a bare invoke with an unclosed CDATA). A third link of that
+   * chain is released whole up to the limit instead: each link costs up to
+   * the limit again, and unbounded chains are quadratic.
+   */
   private captureLimit(cap: Capture, text: string, tok: IToken): Restart {
     const s = this.s
+    const limit = this.opts.captureLimit
     s.capture = null
-    // the span ends at the first character over the limit: the same for every chunking
-    this.diagnostic('capture-limit', `capture grew past ${this.opts.captureLimit} characters; its opener was released as text and scanning resumed after it`, cap.start, cap.start + this.opts.captureLimit + 1)
+    const end = cap.start + limit + 1
+    const rest = text.substring(tok.startOffset + tok.image.length)
+    if (cap.depth >= 2) {
+      // the span and the cut are the first character over the limit: the same for every chunking
+      this.diagnostic('capture-limit', `capture grew past ${limit} characters; released as text up to the limit`, cap.start, end)
+      const captured = cap.tokens.map((t) => t.image).join('')
+      this.out.text(captured.slice(0, limit + 1))
+      return { text: captured.slice(limit + 1) + rest, base: end, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(captured, limit + 1, lineStates.mid), carry: null }
+    }
+    this.diagnostic('capture-limit', `capture grew past ${limit} characters; its opener was released as text and scanning resumed after it`, cap.start, end)
+    s.rescans.push({ end, depth: cap.depth })
     const opener = cap.tokens[0]!
     this.out.text(opener.image)
     const captured = cap.tokens.slice(1).map((t) => t.image).join('')
-    const rest = text.substring(tok.startOffset + tok.image.length)
     // the opener's name ends the opener, so what follows starts mid-line
     return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: lineStates.mid, carry: null }
   }

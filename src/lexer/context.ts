@@ -54,6 +54,13 @@ export interface LexContext extends MarkdownState {
   /** Line position at offset 0 of the text being lexed. */
   lineState: LineState
   carry: RunCarry | null
+  /**
+   * Text offset before which a tag after an unmatched backtick is not held
+   * but left as text: set when the same paragraph end has already sent the
+   * driver back twice (a staircase of held tags would otherwise be re-lexed
+   * once per tag). -1: no such region.
+   */
+  noHoldBefore: number
 }
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {

@@ -80,7 +80,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let mode: ModeName = modes.prose
   let md: MarkdownState = freshMarkdown()
   for (;;) {
-    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null }
+    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null, noHoldBefore: -1 }
     const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
     let restart = -1
     for (const tok of tokens) {

@@ -30,7 +30,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
   const hit = cache.get(grammar)
   if (hit) return hit
   const ctxRef: { current: LexContext } = {
-    current: { ...freshMarkdown(), final: false, lineState: lineStates.start, carry: null },
+    current: { ...freshMarkdown(), final: false, lineState: lineStates.start, carry: null, noHoldBefore: -1 },
   }
   const built = buildModes(grammar, ctxRef)
   const lexer = new Lexer(

@@ -70,6 +70,7 @@ export class TokenFactory {
       if (m === null) return null
       if (offset + m[0].length === text.length && !c.final && canGrow(d, m[0])) return null
       if (!holds) return m
+      if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
       r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen } satisfies MarkdownState

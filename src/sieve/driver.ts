@@ -60,6 +60,8 @@ interface Restart {
   md: MarkdownState
   lineState: LineState
   carry: RunCarry | null
+  /** See {@link LexContext.noHoldBefore}; relative to `text`. */
+  noHoldBefore?: number
 }
 
 export interface DriverState {
@@ -83,6 +85,8 @@ export interface DriverState {
    * whole instead of rescanned, so work stays linear (see `captureLimit`).
    */
   rescans: Array<{ end: number; depth: number }>
+  /** The last paragraph end that sent the driver back to a held tag, and how often. */
+  paragraphEnd: { at: number; halts: number } | null
 }
 
 export interface DriverOptions extends BlockOptions {
@@ -104,7 +108,7 @@ export class Driver {
   }
 
   static initial(): DriverState {
-    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [] }
+    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
   }
 
   push(chunk: string): void {
@@ -165,7 +169,9 @@ export class Driver {
         if (!h.givenUp) this.out.text(h.parts.join(''))
         break
       }
-      if (!h.givenUp) this.run({ text: h.parts.join(''), base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
+      if (h.givenUp) continue
+      const held = h.parts.join('')
+      this.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }, true)
     }
     if (s.capture !== null) this.releaseCapture(s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }
@@ -208,7 +214,7 @@ export class Driver {
       const carry0 = r.carry
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final, lineState: r.lineState, carry: carry0 }
+      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final, lineState: r.lineState, carry: carry0, noHoldBefore: r.noHoldBefore ?? -1 }
       const tokens = this.lexer.tokenize(text, r.mode, ctx)
       this.ctxNow = ctx
       this.stats.lexerRuns++
@@ -273,9 +279,9 @@ export class Driver {
       if (target === modes.halt) {
         // the paragraph ended with the tag's code span unclosed (or the fence opener it sat in was void): lex it again
         s.hold = null
-        const rest = text.substring(tok.startOffset + tok.image.length)
+        const held = h.parts.join('')
         const after = this.afterHalt(s.mode)
-        return { text: h.parts.join('') + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
+        return { text: held + text.substring(tok.startOffset + tok.image.length), base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
       }
       if (releases(target)) {
         s.hold = null
@@ -319,11 +325,25 @@ export class Driver {
     } else if (s.hold !== null && target === modes.halt) {
       const h = s.hold
       s.hold = null
+      const held = h.parts.join('')
       const after = this.afterHalt(s.mode)
-      return { text: h.parts.join('') + text, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
+      return { text: held + text, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
     }
     if (target !== null) s.mode = target
     return null
+  }
+
+  /**
+   * A hold halted at paragraph end `at`. The re-lex from the tag may hold a
+   * later tag of the same paragraph, which halts at the same end again: a
+   * staircase of unmatched runs would re-lex the paragraph once per tag. From
+   * the third halt at one end, tags up to it are left as text.
+   */
+  private noHoldBefore(at: number, heldLength: number): number {
+    const s = this.s
+    if (s.paragraphEnd !== null && s.paragraphEnd.at === at) s.paragraphEnd.halts++
+    else s.paragraphEnd = { at, halts: 1 }
+    return s.paragraphEnd.halts > 2 ? heldLength : -1
   }
 
   /** Where a held tag is lexed again from when its hold halts in `mode`. */

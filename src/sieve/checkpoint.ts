@@ -5,7 +5,7 @@
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { SieveCheckpoint } from '../types.js'
-import { Driver, flushRun, type DriverState } from './driver.js'
+import { flushRun, loadTokens, saveTokens, type DriverState } from './state.js'
 
 export function saveState(s: DriverState): unknown {
   if (s.capture !== null) flushRun(s.capture)
@@ -13,7 +13,7 @@ export function saveState(s: DriverState): unknown {
     ...s,
     md: { ...s.md, levels: s.md.levels.slice() },
     carry: s.carry && { ...s.carry },
-    capture: s.capture && { ...s.capture, tokens: Driver.saveTokens(s.capture.tokens) },
+    capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens) },
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
     rescans: s.rescans.map((r) => ({ end: r.end, depth: r.depth })),
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
@@ -29,7 +29,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
   }
   const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
   try {
-    return { ...raw, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, capture: raw.capture && { ...raw.capture, tokens: Driver.loadTokens(lexer, raw.capture.tokens) } }
+    return { ...raw, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, capture: raw.capture && { ...raw.capture, tokens: loadTokens(lexer, raw.capture.tokens) } }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

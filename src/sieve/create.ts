@@ -7,6 +7,7 @@ import { grammarFingerprint } from '../grammar/fingerprint.js'
 import { compileLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.js'
+import { initialState } from './state.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
@@ -62,7 +63,7 @@ export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSy
   const tools = options.tools === undefined ? null : toolTable(options.tools)
   const lexer = compileLexer(grammar)
   const fingerprint = grammarFingerprint(grammar)
-  const state = options.resume ? restoreState(options.resume, fingerprint, lexer) : Driver.initial()
+  const state = options.resume ? restoreState(options.resume, fingerprint, lexer) : initialState()
   const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict }, state)
   let finished = false
 

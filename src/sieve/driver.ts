@@ -3,97 +3,24 @@
  * mode and context, walks the tokens once, and decides what leaves as text,
  * what is held, and what is captured and parsed.
  */
-import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
+import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveEvent, SieveStats } from '../types.js'
-import { buildCalls, type BlockOptions } from './block.js'
+import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
+import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
 const windowSize = 16 * 1024
 
-/** A block being captured, from its opener on. */
-export interface Capture {
-  /** Stream offset of the opener. */
-  start: number
-  tokens: IToken[]
-  length: number
-  /** An invoke opened inside it: failing now is a malformed block, not a mention. */
-  invokeSeen: boolean
-  /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
-  wrapper: boolean
-  /** How many captures over the limit led to this one being scanned (0: none). */
-  depth: number
-  /**
-   * Body text taken by the fast path, not yet made a token: a 1 MB value in
-   * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
-   */
-  run: { type: TokenType; parts: string[] } | null
-}
 
-/** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */
-export interface Hold {
-  start: number
-  parts: string[]
-  length: number
-  /** Line position at the tag, to re-lex from there if the tag turns out live. */
-  lineState: LineState
-  /**
-   * The hold reached the capture limit: the tag was released as text and the
-   * rest of this paragraph goes out as text as it comes (no more holding, so
-   * a paragraph of many tags after one stray backtick stays linear).
-   */
-  givenUp: boolean
-}
-
-/** Where lexing must start over, and how. */
-interface Restart {
-  text: string
-  base: number
-  mode: ModeName
-  md: MarkdownState
-  lineState: LineState
-  carry: RunCarry | null
-  /** See {@link LexContext.noHoldBefore}; relative to `text`. */
-  noHoldBefore?: number
-}
-
-export interface DriverState {
-  mode: ModeName
-  md: MarkdownState
-  /** Line position at `pos`. */
-  lineState: LineState
-  /** A backtick/tilde run that reached the end of the last window: "``" + "`js" must count 3. */
-  carry: RunCarry | null
-  /** The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest delimiter. */
-  pending: string
-  /** Stream offset where `pending` starts: everything before it has been decided. */
-  pos: number
-  capture: Capture | null
-  hold: Hold | null
-  sawSyntax: boolean
-  /**
-   * Regions being scanned again after a capture went over the limit, with
-   * how deep that chain is. Openers inside opaque CDATA can chain captures
-   * that each run to the limit; past the second link a capture is released
-   * whole instead of rescanned, so work stays linear (see `captureLimit`).
-   */
-  rescans: Array<{ end: number; depth: number }>
-  /** The last paragraph end that sent the driver back to a held tag, and how often. */
-  paragraphEnd: { at: number; halts: number } | null
-}
-
-export interface DriverOptions extends BlockOptions {
-  captureLimit: number
-}
-
-export class Driver {
+export class Driver implements DriverCore {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
   private readonly guard: { fences: boolean; codeSpans: boolean }
@@ -105,10 +32,6 @@ export class Driver {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.fast = fastPaths(lexer)
-  }
-
-  static initial(): DriverState {
-    return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
   }
 
   push(chunk: string): void {
@@ -173,7 +96,7 @@ export class Driver {
       const held = h.parts.join('')
       this.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }, true)
     }
-    if (s.capture !== null) this.releaseCapture(s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
+    if (s.capture !== null) releaseCapture(this, s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }
 
   /** Lex `text`, which starts at stream offset `pos` (pending included). */
@@ -254,11 +177,11 @@ export class Driver {
         cap.length += tok.image.length
         if (info.category === 'InvokeOpen') cap.invokeSeen = true
         if (target !== null) s.mode = target
-        if (cap.length > this.opts.captureLimit) return this.captureLimit(cap, text, tok)
-        if (info.category === 'WrapperClose') this.completeBlock(cap)
+        if (cap.length > this.opts.captureLimit) return captureLimit(this, cap, text, tok)
+        if (info.category === 'WrapperClose') completeBlock(this, cap)
         return null
       }
-      this.releaseCapture(cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
+      releaseCapture(this, cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
     }
     const h = s.hold
     if (h !== null && h.givenUp) {
@@ -266,7 +189,9 @@ export class Driver {
         // the paragraph ended (or the fence opener was void): lex the token that decided it again
         s.hold = null
         const after = this.afterHalt(s.mode)
-        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState: lineStateBefore(text, tok.startOffset, startLine), carry: tok.startOffset === 0 ? carry0 : null }
+        // a fence opener's indent went out already: it still stands at line start
+        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? lineStates.start : lineStateBefore(text, tok.startOffset, startLine)
+        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
       }
       this.out.text(tok.image)
       if (releases(target)) s.hold = null
@@ -353,66 +278,8 @@ export class Driver {
     return { mode: d.target!, md: d.md! }
   }
 
-  private completeBlock(cap: Capture): void {
-    const s = this.s
-    s.capture = null
-    this.stats.blocksParsed++
-    const outcome = buildCalls(cap.tokens, cap.start, this.opts)
-    if (!outcome.ok) {
-      this.out.text(cap.tokens.map((t) => t.image).join(''))
-      // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
-      if (outcome.diagnostics !== undefined) for (const d of outcome.diagnostics) this.out.event(d)
-      // an empty wrapper (`<tool_calls></tool_calls>`) is a mention, not a broken call
-      else if (cap.invokeSeen) this.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + cap.length)
-      return
-    }
-    s.sawSyntax = true
-    for (const c of outcome.calls) {
-      this.out.event(c)
-      // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
-      if (c.diagnostics !== undefined) for (const d of c.diagnostics) this.out.event(d)
-    }
-  }
 
-  private releaseCapture(code: DiagnosticCode | null, why: string): void {
-    const cap = this.s.capture!
-    flushRun(cap)
-    this.s.capture = null
-    this.out.text(cap.tokens.map((t) => t.image).join(''))
-    if (code !== null) this.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + cap.length)
-  }
-
-  /**
-   * A capture went over the limit. Its opener goes out as text and scanning
-   * resumes right after it, so a real block inside the released text is
-   * still found — for a capture that began in such a rescan too (a wrapper
-   * mention, then a bare invoke with an unclosed CDATA). A third link of that
-   * chain is released whole up to the limit instead: each link costs up to
-   * the limit again, and unbounded chains are quadratic.
-   */
-  private captureLimit(cap: Capture, text: string, tok: IToken): Restart {
-    const s = this.s
-    const limit = this.opts.captureLimit
-    s.capture = null
-    const end = cap.start + limit + 1
-    const rest = text.substring(tok.startOffset + tok.image.length)
-    if (cap.depth >= 2) {
-      // the span and the cut are the first character over the limit: the same for every chunking
-      this.diagnostic('capture-limit', `capture grew past ${limit} characters; released as text up to the limit`, cap.start, end)
-      const captured = cap.tokens.map((t) => t.image).join('')
-      this.out.text(captured.slice(0, limit + 1))
-      return { text: captured.slice(limit + 1) + rest, base: end, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(captured, limit + 1, lineStates.mid), carry: null }
-    }
-    this.diagnostic('capture-limit', `capture grew past ${limit} characters; its opener was released as text and scanning resumed after it`, cap.start, end)
-    s.rescans.push({ end, depth: cap.depth })
-    const opener = cap.tokens[0]!
-    this.out.text(opener.image)
-    const captured = cap.tokens.slice(1).map((t) => t.image).join('')
-    // the opener's name ends the opener, so what follows starts mid-line
-    return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: lineStates.mid, carry: null }
-  }
-
-  private diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {
+  diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {
     this.out.event({ type: 'diagnostic', code, message, span: { start, end } })
   }
 
@@ -427,30 +294,11 @@ export class Driver {
     const start = s.capture?.start ?? s.hold?.start ?? s.pos
     this.out.text(held.join(''))
     this.diagnostic('internal-error', `toolsieve hit an internal error and released its held text: ${String((e as Error)?.message ?? e)}`, start, start + held.join('').length)
-    Object.assign(s, Driver.initial(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
+    Object.assign(s, initialState(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
   }
 
-  /** Tokens as `[typeName, image]`, for a JSON checkpoint. */
-  static saveTokens(tokens: IToken[]): Array<[string, string]> {
-    return tokens.map((t) => [t.tokenType.name, t.image])
-  }
-
-  static loadTokens(lexer: CompiledLexer, saved: Array<[string, string]>): IToken[] {
-    return saved.map(([name, image]) => {
-      const type = lexer.typeByName.get(name)
-      if (type === undefined) throw new Error(`unknown token type ${name}`)
-      return createTokenInstance(type, image, NaN, NaN, NaN, NaN, NaN, NaN)
-    })
-  }
 }
 
-/** Turns the fast path's pending body text into one token of its mode. */
-export function flushRun(cap: Capture): void {
-  if (cap.run === null) return
-  const image = cap.run.parts.join('')
-  cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
-  cap.run = null
-}
 
 /** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
 function releases(target: ModeName | null): boolean {

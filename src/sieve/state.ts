@@ -1,0 +1,109 @@
+/**
+ * What the streaming driver carries between chunks, and the plain-JSON forms
+ * of its tokens. Every field here goes into a checkpoint.
+ */
+import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { freshMarkdown, lineStates, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { BlockOptions } from './block.js'
+
+/** A block being captured, from its opener on. */
+export interface Capture {
+  /** Stream offset of the opener. */
+  start: number
+  tokens: IToken[]
+  length: number
+  /** An invoke opened inside it: failing now is a malformed block, not a mention. */
+  invokeSeen: boolean
+  /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
+  wrapper: boolean
+  /** How many captures over the limit led to this one being scanned (0: none). */
+  depth: number
+  /**
+   * Body text taken by the fast path, not yet made a token: a 1 MB value in
+   * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
+   */
+  run: { type: TokenType; parts: string[] } | null
+}
+
+/** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */
+export interface Hold {
+  start: number
+  parts: string[]
+  length: number
+  /** Line position at the tag, to re-lex from there if the tag turns out live. */
+  lineState: LineState
+  /**
+   * The hold reached the capture limit: the tag was released as text and the
+   * rest of this paragraph goes out as text as it comes (no more holding, so
+   * a paragraph of many tags after one stray backtick stays linear).
+   */
+  givenUp: boolean
+}
+
+/** Where lexing must start over, and how. */
+export interface Restart {
+  text: string
+  base: number
+  mode: ModeName
+  md: MarkdownState
+  lineState: LineState
+  carry: RunCarry | null
+  /** See {@link LexContext.noHoldBefore}; relative to `text`. */
+  noHoldBefore?: number
+}
+
+export interface DriverState {
+  mode: ModeName
+  md: MarkdownState
+  /** Line position at `pos`. */
+  lineState: LineState
+  /** A backtick/tilde run that reached the end of the last window: "``" + "`js" must count 3. */
+  carry: RunCarry | null
+  /** The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest delimiter. */
+  pending: string
+  /** Stream offset where `pending` starts: everything before it has been decided. */
+  pos: number
+  capture: Capture | null
+  hold: Hold | null
+  sawSyntax: boolean
+  /**
+   * Regions being scanned again after a capture went over the limit, with
+   * how deep that chain is. Openers inside opaque CDATA can chain captures
+   * that each run to the limit; past the second link a capture is released
+   * whole instead of rescanned, so work stays linear (see `captureLimit`).
+   */
+  rescans: Array<{ end: number; depth: number }>
+  /** The last paragraph end that sent the driver back to a held tag, and how often. */
+  paragraphEnd: { at: number; halts: number } | null
+}
+
+export interface DriverOptions extends BlockOptions {
+  captureLimit: number
+}
+
+export function initialState(): DriverState {
+  return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
+}
+
+/** Turns the fast path's pending body text into one token of its mode. */
+export function flushRun(cap: Capture): void {
+  if (cap.run === null) return
+  const image = cap.run.parts.join('')
+  cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
+  cap.run = null
+}
+
+/** Tokens as `[typeName, image]`, for a JSON checkpoint. */
+export function saveTokens(tokens: IToken[]): Array<[string, string]> {
+  return tokens.map((t) => [t.tokenType.name, t.image])
+}
+
+export function loadTokens(lexer: CompiledLexer, saved: Array<[string, string]>): IToken[] {
+  return saved.map(([name, image]) => {
+    const type = lexer.typeByName.get(name)
+    if (type === undefined) throw new Error(`unknown token type ${name}`)
+    return createTokenInstance(type, image, NaN, NaN, NaN, NaN, NaN, NaN)
+  })
+}

@@ -42,13 +42,13 @@ export function mulberry32(seed: number): () => number {
   }
 }
 
-type Rng = () => number
+export type Rng = () => number
 
-function int(rng: Rng, min: number, max: number): number {
+export function int(rng: Rng, min: number, max: number): number {
   return min + Math.floor(rng() * (max - min + 1))
 }
 
-function pick<T>(rng: Rng, items: readonly T[]): T {
+export function pick<T>(rng: Rng, items: readonly T[]): T {
   const item = items[Math.floor(rng() * items.length)]
   if (item === undefined) throw new Error('pick from an empty list')
   return item
@@ -64,7 +64,7 @@ function sentence(rng: Rng): string {
   return s
 }
 
-function paragraph(rng: Rng): string {
+export function paragraph(rng: Rng): string {
   const n = int(rng, 1, 5)
   let out = ''
   for (let i = 0; i < n; i++) {
@@ -76,7 +76,7 @@ function paragraph(rng: Rng): string {
   return out
 }
 
-function list(rng: Rng): string {
+export function list(rng: Rng): string {
   const n = int(rng, 2, 4)
   const lines: string[] = []
   for (let i = 0; i < n; i++) lines.push(`${rng() < 0.5 ? '-' : `${i + 1}.`} ${sentence(rng)}`)
@@ -91,7 +91,7 @@ function path(rng: Rng): string {
 }
 
 /** A plain value: no markup characters, no leading/trailing space, never number/boolean/JSON-like. */
-function plainValue(rng: Rng, key: string): string {
+export function plainValue(rng: Rng, key: string): string {
   switch (key) {
     case 'path':
     case 'file_path':
@@ -108,7 +108,7 @@ function plainValue(rng: Rng, key: string): string {
 }
 
 /** File contents for CDATA: verbatim, may hold markup, never `]]>`. */
-function fileContent(rng: Rng, targetChars: number): string {
+export function fileContent(rng: Rng, targetChars: number): string {
   const lines: string[] = []
   let n = 0
   while (n < targetChars) {
@@ -123,89 +123,180 @@ function fileContent(rng: Rng, targetChars: number): string {
 // Blocks
 
 /** How each spelling writes the three tags. */
-interface Spelling {
+export interface Spelling {
+  /** Short label, for reports. */
+  id: string
   open(local: string, attrs: string): string
   close(local: string): string
   wrapper: string
+  /** DSML spellings carry `string="true"` on most parameters. */
+  dsml: boolean
 }
 
 const attrsOf = (a: string): string => (a === '' ? '' : ` ${a}`)
 
-const DSML_FW: Spelling = { open: (l, a) => `<｜DSML｜${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜${l}>`, wrapper: 'tool_calls' }
-const DSML_ASCII: Spelling = { open: (l, a) => `<|DSML|${l}${attrsOf(a)}>`, close: (l) => `</|DSML|${l}>`, wrapper: 'tool_calls' }
-const DSML_FUNC: Spelling = { ...DSML_FW, wrapper: 'function_calls' }
-const DSML_V41: Spelling = { open: (l, a) => `<｜DSML｜ ${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜ ${l}>`, wrapper: 'calls' }
-const FULLWIDTH: Spelling = { open: (l, a) => `＜ＤＳＭＬ＜${l}${attrsOf(a)}＞`, close: (l) => `＜／ＤＳＭＬ＜／${l}＞`, wrapper: 'tool_calls' }
-const FULLWIDTH_BARS: Spelling = { open: (l, a) => `＜｜ＤＳＭＬ｜${l}${attrsOf(a)}＞`, close: (l) => `＜／｜ＤＳＭＬ｜${l}＞`, wrapper: 'tool_calls' }
-const PLAIN: Spelling = { open: (l, a) => `<${l}${attrsOf(a)}>`, close: (l) => `</${l}>`, wrapper: 'tool_calls' }
-const PLAIN_FUNC: Spelling = { ...PLAIN, wrapper: 'function_calls' }
+const DSML_FW: Spelling = { id: 'dsml', open: (l, a) => `<｜DSML｜${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜${l}>`, wrapper: 'tool_calls', dsml: true }
+const DSML_ASCII: Spelling = { id: 'dsml-ascii', open: (l, a) => `<|DSML|${l}${attrsOf(a)}>`, close: (l) => `</|DSML|${l}>`, wrapper: 'tool_calls', dsml: true }
+const DSML_FUNC: Spelling = { ...DSML_FW, id: 'dsml-function_calls', wrapper: 'function_calls' }
+const DSML_V41: Spelling = { id: 'dsml-v4.1', open: (l, a) => `<｜DSML｜ ${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜ ${l}>`, wrapper: 'calls', dsml: true }
+const FULLWIDTH: Spelling = { id: 'fullwidth', open: (l, a) => `＜ＤＳＭＬ＜${l}${attrsOf(a)}＞`, close: (l) => `＜／ＤＳＭＬ＜／${l}＞`, wrapper: 'tool_calls', dsml: true }
+const FULLWIDTH_BARS: Spelling = { id: 'fullwidth-bars', open: (l, a) => `＜｜ＤＳＭＬ｜${l}${attrsOf(a)}＞`, close: (l) => `＜／｜ＤＳＭＬ｜${l}＞`, wrapper: 'tool_calls', dsml: true }
+const PLAIN: Spelling = { id: 'xml', open: (l, a) => `<${l}${attrsOf(a)}>`, close: (l) => `</${l}>`, wrapper: 'tool_calls', dsml: false }
+const PLAIN_FUNC: Spelling = { ...PLAIN, id: 'xml-function_calls', wrapper: 'function_calls' }
 
 /** Weighted: the canonical DeepSeek spelling most often. */
-const SPELLINGS: ReadonlyArray<[Spelling, number]> = [
+export const SPELLINGS: ReadonlyArray<[Spelling, number]> = [
   [DSML_FW, 50], [DSML_ASCII, 12], [DSML_FUNC, 6], [DSML_V41, 4],
   [FULLWIDTH, 8], [FULLWIDTH_BARS, 4], [PLAIN, 12], [PLAIN_FUNC, 4],
 ]
 const SPELLING_TOTAL = SPELLINGS.reduce((sum, [, w]) => sum + w, 0)
 
-function spelling(rng: Rng): Spelling {
+/** The canonical DeepSeek spelling, `<｜DSML｜tool_calls>`. */
+export const CANONICAL: Spelling = DSML_FW
+
+export function spelling(rng: Rng): Spelling {
   let r = rng() * SPELLING_TOTAL
   for (const [s, w] of SPELLINGS) if ((r -= w) < 0) return s
   return DSML_FW
 }
 
-function call(rng: Rng, sp: Spelling, isDsml: boolean): { markup: string; call: ManifestCall } {
+/** One parameter as written: its value, and how the markup wraps it. */
+export interface ParamSpec {
+  key: string
+  value: string
+  /** `<![CDATA[value]]>` (verbatim) rather than plain text. */
+  cdata: boolean
+  /**
+   * Plain value written on its own line (`\nvalue\n`); trimming gives the
+   * value back. Never with `stringAttr`: `string="true"` text is kept exactly.
+   */
+  padded: boolean
+  /** Carries `string="true"` (DSML spellings only). */
+  stringAttr: boolean
+}
+
+/** One call: the data, independent of any spelling or format. */
+export interface CallSpec {
+  name: string
+  params: ParamSpec[]
+}
+
+/** One real block (or one example of a block) and its spelling. */
+export interface BlockSpec {
+  spelling: Spelling
+  calls: CallSpec[]
+}
+
+/** How big a `content` value gets; `big` adds the rare 20–200 KB file write. */
+export interface ContentSizes {
+  /** Probability of a multi-KB `content` (2–8 KB). Default 0.25. */
+  medium?: number
+  /** Probability of a 20–200 KB `content`. Default 0 (the original transcript has none). */
+  big?: number
+}
+
+export function callSpec(rng: Rng, isDsml: boolean, sizes: ContentSizes = {}): CallSpec {
   const [name, keys] = pick(rng, TOOLS)
-  const input: Record<string, string> = {}
-  const params: string[] = []
+  const params: ParamSpec[] = []
   for (const key of keys) {
-    let body: string
+    let value: string
+    let cdata = false
+    let padded = false
     if (key === 'content' || key === 'old_string' || key === 'new_string') {
-      // Mostly short snippets, occasionally a multi-KB file.
-      const size = key === 'content' && rng() < 0.25 ? int(rng, 2000, 8000) : int(rng, 20, 300)
-      const value = fileContent(rng, size)
-      input[key] = value
-      body = `<![CDATA[${value}]]>`
+      // Mostly short snippets, occasionally a multi-KB file, rarely a big one.
+      let size: number
+      if (key === 'content' && sizes.big !== undefined && sizes.big > 0 && rng() < sizes.big) size = int(rng, 20_000, 200_000)
+      else size = key === 'content' && rng() < (sizes.medium ?? 0.25) ? int(rng, 2000, 8000) : int(rng, 20, 300)
+      value = fileContent(rng, size)
+      cdata = true
     } else {
-      const value = plainValue(rng, key)
-      input[key] = value
+      value = plainValue(rng, key)
       // Parameter text is trimmed, so surrounding newlines are not part of the value.
-      body = rng() < 0.2 ? `\n${value}\n` : value
+      padded = rng() < 0.2
     }
-    const attrs = isDsml && rng() < 0.7 ? `name="${key}" string="true"` : `name="${key}"`
-    params.push(`${sp.open('parameter', attrs)}${body}${sp.close('parameter')}`)
+    const stringAttr = isDsml && rng() < 0.7
+    // `string="true"` keeps the exact text between the tags, so only untyped values get the padding.
+    if (stringAttr) padded = false
+    params.push({ key, value, cdata, padded, stringAttr })
   }
-  const markup = `${sp.open('invoke', `name="${name}"`)}\n${params.join('\n')}\n${sp.close('invoke')}`
-  return { markup, call: { name, input } }
+  return { name, params }
+}
+
+export function blockSpec(rng: Rng, sizes: ContentSizes = {}): BlockSpec {
+  const sp = spelling(rng)
+  const n = rng() < 0.7 ? 1 : int(rng, 2, 3)
+  const calls: CallSpec[] = []
+  for (let i = 0; i < n; i++) calls.push(callSpec(rng, sp.dsml, sizes))
+  return { spelling: sp, calls }
+}
+
+/** The decoded input a correct parser returns for a call. */
+export function inputOf(call: CallSpec): Record<string, string> {
+  const input: Record<string, string> = {}
+  for (const p of call.params) input[p.key] = p.value
+  return input
+}
+
+export function manifestOf(calls: readonly CallSpec[]): ManifestCall[] {
+  return calls.map((c) => ({ name: c.name, input: inputOf(c) }))
+}
+
+export function renderCall(sp: Spelling, call: CallSpec): string {
+  const params = call.params.map((p) => {
+    const body = p.cdata ? `<![CDATA[${p.value}]]>` : p.padded ? `\n${p.value}\n` : p.value
+    const attrs = p.stringAttr ? `name="${p.key}" string="true"` : `name="${p.key}"`
+    return `${sp.open('parameter', attrs)}${body}${sp.close('parameter')}`
+  })
+  return `${sp.open('invoke', `name="${call.name}"`)}\n${params.join('\n')}\n${sp.close('invoke')}`
+}
+
+/** The block's markup in its own spelling. */
+export function renderBlock(block: BlockSpec): string {
+  const sp = block.spelling
+  return `${sp.open(sp.wrapper, '')}\n${block.calls.map((c) => renderCall(sp, c)).join('\n')}\n${sp.close(sp.wrapper)}`
 }
 
 function block(rng: Rng): { markup: string; calls: ManifestCall[] } {
-  const sp = spelling(rng)
-  const isDsml = sp !== PLAIN && sp !== PLAIN_FUNC
-  const n = rng() < 0.7 ? 1 : int(rng, 2, 3)
-  const invokes: string[] = []
-  const calls: ManifestCall[] = []
-  for (let i = 0; i < n; i++) {
-    const c = call(rng, sp, isDsml)
-    invokes.push(c.markup)
-    calls.push(c.call)
-  }
-  const markup = `${sp.open(sp.wrapper, '')}\n${invokes.join('\n')}\n${sp.close(sp.wrapper)}`
-  return { markup, calls }
+  const spec = blockSpec(rng)
+  return { markup: renderBlock(spec), calls: manifestOf(spec.calls) }
 }
 
-/** A fenced code block; some hold complete tool-call examples that must stay text. */
-function fence(rng: Rng): string {
+/**
+ * A fenced code block: plain code, or a complete tool-call example that must
+ * stay text. `render` writes an example's inner markup (DSML by default; the
+ * peer benchmark writes it in the peer's own format to show what a missing
+ * Markdown guard does).
+ */
+export type FenceSpec =
+  | { kind: 'code'; text: string }
+  | { kind: 'example'; style: 'backticks' | 'tildes' | 'nested'; block: BlockSpec }
+
+export function fenceSpec(rng: Rng): FenceSpec {
   const r = rng()
   if (r < 0.4) {
-    const example = block(rng).markup
-    return rng() < 0.6 ? `\`\`\`xml\n${example}\n\`\`\`` : `~~~\n${example}\n~~~`
+    const b = blockSpec(rng)
+    return { kind: 'example', style: rng() < 0.6 ? 'backticks' : 'tildes', block: b }
   }
-  if (r < 0.55) {
-    // A ``` run inside a ~~~ fence is content, not a closer.
-    return `~~~~markdown\nUse a fence like this:\n\`\`\`\n${block(rng).markup}\n\`\`\`\n~~~~`
-  }
+  // A ``` run inside a ~~~ fence is content, not a closer.
+  if (r < 0.55) return { kind: 'example', style: 'nested', block: blockSpec(rng) }
   const lang = pick(rng, ['ts', 'python', 'bash', ''])
-  return `\`\`\`${lang}\n${fileContent(rng, int(rng, 80, 600))}\n\`\`\``
+  return { kind: 'code', text: `\`\`\`${lang}\n${fileContent(rng, int(rng, 80, 600))}\n\`\`\`` }
+}
+
+export function renderFence(spec: FenceSpec, render: (block: BlockSpec) => string = renderBlock): string {
+  if (spec.kind === 'code') return spec.text
+  const inner = render(spec.block)
+  if (spec.style === 'backticks') return `\`\`\`xml\n${inner}\n\`\`\``
+  if (spec.style === 'tildes') return `~~~\n${inner}\n~~~`
+  return `~~~~markdown\nUse a fence like this:\n\`\`\`\n${inner}\n\`\`\`\n~~~~`
+}
+
+function fence(rng: Rng): string {
+  return renderFence(fenceSpec(rng))
+}
+
+export function heading(rng: Rng): string {
+  return (rng() < 0.5 ? '## ' : '### ') + pick(rng, ['Plan', 'Findings', '修改说明', 'Next steps'])
 }
 
 // ---------------------------------------------------------------------------
@@ -232,7 +323,7 @@ export function generateTranscript({ seed, size }: TranscriptOptions): Transcrip
     const r = rng()
     let piece: string
     if (r < 0.5) piece = paragraph(rng)
-    else if (r < 0.58) piece = (rng() < 0.5 ? '## ' : '### ') + pick(rng, ['Plan', 'Findings', '修改说明', 'Next steps'])
+    else if (r < 0.58) piece = heading(rng)
     else if (r < 0.7) piece = list(rng)
     else if (r < 0.8) piece = fence(rng)
     else {
@@ -271,12 +362,25 @@ export function generateParameterStream(length: number, options: ParameterStream
   return { text, calls: [{ name: 'write_file', input: { content: value } }], blocks: 1 }
 }
 
-/** Split `text` into token-sized chunks of 1–12 UTF-16 units, seeded. */
+/**
+ * Token lengths 1–12 (UTF-16 units), weighted like a BPE tokenizer's output on
+ * English and code: mean ≈ 4.1.
+ */
+const TOKEN_WEIGHTS = [12, 16, 19, 17, 12, 8, 6, 4, 2, 2, 1, 1]
+const TOKEN_TOTAL = TOKEN_WEIGHTS.reduce((a, b) => a + b, 0)
+
+/** Split `text` into token-sized chunks of 1–12 UTF-16 units (mean ≈ 4), seeded. */
 export function tokenChunks(text: string, seed: number): string[] {
   const rng = mulberry32(seed)
   const chunks: string[] = []
   for (let i = 0; i < text.length; ) {
-    const n = 1 + Math.floor(rng() * 12)
+    let r = rng() * TOKEN_TOTAL
+    let n = 1
+    for (const w of TOKEN_WEIGHTS) {
+      if ((r -= w) < 0) break
+      n++
+    }
+    if (n > TOKEN_WEIGHTS.length) n = TOKEN_WEIGHTS.length
     chunks.push(text.slice(i, i + n))
     i += n
   }

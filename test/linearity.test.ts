@@ -41,14 +41,14 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: '10k lone `<`', input: '<'.repeat(10_000), calls: 0, known: { 1: 5.1 } },
-  { name: '1.5k `<|DSML|` mentions, then one real call', input: '<|DSML|'.repeat(1500) + realCall, calls: 1, known: { 1: 5.1 } },
+  { name: '10k lone `<`', input: '<'.repeat(10_000), calls: 0 },
+  { name: '1.5k `<|DSML|` mentions, then one real call', input: '<|DSML|'.repeat(1500) + realCall, calls: 1 },
   { name: 'an unclosed fence, then 20k of text', input: '```xml\n' + realCall + '\n' + noise(20_000), calls: 0 },
   { name: 'an unclosed CDATA, then 20k of text', input: dsml('tool_calls') + dsml('invoke', ' name="w"') + dsml('parameter', ' name="c"') + '<![CDATA[' + noise(20_000), calls: 0 },
   { name: 'an unclosed attribute quote, then 20k of text', input: '<tool_calls><invoke name="' + noise(20_000), calls: 0 },
   { name: 'an unclosed code span, then 20k of text with tags', input: 'Use ` then ' + realCall + ' ' + noise(20_000), calls: 0 },
-  { name: '1k tiny blocks in a row (plain XML)', input: '<tool_calls><invoke name="a"></invoke></tool_calls>'.repeat(1000), calls: 1000, known: { 1: 5.2 } },
-  { name: '500 tiny blocks in a row (DSML)', input: (dsml('tool_calls') + dsml('invoke', ' name="a"') + dsmlClose('invoke') + dsmlClose('tool_calls')).repeat(500), calls: 500, known: { 1: 8.1 } },
+  { name: '1k tiny blocks in a row (plain XML)', input: '<tool_calls><invoke name="a"></invoke></tool_calls>'.repeat(1000), calls: 1000 },
+  { name: '500 tiny blocks in a row (DSML)', input: (dsml('tool_calls') + dsml('invoke', ' name="a"') + dsmlClose('invoke') + dsmlClose('tool_calls')).repeat(500), calls: 500 },
   { name: 'deep nested XML (2k levels) in a parameter value', input: '<tool_calls><invoke name="w"><parameter name="x">' + nested(2000) + '</parameter></invoke></tool_calls>', calls: 1 },
   // Beyond the issue's list: inputs that make the driver lex the same text again and again.
   {

@@ -7,7 +7,7 @@ import type { FramePart, FrameSequence, Grammar, Role } from '../grammar/types.j
 import { escapeRegExp, nameCharClass } from './codes.js'
 
 /** A flat sequence: literal alternatives with bounded repetition. Names are a part like any other. */
-interface Piece {
+export interface Piece {
   lits: string[]
   min: number
   max: number
@@ -23,6 +23,11 @@ export interface CompiledDelimiter {
   chars: string
   /** First characters a match can start with. */
   firstChars: number[]
+  /** The sequences themselves, for the incremental tail matcher (`tail.ts`). */
+  seqs: Piece[][]
+  caseInsensitive: boolean
+  /** An opening tag start: complete only once a non-name character follows. */
+  needsBoundary: boolean
 }
 
 function piecesOf(seq: FrameSequence, names: string[]): Piece[] {
@@ -90,6 +95,9 @@ function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
     maxLength: Math.max(...seqs.map(maxLen)) + (tail ? 1 : 0),
     chars: [...chars].join(''),
     firstChars: [...first],
+    seqs,
+    caseInsensitive: flags.includes('i'),
+    needsBoundary: tail !== '',
   }
 }
 

@@ -9,6 +9,7 @@ import { freshMarkdown, lineStates, type LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { buildModes, type TokenInfo } from './tokens.js'
 import { allCategories } from './kinds.js'
+import { TailMatcher } from './tail.js'
 
 export interface CompiledLexer {
   readonly grammar: Grammar
@@ -18,6 +19,8 @@ export interface CompiledLexer {
   readonly maxDelimiter: number
   /** Characters that can start a tag in any frame. */
   readonly tagStartChars: readonly number[]
+  /** Per mode, the matcher that extends an undecided tail without the lexer. */
+  readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** A regex that finds the first character that could start a construct in prose. */
   readonly proseSpecial: RegExp
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -51,6 +54,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     typeByName,
     maxDelimiter: built.maxDelimiter,
     tagStartChars: built.tagStartChars,
+    tails: new Map([...built.tailDelims].map(([mode, delims]) => [mode, new TailMatcher(delims)])),
     proseSpecial: new RegExp(`[${starts}\`~]`),
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

@@ -26,6 +26,8 @@ type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegEx
 /** Builds token types; every one is registered with its {@link TokenInfo}. */
 export class TokenFactory {
   readonly info = new Map<TokenType, TokenInfo>()
+  /** The delimiters each mode's Incomplete token holds tails of. */
+  readonly tailDelims = new Map<ModeName, CompiledDelimiter[]>()
   private readonly byName = new Map<string, TokenType>()
 
   constructor(readonly ctx: { current: LexContext }) {}
@@ -81,6 +83,7 @@ export class TokenFactory {
   /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
   incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
     const ctx = this.ctx
+    this.tailDelims.set(mode, delims)
     const max = Math.max(3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
@@ -113,6 +116,8 @@ export interface CompiledModes {
   maxDelimiter: number
   /** Characters that can start a tag in any frame. */
   tagStartChars: number[]
+  /** Per mode, the delimiters its undecided tails are prefixes of. */
+  tailDelims: Map<ModeName, CompiledDelimiter[]>
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -242,5 +247,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   void notTagStart
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tailDelims: f.tailDelims }
 }

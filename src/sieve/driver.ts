@@ -9,6 +9,7 @@ import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexCo
 import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
+import type { TailState } from '../lexer/tail.js'
 import type { DiagnosticCode, SieveEvent, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
@@ -27,6 +28,8 @@ export class Driver implements DriverCore {
   private readonly fast: Partial<Record<ModeName, FastPath>>
   /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
   private ctxNow: LexContext | null = null
+  /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
+  private tail: TailState | null = null
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
@@ -37,11 +40,38 @@ export class Driver implements DriverCore {
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
-    if (s.pending === '' && s.carry === null && this.fastPath(chunk)) return
+    if (s.carry === null && (s.pending === '' ? this.fastPath(chunk) : this.extendTail(chunk))) return
     for (let i = 0; i < chunk.length; i += windowSize) {
       const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
       this.lexWindow(s.pending + piece, false)
     }
+    this.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+  }
+
+  /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
+  private extendTail(chunk: string): boolean {
+    const s = this.s
+    if (this.tail === null || s.pending.length + chunk.length > this.lexer.maxDelimiter) return false
+    const matcher = this.lexer.tails.get(s.mode)
+    if (matcher === undefined) return false
+    let next = matcher.step(this.tail, chunk)
+    let tail = s.pending + chunk
+    if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
+      // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
+      const rest = tail.slice(1)
+      const again = matcher.start(rest)
+      if (again === null || rest.length === 0) return false
+      this.out.text(tail.charAt(0))
+      s.pos += 1
+      s.lineState = lineStates.mid
+      next = again
+      tail = rest
+    }
+    if (typeof next === 'string') return false
+    this.tail = next
+    s.pending = tail
+    if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+    return true
   }
 
   /** Takes `chunk` without the lexer when nothing in it can matter in the current mode. */

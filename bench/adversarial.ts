@@ -1,0 +1,255 @@
+/**
+ * Adversarial inputs for `npm run bench` and `test/bench-transcripts.test.ts`:
+ * streams built to make a sieve hold, re-scan or capture far more than it
+ * should. Each states the shape a correct sieve gives it (the calls it finds
+ * and the diagnostics it reports), so the benchmark never times a broken path.
+ *
+ * Sizes are set by `scale` (1 = the sizes the issue names: 100k `<`, 100k
+ * mentions, 10k blocks, about 1 MB for the unclosed constructs).
+ *
+ * Parameter values stay unambiguous strings (paths and prose), so the
+ * expected inputs hold whatever JSON-literal decoding values get.
+ */
+import { EN, ZH } from './corpus.js'
+import {
+  CANONICAL,
+  blockSpec,
+  fileContent,
+  manifestOf,
+  mulberry32,
+  renderBlock,
+  renderCall,
+} from './generate.js'
+import type { CallSpec, ManifestCall } from './generate.js'
+
+export interface Adversarial {
+  id: string
+  /** What the input is, for the report. */
+  label: string
+  text: string
+  /** The calls a correct sieve finds, in order. */
+  calls: ManifestCall[]
+  /** Diagnostic codes a correct sieve reports (as a set; order and count not checked). */
+  diagnostics: string[]
+  /**
+   * Check only the calls' names and parameter keys, not the values (the
+   * nested-XML value is decoded differently as value decoding grows).
+   */
+  namesOnly?: boolean
+}
+
+const KB = 1024
+
+/** The one real call most inputs end with: a canonical DSML block. */
+const FINAL: CallSpec = {
+  name: 'read_file',
+  params: [{ key: 'path', value: 'src/after/the-noise.ts', cdata: false, padded: false, stringAttr: true }],
+}
+const finalBlock = (): string => renderBlock({ spelling: CANONICAL, calls: [FINAL] })
+
+function prose(seed: number, targetChars: number, joiner: string): string {
+  const rng = mulberry32(seed)
+  const parts: string[] = []
+  let n = 0
+  while (n < targetChars) {
+    const s = rng() < 0.3 ? ZH[Math.floor(rng() * ZH.length)]! : EN[Math.floor(rng() * EN.length)]!
+    parts.push(s)
+    n += s.length + joiner.length
+  }
+  return parts.join(joiner)
+}
+
+/** 100k `<` in prose that never start a tag (`a < b`, `x<y`, `<t` that could begin `<tool_calls`). */
+export function loneLessThan(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(100_000 * scale))
+  const units = ['a < b ', 'x<y ', 'if n <= 3 ', '<t ', '<｜ ', '<< ', '＜ ', '<|DS ']
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) {
+    parts.push(units[i % units.length]!)
+    if (i % 12 === 11) parts.push('\n')
+  }
+  return {
+    id: 'lone-lt',
+    label: `${count} lone < (a < b, x<y, <t, <|DS …)`,
+    text: `${parts.join('')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/** 100k `<` in a row (the grammar allows 1–4 leading `<` on a tag), then one real call. */
+export function lessThanRun(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(100_000 * scale))
+  return {
+    id: 'lt-run',
+    label: `${count} < in a row, then one real call`,
+    text: `Arrows: ${'<'.repeat(count)}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/** 100k mentions of the DSML prefix in prose, then one real call. */
+export function dsmlMentions(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(100_000 * scale))
+  const mentions = ['the <|DSML| prefix', 'a <｜DSML｜ tag', 'writes <|DSML|tool_calls', 'then <｜DSML｜invoke', 'or </|DSML|parameter']
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) {
+    parts.push(mentions[i % mentions.length]!)
+    parts.push(i % 8 === 7 ? '.\n' : ', ')
+  }
+  return {
+    id: 'dsml-mentions',
+    label: `${count} <|DSML| mentions in prose, then one real call`,
+    text: `${parts.join('')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/** A ``` fence that never closes, holding real-looking blocks: all text, no call. */
+export function unclosedFence(scale = 1): Adversarial {
+  const target = Math.max(2 * KB, Math.round(1024 * KB * scale))
+  const rng = mulberry32(11)
+  const parts: string[] = ['Here is the log:\n\n```text\n']
+  let n = 0
+  while (n < target) {
+    const piece = rng() < 0.3 ? renderBlock(blockSpec(rng)) : fileContent(rng, 400)
+    parts.push(piece, '\n\n')
+    n += piece.length + 2
+  }
+  return {
+    id: 'unclosed-fence',
+    label: `unclosed \`\`\` fence, ${Math.round(target / KB)} KB of blocks and code inside`,
+    text: parts.join(''),
+    calls: [],
+    diagnostics: [],
+  }
+}
+
+/**
+ * A parameter whose `<![CDATA[` never closes: the capture passes the limit
+ * and is released as text, then one real call.
+ */
+export function unclosedCdata(scale = 1): Adversarial {
+  // Always past the default capture limit (256 KiB), so the capture is released.
+  const target = Math.max(300 * KB, Math.round(1024 * KB * scale))
+  const rng = mulberry32(12)
+  const open =
+    `${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', 'name="write_file"')}\n` +
+    `${CANONICAL.open('parameter', 'name="content" string="true"')}<![CDATA[`
+  return {
+    id: 'unclosed-cdata',
+    label: `unclosed <![CDATA[ with ${Math.round(target / KB)} KB of code, then one real call`,
+    text: `Writing it.\n\n${open}${fileContent(rng, target)}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: ['capture-limit'],
+  }
+}
+
+/** An invoke whose `name="` quote never closes, then about 1 MB of prose, then one real call. */
+export function unclosedQuote(scale = 1): Adversarial {
+  // Always past the default capture limit (256 KiB), so the capture is released.
+  const target = Math.max(300 * KB, Math.round(1024 * KB * scale))
+  const open = `${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', '').slice(0, -1)} name="read_file`
+  return {
+    id: 'unclosed-quote',
+    label: `unclosed attribute quote, then ${Math.round(target / KB)} KB of prose, then one real call`,
+    text: `Calling it.\n\n${open} ${prose(13, target, ' ')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: ['capture-limit'],
+  }
+}
+
+/**
+ * A paragraph opened by an unmatched backtick and run on for about 1 MB
+ * (single line breaks, so it never ends), with DSML mentions at line starts:
+ * the text held while the backtick is undecided passes the capture limit and
+ * is released. Then a blank line and one real call.
+ */
+export function unclosedCodeSpan(scale = 1): Adversarial {
+  // Always past the default capture limit (256 KiB): the held text is released.
+  const target = Math.max(300 * KB, Math.round(1024 * KB * scale))
+  const rng = mulberry32(14)
+  const parts: string[] = ['Run `npm test']
+  let n = 0
+  while (n < target) {
+    const line = rng() < 0.2 ? `${CANONICAL.open('tool_calls', '')} is the opener` : prose(Math.floor(rng() * 1e9), 160, ' ')
+    parts.push(line)
+    n += line.length + 1
+  }
+  return {
+    id: 'unclosed-span',
+    label: `unmatched backtick, ${Math.round(target / KB)} KB paragraph with tag mentions, then one real call`,
+    text: `${parts.join('\n')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: ['capture-limit'],
+  }
+}
+
+/** 10k tiny canonical blocks, one per line. */
+export function tinyBlocks(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(10_000 * scale))
+  const parts: string[] = []
+  const calls: CallSpec[] = []
+  for (let i = 0; i < count; i++) {
+    const call: CallSpec = {
+      name: 'list_dir',
+      params: [{ key: 'path', value: `src/d${i}`, cdata: false, padded: false, stringAttr: false }],
+    }
+    calls.push(call)
+    parts.push(
+      `${CANONICAL.open('tool_calls', '')}${CANONICAL.open('invoke', 'name="list_dir"')}` +
+        `${CANONICAL.open('parameter', 'name="path"')}src/d${i}${CANONICAL.close('parameter')}` +
+        `${CANONICAL.close('invoke')}${CANONICAL.close('tool_calls')}`,
+    )
+  }
+  return {
+    id: 'tiny-blocks',
+    label: `${count} tiny blocks in a row`,
+    text: `${parts.join('\n')}\n`,
+    calls: manifestOf(calls),
+    diagnostics: [],
+  }
+}
+
+/** Blocks whose `content` value is nested XML 10,000 levels deep (about 70 KB each). */
+export function deepXml(scale = 1): Adversarial {
+  const blocks = Math.max(1, Math.round(15 * scale))
+  const depth = 10_000
+  const value = `${'<node>'.repeat(depth)}leaf${'</node>'.repeat(depth)}`
+  const calls: CallSpec[] = []
+  const parts: string[] = []
+  for (let i = 0; i < blocks; i++) {
+    const call: CallSpec = {
+      name: 'write_file',
+      params: [
+        { key: 'path', value: `data/tree${i}.xml`, cdata: false, padded: false, stringAttr: false },
+        { key: 'content', value, cdata: false, padded: false, stringAttr: false },
+      ],
+    }
+    calls.push(call)
+    parts.push(`Tree ${i}:\n\n${CANONICAL.open('tool_calls', '')}\n${renderCall(CANONICAL, call)}\n${CANONICAL.close('tool_calls')}`)
+  }
+  return {
+    id: 'deep-xml',
+    label: `${blocks} values of nested XML ${depth} deep`,
+    text: `${parts.join('\n\n')}\n`,
+    calls: manifestOf(calls),
+    diagnostics: [],
+    namesOnly: true,
+  }
+}
+
+/** Every adversarial input, in report order. */
+export const ADVERSARIAL: ReadonlyArray<(scale?: number) => Adversarial> = [
+  loneLessThan,
+  lessThanRun,
+  dsmlMentions,
+  unclosedFence,
+  unclosedCdata,
+  unclosedQuote,
+  unclosedCodeSpan,
+  tinyBlocks,
+  deepXml,
+]

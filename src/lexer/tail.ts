@@ -1,0 +1,125 @@
+/**
+ * The held tail, extended without the lexer. A tail the lexer left
+ * undecided (`<|DS`) is a prefix of some delimiter; when the next chunk only
+ * makes it a longer prefix, lexing `tail + chunk` again would give the same
+ * single Incomplete token. This matcher keeps the tail's position in every
+ * delimiter (an NFA over the config's literal pieces, turned into a DFA
+ * lazily and cached), so each new character costs one table step, not a
+ * re-lex of the whole tail: at one character per chunk a 17-character DSML
+ * tag was lexed 153 characters' worth, now 17.
+ *
+ * It is conservative: whenever the lexer might decide something (a delimiter
+ * complete and unable to grow, a match ending before the tail does), it
+ * answers `decide` and the driver lexes as usual.
+ */
+import type { CompiledDelimiter, Piece } from './frames.js'
+
+/** One NFA position: delimiter, sequence, piece, repetitions done, literal, character within it. */
+interface Pos {
+  d: number
+  q: number
+  p: number
+  r: number
+  l: number
+  c: number
+}
+
+/** After one character: the next state (null: no delimiter left), and whether one completed (1: may still be held at the end, 2: the lexer takes it). */
+interface Step {
+  next: TailState | null
+  accept: 0 | 1 | 2
+}
+
+/** A DFA state: a set of NFA positions, with its transitions cached. */
+export interface TailState {
+  readonly positions: readonly Pos[]
+  readonly steps: Map<number, Step>
+}
+
+export class TailMatcher {
+  private readonly states = new Map<string, TailState>()
+  private readonly init: TailState
+
+  constructor(private readonly delims: readonly CompiledDelimiter[]) {
+    const out: Pos[] = []
+    delims.forEach((del, d) => del.seqs.forEach((_, q) => this.enter(out, d, q, 0, 0)))
+    this.init = this.state(out)
+  }
+
+  /** The state after reading `s` from scratch, or null if the lexer must decide. */
+  start(s: string): TailState | null {
+    const r = this.step(this.init, s)
+    return typeof r === 'string' ? null : r
+  }
+
+  /**
+   * The state after reading `more`. `died`: no delimiter matches where the
+   * tail starts, so its first character is plain text; `decide`: a delimiter
+   * completed and the lexer must take it.
+   */
+  step(state: TailState, more: string): TailState | 'died' | 'decide' {
+    let cur = state
+    for (let i = 0; i < more.length; i++) {
+      const ch = more.charCodeAt(i)
+      let st = cur.steps.get(ch)
+      if (st === undefined) {
+        st = this.transition(cur, ch)
+        cur.steps.set(ch, st)
+      }
+      // complete before the tail ends, or complete for good at its end: the lexer takes that match
+      if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
+      if (st.next === null) return 'died'
+      cur = st.next
+    }
+    return cur
+  }
+
+  private transition(from: TailState, ch: number): Step {
+    const next: Pos[] = []
+    let accepted: number[] | null = null
+    for (const pos of from.positions) {
+      const del = this.delims[pos.d]!
+      const lit = del.seqs[pos.q]![pos.p]!.lits[pos.l]!
+      if (!same(lit.charCodeAt(pos.c), ch, del.caseInsensitive)) continue
+      if (pos.c + 1 < lit.length) next.push({ d: pos.d, q: pos.q, p: pos.p, r: pos.r, l: pos.l, c: pos.c + 1 })
+      else if (this.enter(next, pos.d, pos.q, pos.p, pos.r + 1)) (accepted ??= []).push(pos.d)
+    }
+    let accept: 0 | 1 | 2 = 0
+    if (accepted !== null) {
+      accept = 1
+      // an opening tag waits for its boundary; any other delimiter is held only while it could still grow
+      for (const d of accepted) if (!this.delims[d]!.needsBoundary && !next.some((p) => p.d === d)) accept = 2
+    }
+    return { next: next.length === 0 ? null : this.state(next), accept }
+  }
+
+  private state(ps: Pos[]): TailState {
+    const keys = ps.map((p) => `${p.d},${p.q},${p.p},${p.r},${p.l},${p.c}`).sort()
+    const key = keys.join(';')
+    let s = this.states.get(key)
+    if (s === undefined) {
+      const seen = new Set<string>()
+      const positions = ps.filter((p) => {
+        const k = `${p.d},${p.q},${p.p},${p.r},${p.l},${p.c}`
+        return seen.has(k) ? false : (seen.add(k), true)
+      })
+      s = { positions, steps: new Map() }
+      this.states.set(key, s)
+    }
+    return s
+  }
+
+  /** Add the positions reachable at piece `p` after `r` repetitions; true if the sequence can end here. */
+  private enter(out: Pos[], d: number, q: number, p: number, r: number): boolean {
+    const piece: Piece | undefined = this.delims[d]!.seqs[q]![p]
+    if (piece === undefined) return true
+    if (r < piece.max) for (let l = 0; l < piece.lits.length; l++) out.push({ d, q, p, r, l, c: 0 })
+    return r >= piece.min ? this.enter(out, d, q, p + 1, 0) : false
+  }
+}
+
+function same(a: number, b: number, ci: boolean): boolean {
+  if (a === b) return true
+  if (!ci) return false
+  return String.fromCharCode(a).toLowerCase() === String.fromCharCode(b).toLowerCase()
+}

@@ -46,6 +46,11 @@ export class TailMatcher {
     this.init = this.state(out)
   }
 
+  /** True when no delimiter can start with `s`: its first character is plain text wherever it stands. */
+  startsNothing(s: string): boolean {
+    return this.step(this.init, s) === 'died'
+  }
+
   /** The state after reading `s` from scratch, or null if the lexer must decide. */
   start(s: string): TailState | null {
     const r = this.step(this.init, s)

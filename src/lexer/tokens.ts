@@ -11,6 +11,7 @@ import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type
 import { lineStartIndent, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { markdownTokens } from './tokens-markdown.js'
+import { TailMatcher } from './tail.js'
 
 export interface TokenInfo {
   category: CategoryName
@@ -176,16 +177,32 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const asText = modes.prose
 
   const out = {} as Record<ModeName, TokenType[]>
-  const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = []) => {
+  /**
+   * `<` (or `＜`) that no delimiter can start, with the plain text after it, as one token:
+   * `a < b`, `List<String>` and `<div>` then skip every delimiter matcher and make one token, not two.
+   */
+  const plainLt = (mode: ModeName, category: CategoryName, excluded: number[], delims: CompiledDelimiter[]) => {
+    const matcher = new TailMatcher(delims)
+    const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    const rest = new RegExp(`[^${set}]*`, 'y')
+    return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {
+      if (offset + 1 >= text.length || !matcher.startsNothing(text.substring(offset, offset + 2))) return null
+      rest.lastIndex = offset + 1
+      return [text.charAt(offset) + rest.exec(text)![0]]
+    }, tagStartChars, true)
+  }
+  const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = [], plain?: [CategoryName, number[]]) => {
     const t = tags(mode, targets)
-    out[mode] = [...before, ...t.tokens, f.incomplete(mode, [...t.delims, ...extraDelims], lineStartSpaces), ...after]
+    const delims = [...t.delims, ...extraDelims]
+    const lt = plain === undefined ? [] : [plainLt(mode, plain[0], plain[1], delims)]
+    out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }
 
   // closers in prose are text, but recognised (and their prefixes held) so mentions count as tool-call syntax
   const closersAsText: TagTargets = { 'close.wrapper': modes.prose, 'close.invoke': modes.prose, 'close.parameter': modes.prose, 'open.parameter': modes.prose }
-  build(modes.prose, { ...reopen, ...closersAsText }, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true)
+  build(modes.prose, { ...reopen, ...closersAsText }, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
-    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true)
+    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
   build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   const infoHold: TagTargets = { 'open.wrapper': modes.fenceInfoHold, ...(repair ? { 'open.invoke': modes.fenceInfoHold } : {}) }
   build(modes.fenceInfo, infoHold, md.runs(modes.fenceInfo),
@@ -233,10 +250,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.invokeBody, { ...reopen, 'open.parameter': modes.tagParameter, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'close.parameter': asText },
     [...structural(modes.invokeBody), oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [commentOpen])
   build(modes.jsonBody, { ...reopen, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'open.parameter': asText, 'close.parameter': asText }, [],
-    [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false)
+    [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false, [], ['JsonText', tagStartChars])
   build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
     [f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen), comment(modes.commentValue, modes.value)],
-    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [cdataOpen, commentOpen])
+    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [cdataOpen, commentOpen], ['ValueText', tagStartChars])
   out[modes.cdata] = [
     f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose),
     f.incomplete(modes.cdata, [cdataClose], false),

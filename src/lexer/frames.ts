@@ -164,6 +164,14 @@ export function compileLiteral(lit: string): CompiledDelimiter {
  */
 export function canGrow(d: CompiledDelimiter, rest: string): boolean {
   if (rest.length >= d.maxLength) return false
-  for (let i = 0; i < d.chars.length; i++) if (d.prefix.test(rest + d.chars[i])) return true
-  return false
+  // the same few complete delimiters recur (`</｜DSML｜invoke>`): answer each once
+  const cache = (growCache.get(d) ?? growCache.set(d, new Map()).get(d))!
+  const hit = cache.get(rest)
+  if (hit !== undefined) return hit
+  let grows = false
+  for (let i = 0; i < d.chars.length && !grows; i++) grows = d.prefix.test(rest + d.chars[i])
+  if (cache.size < 4096) cache.set(rest, grows)
+  return grows
 }
+
+const growCache = new WeakMap<CompiledDelimiter, Map<string, boolean>>()

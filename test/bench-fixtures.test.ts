@@ -3,31 +3,16 @@
  * `npm run bench:quick` never times a broken path. No timing here.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, parseToolCalls } from '../src/index.js'
-import type { SieveEvent } from '../src/index.js'
+import { parseToolCalls } from '../src/index.js'
+import { stream as streamWith } from './helpers/stream.js'
 import { fixedChunks, generateParameterStream, generateTranscript, tokenChunks } from '../bench/generate.js'
 import type { ManifestCall } from '../bench/generate.js'
 
 const SEED = 7
 const transcript = generateTranscript({ seed: SEED, size: 200 * 1024 })
 
-function stream(chunks: string[], captureLimit?: number) {
-  const sieve = createSieve(captureLimit === undefined ? {} : { captureLimit })
-  const events: SieveEvent[] = []
-  for (const chunk of chunks) events.push(...sieve.push(chunk))
-  events.push(...sieve.end())
-  const calls: ManifestCall[] = []
-  const codes: string[] = []
-  let rebuilt = ''
-  for (const e of events) {
-    if (e.type === 'text') rebuilt += e.text
-    else if (e.type === 'tool-call') {
-      calls.push({ name: e.name, input: e.input as Record<string, string> })
-      rebuilt += e.raw
-    } else codes.push(e.code)
-  }
-  return { calls, codes, rebuilt }
-}
+
+const stream = (chunks: string[], captureLimit?: number) => streamWith(chunks, captureLimit === undefined ? {} : { captureLimit })
 
 describe('bench generators', () => {
   it('should be deterministic for a seed', () => {

@@ -5,8 +5,7 @@
  * the shape it is built for. No timing here.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve } from '../src/index.js'
-import type { SieveEvent } from '../src/index.js'
+import { stream as streamWith } from './helpers/stream.js'
 import { ADVERSARIAL, dsmlMentions } from '../bench/adversarial.js'
 import type { Adversarial } from '../bench/adversarial.js'
 import { fixedChunks, tokenChunks } from '../bench/generate.js'
@@ -18,23 +17,8 @@ const SEED = 11
 // Ordinary turns only: the rare big write has its own test below.
 const turns = generateTurns({ seed: SEED, size: 150 * 1024, big: 0 })
 
-function stream(chunks: readonly string[]) {
-  const sieve = createSieve()
-  const events: SieveEvent[] = []
-  for (const chunk of chunks) events.push(...sieve.push(chunk))
-  events.push(...sieve.end())
-  const calls: ManifestCall[] = []
-  const codes: string[] = []
-  let rebuilt = ''
-  for (const e of events) {
-    if (e.type === 'text') rebuilt += e.text
-    else if (e.type === 'tool-call') {
-      calls.push({ name: e.name, input: e.input as Record<string, string> })
-      rebuilt += e.raw
-    } else codes.push(e.code)
-  }
-  return { calls, codes, rebuilt }
-}
+
+const stream = (chunks: readonly string[]) => streamWith(chunks)
 
 describe('bench transcripts', () => {
   it('should be deterministic for a seed', () => {

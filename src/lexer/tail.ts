@@ -46,9 +46,25 @@ export class TailMatcher {
     this.init = this.state(out)
   }
 
-  /** True when no delimiter can start with `s`: its first character is plain text wherever it stands. */
-  startsNothing(s: string): boolean {
-    return this.step(this.init, s) === 'died'
+  /**
+   * True when no delimiter can start at `offset` of `text`, reading on only
+   * as far as it takes to know: the character there is plain text. Reading
+   * past the end of `text` is not knowing.
+   */
+  startsNothingAt(text: string, offset: number): boolean {
+    let cur = this.init
+    for (let i = offset; i < text.length; i++) {
+      const ch = text.charCodeAt(i)
+      let st = cur.steps.get(ch)
+      if (st === undefined) {
+        st = this.transition(cur, ch)
+        cur.steps.set(ch, st)
+      }
+      if (st.accept !== 0) return false
+      if (st.next === null) return true
+      cur = st.next
+    }
+    return false
   }
 
   /** The state after reading `s` from scratch, or null if the lexer must decide. */

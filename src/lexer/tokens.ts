@@ -179,16 +179,20 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const out = {} as Record<ModeName, TokenType[]>
   /**
    * `<` (or `＜`) that no delimiter can start, with the plain text after it, as one token:
-   * `a < b`, `List<String>` and `<div>` then skip every delimiter matcher and make one token, not two.
+   * `a < b`, `List<String>`, `<div>` and a run of `<<<<<` skip every delimiter matcher.
    */
   const plainLt = (mode: ModeName, category: CategoryName, excluded: number[], delims: CompiledDelimiter[]) => {
     const matcher = new TailMatcher(delims)
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
     const rest = new RegExp(`[^${set}]*`, 'y')
+    const starts = new Set(tagStartChars)
     return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {
-      if (offset + 1 >= text.length || !matcher.startsNothing(text.substring(offset, offset + 2))) return null
-      rest.lastIndex = offset + 1
-      return [text.charAt(offset) + rest.exec(text)![0]]
+      let end = offset
+      while (end < text.length && starts.has(text.charCodeAt(end)) && matcher.startsNothingAt(text, end)) {
+        rest.lastIndex = end + 1
+        end = end + 1 + rest.exec(text)![0].length
+      }
+      return end === offset ? null : [text.substring(offset, end)]
     }, tagStartChars, true)
   }
   const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = [], plain?: [CategoryName, number[]]) => {

@@ -87,9 +87,15 @@ export class Driver implements DriverCore {
       if (cap === null || cap.length + chunk.length > this.opts.captureLimit) return false
       if (cap.run === null || cap.run.type !== fp.type) {
         flushRun(cap)
-        cap.run = { type: fp.type!, parts: [] }
+        cap.run = { type: fp.type!, blocks: [], parts: [] }
       }
-      cap.run.parts.push(chunk)
+      const run = cap.run
+      run.parts.push(chunk)
+      // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
+      if (run.parts.length >= 4096) {
+        run.blocks.push(run.parts.join(''))
+        run.parts = []
+      }
       cap.length += chunk.length
     } else {
       const h = s.hold

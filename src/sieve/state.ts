@@ -24,7 +24,7 @@ export interface Capture {
    * Body text taken by the fast path, not yet made a token: a 1 MB value in
    * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
    */
-  run: { type: TokenType; parts: string[] } | null
+  run: { type: TokenType; blocks: string[]; parts: string[] } | null
 }
 
 /** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */
@@ -90,7 +90,7 @@ export function initialState(): DriverState {
 /** Turns the fast path's pending body text into one token of its mode. */
 export function flushRun(cap: Capture): void {
   if (cap.run === null) return
-  const image = cap.run.parts.join('')
+  const image = cap.run.blocks.join('') + cap.run.parts.join('')
   cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
   cap.run = null
 }

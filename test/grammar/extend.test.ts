@@ -3,6 +3,7 @@ import { GrammarError } from '../../src/errors.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 import { extendGrammar, validateGrammar } from '../../src/grammar/load.js'
 import type { Frame, GrammarPatch } from '../../src/grammar/types.js'
+import { caught } from '../helpers/grammar-error.js'
 
 const angle: Frame = {
   name: 'angle',
@@ -11,15 +12,6 @@ const angle: Frame = {
   end: [[{ lit: ['>>'] }]],
 }
 
-function caught(run: () => unknown): GrammarError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(GrammarError)
-    return error as GrammarError
-  }
-  throw new Error('expected a GrammarError')
-}
 
 describe('extendGrammar', () => {
   it('should support adding wrapper names (the documented example)', () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { GrammarError } from '../../src/errors.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 import { loadGrammar, validateGrammar } from '../../src/grammar/load.js'
+import { caught } from '../helpers/grammar-error.js'
 
 // Fixtures are plain JSON that the tests poke holes into.
 type Json = any
@@ -22,15 +23,6 @@ function minimal(): Json {
   }
 }
 
-function caught(run: () => unknown): GrammarError {
-  try {
-    run()
-  } catch (error) {
-    expect(error).toBeInstanceOf(GrammarError)
-    return error as GrammarError
-  }
-  throw new Error('expected a GrammarError')
-}
 
 function rejected(edit: (g: Json) => void): GrammarError {
   const g = structuredClone(rawDefault)

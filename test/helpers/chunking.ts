@@ -11,7 +11,7 @@
 import { expect } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import { mulberry32 } from '../../bench/generate.js'
-import type { SieveEvent, SieveOptions, Span } from '../../src/types.js'
+import type { SieveEvent, SieveOptions, Span, TextEvent, ToolCallEvent } from '../../src/types.js'
 
 /** Every id is replaced by this, so runs with random ids compare equal. */
 export const ID = '<id>'
@@ -19,19 +19,9 @@ export const ID = '<id>'
 /** A call id as the contract states it. */
 export const ID_PATTERN = /^call_[0-9a-f]{24,}$/
 
-export interface TextOut {
-  type: 'text'
-  text: string
-}
-export interface CallOut {
-  type: 'tool-call'
-  id: string
-  name: string
-  input: Record<string, unknown>
-  arguments: string
-  raw: string
-  span: Span
-}
+export type TextOut = TextEvent
+/** A tool call as the contract states it (the optional `diagnostics` of tool schemas left out). */
+export type CallOut = Pick<ToolCallEvent, 'type' | 'id' | 'name' | 'input' | 'arguments' | 'raw' | 'span'>
 /** A diagnostic without its `message` (prose, not contract; checked non-empty instead). */
 export interface DiagnosticOut {
   type: 'diagnostic'

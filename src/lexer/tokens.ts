@@ -107,6 +107,19 @@ const bodyModeOf: Record<Role, ModeName> = { wrapper: modes.wrapperBody, invoke:
 const openCat: Record<Role, CategoryName> = { wrapper: 'WrapperOpen', invoke: 'InvokeOpen', parameter: 'ParamOpen' }
 const closeCat: Record<Role, CategoryName> = { wrapper: 'WrapperClose', invoke: 'InvokeClose', parameter: 'ParamClose' }
 
+/** The tags that legitimately come next in a capture mode, most frequent first. */
+const expected: Partial<Record<ModeName, string[]>> = {
+  [modes.value]: ['close.parameter'],
+  [modes.invokeBody]: ['open.parameter', 'close.invoke'],
+  [modes.wrapperBody]: ['open.invoke', 'close.wrapper'],
+  [modes.jsonBody]: ['close.invoke'],
+}
+
+function rank(mode: ModeName, key: string): number {
+  const i = expected[mode]?.indexOf(key) ?? -1
+  return i < 0 ? 100 : i
+}
+
 /** Where each tag goes in each mode (`undefined`: not recognised there). */
 type TagTargets = Partial<Record<`${'open' | 'close'}.${Role}`, ModeName>>
 
@@ -149,11 +162,15 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   function tags(mode: ModeName, targets: TagTargets): { tokens: TokenType[]; delims: CompiledDelimiter[] } {
     const tokens: TokenType[] = []
     const delims: CompiledDelimiter[] = []
-    for (const role of roles) {
-      const o = targets[`open.${role}`]
-      if (o !== undefined) for (const [fr, d] of opens.get(role)!) tokens.push(f.delimiter(`${fr}.${role}.open`, openCat[role], o, d, role)), delims.push(d)
-      const c = targets[`close.${role}`]
-      if (c !== undefined) for (const [fr, d] of closes.get(role)!) tokens.push(f.delimiter(`${fr}.${role}.close`, closeCat[role], c, d, role)), delims.push(d)
+    // the tags that continue a block in this mode are tried first: they are the ones that occur there most
+    const keys = (Object.keys(targets) as Array<keyof TagTargets>).sort((a, b) => rank(mode, a) - rank(mode, b))
+    for (const key of keys) {
+      const [kind, role] = key.split('.') as ['open' | 'close', Role]
+      const target = targets[key]!
+      for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
+        tokens.push(f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], target, d, role))
+        delims.push(d)
+      }
     }
     return { tokens, delims }
   }

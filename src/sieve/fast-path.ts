@@ -24,7 +24,16 @@ function charClass(cs: number[]): RegExp {
   return new RegExp('[' + cs.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('') + ']')
 }
 
+/** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
+const cache = new WeakMap<CompiledLexer, Partial<Record<ModeName, FastPath>>>()
+
 export function fastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
+  let hit = cache.get(lexer)
+  if (hit === undefined) cache.set(lexer, (hit = buildFastPaths(lexer)))
+  return hit
+}
+
+function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
   const runs = [codes.graveAccent, codes.tilde]
   const tags = [...lexer.tagStartChars]
   const type = (name: string) => {

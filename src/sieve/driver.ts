@@ -7,6 +7,7 @@ import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
+import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { TailState } from '../lexer/tail.js'
@@ -48,6 +49,23 @@ export class Driver implements DriverCore {
     this.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
   }
 
+  /**
+   * Inside a fence a backtick or tilde run matters only at line start (a
+   * closer); runs elsewhere that end inside the chunk are content, so the
+   * chunk is still plain text (code with backticks, `~/` paths).
+   */
+  private runsAreContent(chunk: string): boolean {
+    const at = this.s.lineState
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c !== codes.graveAccent && c !== codes.tilde) continue
+      if (lineStartIndent(chunk, i, at) >= 0) return false
+      while (i + 1 < chunk.length && chunk.charCodeAt(i + 1) === c) i++
+      if (i + 1 === chunk.length) return false
+    }
+    return true
+  }
+
   /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
   private extendTail(chunk: string): boolean {
     const s = this.s
@@ -78,13 +96,13 @@ export class Driver implements DriverCore {
   private fastPath(chunk: string): boolean {
     const s = this.s
     const fp = this.fast[s.mode]
-    if (fp === undefined || fp.special.test(chunk)) return false
+    if (fp === undefined || (fp.special.test(chunk) && !(s.mode === modes.fence && this.runsAreContent(chunk)))) return false
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null || endsInLineStartSpaces(chunk, s.lineState)) return false
       this.out.text(chunk)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.opts.captureLimit) return false
+      if (cap === null || cap.length + chunk.length > this.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState))) return false
       if (cap.run === null || cap.run.type !== fp.type) {
         flushRun(cap)
         cap.run = { type: fp.type!, blocks: [], parts: [] }

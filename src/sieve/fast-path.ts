@@ -18,6 +18,8 @@ export interface FastPath {
   sink: 'text' | 'capture' | 'hold'
   /** For captures: the text token type of the mode. */
   type?: TokenType
+  /** The mode holds line-start spaces (a fence may follow): a chunk ending in them needs the lexer. */
+  lineStart?: boolean
 }
 
 function charClass(cs: number[]): RegExp {
@@ -46,11 +48,15 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text' }],
     [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text' }],
     [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    [modes.fence, { special: charClass([...runs, codes.lineFeed]), sink: 'text' }],
+    // inside a fence only a run can matter (a closer): line feeds alone change nothing
+    [modes.fence, { special: charClass(runs), sink: 'text' }],
     [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
     [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     capture(modes.value, 'ValueText', tags),
+    // indentation between tags
+    [modes.wrapperBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
+    [modes.invokeBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],
     capture(modes.jsonBody, 'JsonText', tags),
     capture(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
     capture(modes.commentWrapper, 'CommentText', [codes.dash]),

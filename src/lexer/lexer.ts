@@ -21,8 +21,6 @@ export interface CompiledLexer {
   readonly tagStartChars: readonly number[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
-  /** A regex that finds the first character that could start a construct in prose. */
-  readonly proseSpecial: RegExp
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
@@ -47,7 +45,6 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     typeByName.set(t.name, t)
   }
   for (const c of allCategories) typeByName.set(c.name, c)
-  const starts = built.tagStartChars.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
   const compiled: CompiledLexer = {
     grammar,
     infoByIdx,
@@ -55,7 +52,6 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     maxDelimiter: built.maxDelimiter,
     tagStartChars: built.tagStartChars,
     tails: new Map([...built.tailDelims].map(([mode, delims]) => [mode, new TailMatcher(delims)])),
-    proseSpecial: new RegExp(`[${starts}\`~]`),
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = lexer.tokenize(text, mode)

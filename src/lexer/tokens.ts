@@ -177,7 +177,6 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   const md = markdownTokens(f, guard)
   const nl = (mode: ModeName) => md.lineFeeds(mode)
-  const notTagStart = allCharsExcept(tagStartChars)
   const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
     return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), allCharsExcept(excluded), lineBreaks)
@@ -283,7 +282,6 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   ]
   out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]
 
-  void notTagStart
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tailDelims: f.tailDelims }
 }

@@ -11,12 +11,12 @@ import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { TailState } from '../lexer/tail.js'
-import type { DiagnosticCode, SieveEvent, SieveStats } from '../types.js'
+import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
-import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
 const windowSize = 16 * 1024

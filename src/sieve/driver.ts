@@ -41,12 +41,41 @@ export class Driver implements DriverCore {
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
-    if (s.carry === null && (s.pending === '' ? this.fastPath(chunk) : this.extendTail(chunk))) return
+    if (s.carry === null && (s.pending === '' ? this.fastPath(chunk) : this.extendTail(chunk) || this.afterIndent(chunk))) return
     for (let i = 0; i < chunk.length; i += windowSize) {
       const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
       this.lexWindow(s.pending + piece, false)
     }
     this.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+  }
+
+  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. */
+  private afterIndent(chunk: string): boolean {
+    const s = this.s
+    const held = s.pending
+    if (held.length > 3 || held.charCodeAt(0) !== codes.space || held.trim() !== '') return false
+    s.pending = ''
+    if (this.fastPath(held + chunk)) return true
+    s.pending = held
+    return false
+  }
+
+  /**
+   * What the lexer does with plain text ending in line-start spaces
+   * (`"code\n  "`): the text goes out, the spaces are held as an undecided
+   * tail, since a fence (closer) may follow in the next chunk.
+   */
+  private textThenIndent(chunk: string): boolean {
+    const s = this.s
+    let cut = chunk.length
+    while (cut > 0 && chunk.charCodeAt(cut - 1) === codes.space) cut--
+    this.out.text(chunk.slice(0, cut))
+    s.lineState = lineStateBefore(chunk, cut, s.lineState)
+    s.pos += cut
+    s.pending = chunk.slice(cut)
+    this.tail = null
+    if (s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+    return true
   }
 
   /**
@@ -98,7 +127,8 @@ export class Driver implements DriverCore {
     const fp = this.fast[s.mode]
     if (fp === undefined || (fp.special.test(chunk) && !(s.mode === modes.fence && this.runsAreContent(chunk)))) return false
     if (fp.sink === 'text') {
-      if (s.capture !== null || s.hold !== null || endsInLineStartSpaces(chunk, s.lineState)) return false
+      if (s.capture !== null || s.hold !== null) return false
+      if (endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
       this.out.text(chunk)
     } else if (fp.sink === 'capture') {
       const cap = s.capture

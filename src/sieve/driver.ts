@@ -79,6 +79,22 @@ export class Driver implements DriverCore {
   }
 
   /**
+   * Every tag-start character in the chunk provably starts no delimiter
+   * (`a < b`, `List<String>`, `<div>`), reading only within the chunk, and
+   * nothing else in it is special: the lexer would make it all text.
+   */
+  private tagStartsArePlain(chunk: string, fp: FastPath): boolean {
+    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.test(chunk))) return false
+    const matcher = this.lexer.tails.get(this.s.mode)
+    if (matcher === undefined) return false
+    for (const c of this.lexer.tagStartChars) {
+      const ch = String.fromCharCode(c)
+      for (let i = chunk.indexOf(ch); i >= 0; i = chunk.indexOf(ch, i + 1)) if (!matcher.startsNothingAt(chunk, i)) return false
+    }
+    return true
+  }
+
+  /**
    * Inside a fence a backtick or tilde run matters only at line start (a
    * closer); runs elsewhere that end inside the chunk are content, so the
    * chunk is still plain text (code with backticks, `~/` paths).
@@ -125,7 +141,7 @@ export class Driver implements DriverCore {
   private fastPath(chunk: string): boolean {
     const s = this.s
     const fp = this.fast[s.mode]
-    if (fp === undefined || (fp.special.test(chunk) && !(s.mode === modes.fence && this.runsAreContent(chunk)))) return false
+    if (fp === undefined || (fp.special.test(chunk) && !(s.mode === modes.fence && this.runsAreContent(chunk)) && !this.tagStartsArePlain(chunk, fp))) return false
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       if (endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)

@@ -20,6 +20,11 @@ export interface FastPath {
   type?: TokenType
   /** The mode holds line-start spaces (a fence may follow): a chunk ending in them needs the lexer. */
   lineStart?: boolean
+  /**
+   * The special characters other than tag starts; when a chunk has none of
+   * these, its tag-start characters may still be plain (`a < b`, `<div>`).
+   */
+  notTag?: RegExp | null
 }
 
 function charClass(cs: number[]): RegExp {
@@ -45,15 +50,15 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
   }
   const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
   const out: Array<[ModeName, FastPath]> = [
-    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text' }],
-    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text' }],
+    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
+    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
     [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
     [modes.fence, { special: charClass(runs), sink: 'text' }],
     [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
     [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    capture(modes.value, 'ValueText', tags),
+    [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
     // indentation between tags
     [modes.wrapperBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
     [modes.invokeBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],

@@ -9,7 +9,7 @@ import { freshMarkdown, lineStates, type LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { buildModes, type TokenInfo } from './tokens.js'
 import { allCategories } from './kinds.js'
-import { TailMatcher } from './tail.js'
+import type { TailMatcher } from './tail.js'
 
 export interface CompiledLexer {
   readonly grammar: Grammar
@@ -51,7 +51,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     typeByName,
     maxDelimiter: built.maxDelimiter,
     tagStartChars: built.tagStartChars,
-    tails: new Map([...built.tailDelims].map(([mode, delims]) => [mode, new TailMatcher(delims)])),
+    tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = lexer.tokenize(text, mode)

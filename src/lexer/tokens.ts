@@ -27,8 +27,8 @@ type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegEx
 /** Builds token types; every one is registered with its {@link TokenInfo}. */
 export class TokenFactory {
   readonly info = new Map<TokenType, TokenInfo>()
-  /** The delimiters each mode's Incomplete token holds tails of. */
-  readonly tailDelims = new Map<ModeName, CompiledDelimiter[]>()
+  /** Per mode, the DFA over the delimiters its Incomplete token holds tails of (one per mode: its cache is shared). */
+  readonly tails = new Map<ModeName, TailMatcher>()
   private readonly byName = new Map<string, TokenType>()
 
   constructor(readonly ctx: { current: LexContext }) {}
@@ -81,10 +81,17 @@ export class TokenFactory {
     }, d.firstChars, false, role)
   }
 
+  /** The tail matcher of `mode`, made on first use from the delimiters the mode's Incomplete token holds. */
+  tailMatcher(mode: ModeName, delims: CompiledDelimiter[]): TailMatcher {
+    let m = this.tails.get(mode)
+    if (m === undefined) this.tails.set(mode, (m = new TailMatcher(delims)))
+    return m
+  }
+
   /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
   incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
     const ctx = this.ctx
-    this.tailDelims.set(mode, delims)
+    this.tailMatcher(mode, delims)
     const max = Math.max(3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
@@ -130,8 +137,8 @@ export interface CompiledModes {
   maxDelimiter: number
   /** Characters that can start a tag in any frame. */
   tagStartChars: number[]
-  /** Per mode, the delimiters its undecided tails are prefixes of. */
-  tailDelims: Map<ModeName, CompiledDelimiter[]>
+  /** Per mode, the matcher for its undecided tails (shared by the Incomplete token, the plain-`<` token and the driver). */
+  tails: Map<ModeName, TailMatcher>
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -198,7 +205,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
    * `a < b`, `List<String>`, `<div>` and a run of `<<<<<` skip every delimiter matcher.
    */
   const plainLt = (mode: ModeName, category: CategoryName, excluded: number[], delims: CompiledDelimiter[]) => {
-    const matcher = new TailMatcher(delims)
+    const matcher = f.tailMatcher(mode, delims)
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
     const rest = new RegExp(`[^${set}]*`, 'y')
     const starts = new Set(tagStartChars)
@@ -283,5 +290,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]
 
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tailDelims: f.tailDelims }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails }
 }

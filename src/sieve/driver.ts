@@ -74,7 +74,7 @@ export class Driver implements DriverCore {
     s.pos += cut
     s.pending = chunk.slice(cut)
     this.tail = null
-    if (s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+    this.noteHeldTail()
     return true
   }
 
@@ -111,6 +111,12 @@ export class Driver implements DriverCore {
     return true
   }
 
+  /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
+  private noteHeldTail(): void {
+    const s = this.s
+    if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+  }
+
   /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
   private extendTail(chunk: string): boolean {
     const s = this.s
@@ -133,7 +139,7 @@ export class Driver implements DriverCore {
     if (typeof next === 'string') return false
     this.tail = next
     s.pending = tail
-    if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+    this.noteHeldTail()
     return true
   }
 
@@ -261,7 +267,7 @@ export class Driver implements DriverCore {
       s.carry = ctx.carry
       s.pos = base + consumed
       s.lineState = lineStateBefore(text, consumed, startLine)
-      if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
+      this.noteHeldTail()
     }
   }
 

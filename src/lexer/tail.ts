@@ -67,6 +67,27 @@ export class TailMatcher {
     return false
   }
 
+  /**
+   * True when `text` from `offset` to its end is a prefix of some delimiter
+   * (a complete one included). The Incomplete token asks this on every tag
+   * start near a chunk's end; the equivalent regex over nested optional
+   * pieces backtracked for microseconds per call.
+   */
+  isPrefix(text: string, offset: number): boolean {
+    let cur = this.init
+    for (let i = offset; i < text.length; i++) {
+      const ch = text.charCodeAt(i)
+      let st = cur.steps.get(ch)
+      if (st === undefined) {
+        st = this.transition(cur, ch)
+        cur.steps.set(ch, st)
+      }
+      if (st.next === null) return i === text.length - 1 && st.accept !== 0
+      cur = st.next
+    }
+    return true
+  }
+
   /** The state after reading `s` from scratch, or null if the lexer must decide. */
   start(s: string): TailState | null {
     const r = this.step(this.init, s)

@@ -91,19 +91,15 @@ export class TokenFactory {
   /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
   incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
     const ctx = this.ctx
-    this.tailMatcher(mode, delims)
+    const matcher = delims.length === 0 ? null : this.tailMatcher(mode, delims)
     const max = Math.max(3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
-    // one alternation instead of a test per delimiter: this runs on every `<` near the end of a chunk.
-    // Case-insensitive if any delimiter is: holding a tail too eagerly is safe, too little breaks chunk invariance.
-    const anyPrefix = delims.length === 0 ? null : new RegExp(delims.map((d) => '(?:' + d.prefix.source + ')').join('|'), delims.some((d) => d.prefix.flags.includes('i')) ? 'i' : '')
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
-      const rest = text.slice(offset)
-      if (lineStartSpaces && /^ {1,3}$/.test(rest) && lineStartIndent(text, offset, c.lineState) === 0) return [rest]
-      return anyPrefix !== null && anyPrefix.test(rest) ? [rest] : null
+      if (lineStartSpaces && isLineStartIndent(text, offset) && lineStartIndent(text, offset, c.lineState) === 0) return [text.slice(offset)]
+      return matcher !== null && matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
     }, [...hint], false)
   }
 }
@@ -291,4 +287,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails }
+}
+
+/** One to three spaces and nothing after them. */
+function isLineStartIndent(text: string, offset: number): boolean {
+  const n = text.length - offset
+  if (n < 1 || n > 3) return false
+  for (let i = offset; i < text.length; i++) if (text.charCodeAt(i) !== codes.space) return false
+  return true
 }

@@ -33,6 +33,8 @@ interface Step {
 /** A DFA state: a set of NFA positions, with its transitions cached. */
 export interface TailState {
   readonly positions: readonly Pos[]
+  /** Transitions on ASCII characters, by code: the common case, without hashing. */
+  readonly ascii: Array<Step | undefined>
   readonly steps: Map<number, Step>
 }
 
@@ -55,11 +57,7 @@ export class TailMatcher {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
       const ch = text.charCodeAt(i)
-      let st = cur.steps.get(ch)
-      if (st === undefined) {
-        st = this.transition(cur, ch)
-        cur.steps.set(ch, st)
-      }
+      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
       if (st.accept !== 0) return false
       if (st.next === null) return true
       cur = st.next
@@ -77,11 +75,7 @@ export class TailMatcher {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
       const ch = text.charCodeAt(i)
-      let st = cur.steps.get(ch)
-      if (st === undefined) {
-        st = this.transition(cur, ch)
-        cur.steps.set(ch, st)
-      }
+      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
       if (st.next === null) return i === text.length - 1 && st.accept !== 0
       cur = st.next
     }
@@ -103,17 +97,21 @@ export class TailMatcher {
     let cur = state
     for (let i = 0; i < more.length; i++) {
       const ch = more.charCodeAt(i)
-      let st = cur.steps.get(ch)
-      if (st === undefined) {
-        st = this.transition(cur, ch)
-        cur.steps.set(ch, st)
-      }
+      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
       if (st.next === null) return 'died'
       cur = st.next
     }
     return cur
+  }
+
+  /** The transition from `from` on `ch`, computed once and cached. */
+  private learn(from: TailState, ch: number): Step {
+    const st = this.transition(from, ch)
+    if (ch < 128) from.ascii[ch] = st
+    else from.steps.set(ch, st)
+    return st
   }
 
   private transition(from: TailState, ch: number): Step {
@@ -145,7 +143,7 @@ export class TailMatcher {
         const k = `${p.d},${p.q},${p.p},${p.r},${p.l},${p.c}`
         return seen.has(k) ? false : (seen.add(k), true)
       })
-      s = { positions, steps: new Map() }
+      s = { positions, ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map() }
       this.states.set(key, s)
     }
     return s

@@ -91,7 +91,7 @@ export class TokenFactory {
   /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
   incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
     const ctx = this.ctx
-    const matcher = delims.length === 0 ? null : this.tailMatcher(mode, delims)
+    const matcher = this.tailMatcher(mode, delims)
     const max = Math.max(3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
@@ -99,7 +99,7 @@ export class TokenFactory {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
       if (lineStartSpaces && isLineStartIndent(text, offset) && lineStartIndent(text, offset, c.lineState) === 0) return [text.slice(offset)]
-      return matcher !== null && matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
+      return matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
     }, [...hint], false)
   }
 }

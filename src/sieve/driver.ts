@@ -15,6 +15,7 @@ import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
+import { Deferral } from './defer.js'
 import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
@@ -31,6 +32,7 @@ export class Driver implements DriverCore {
   private ctxNow: LexContext | null = null
   /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
   private tail: TailState | null = null
+  private readonly deferral = new Deferral()
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
@@ -41,12 +43,24 @@ export class Driver implements DriverCore {
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
+    if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry === null && (s.pending === '' ? this.fastPath(chunk) : this.extendTail(chunk) || this.afterIndent(chunk))) return
     for (let i = 0; i < chunk.length; i += windowSize) {
       const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
       this.lexWindow(s.pending + piece, false)
     }
     this.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+  }
+
+  /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `defer.ts`). */
+  private defer(chunk: string): boolean {
+    const s = this.s
+    if (s.capture!.length + s.pending.length + chunk.length > this.opts.captureLimit) return false
+    const next = this.deferral.take(s.mode, s.pending, chunk)
+    if (next === null) return false
+    s.pending = next
+    this.tail = null
+    return true
   }
 
   /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. */
@@ -209,6 +223,7 @@ export class Driver implements DriverCore {
   private lexWindow(text: string, final: boolean): void {
     const s = this.s
     s.pending = ''
+    this.deferral.reset()
     // a run carried over ended right at the boundary: decide it before lexing on
     if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
       const c = s.carry

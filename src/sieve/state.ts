@@ -61,7 +61,10 @@ export interface DriverState {
   lineState: LineState
   /** A backtick/tilde run that reached the end of the last window: "``" + "`js" must count 3. */
   carry: RunCarry | null
-  /** The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest delimiter. */
+  /**
+   * The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest
+   * delimiter; inside a capture also attribute text deferred until a chunk can end its tag (`defer.ts`).
+   */
   pending: string
   /** Stream offset where `pending` starts: everything before it has been decided. */
   pos: number

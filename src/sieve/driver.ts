@@ -98,7 +98,7 @@ export class Driver implements DriverCore {
    * nothing else in it is special: the lexer would make it all text.
    */
   private tagStartsArePlain(chunk: string, fp: FastPath): boolean {
-    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.test(chunk))) return false
+    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.find(chunk) >= 0)) return false
     const matcher = this.lexer.tails.get(this.s.mode)
     if (matcher === undefined) return false
     for (const c of this.lexer.tagStartChars) {
@@ -161,7 +161,7 @@ export class Driver implements DriverCore {
   private fastPath(chunk: string): boolean {
     const s = this.s
     const fp = this.fast[s.mode]
-    if (fp === undefined || (fp.special.test(chunk) && !(s.mode === modes.fence && this.runsAreContent(chunk)) && !this.tagStartsArePlain(chunk, fp))) return false
+    if (fp === undefined || (fp.special.find(chunk) >= 0 && !(s.mode === modes.fence && this.runsAreContent(chunk)) && !this.tagStartsArePlain(chunk, fp))) return false
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       if (endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)

@@ -3,11 +3,14 @@ import type { SieveEvent } from '../types.js'
 
 export class Emitter {
   private events: SieveEvent[] = []
-  // text fragments since the last non-text event, joined once when taken (STYLE 5)
-  private texts: string[] = []
+  // text since the last non-text event, joined once when taken (STYLE 5); most pushes carry one piece, kept without an array
+  private first: string | null = null
+  private rest: string[] | null = null
 
   text(s: string): void {
-    if (s.length > 0) this.texts.push(s)
+    if (s.length === 0) return
+    if (this.first === null) this.first = s
+    else (this.rest ??= []).push(s)
   }
 
   event(e: SieveEvent): void {
@@ -18,13 +21,15 @@ export class Emitter {
   take(): SieveEvent[] {
     this.flushText()
     const out = this.events
-    this.events = []
-    return out
+    if (out.length > 0) this.events = []
+    return out.length > 0 ? out : []
   }
 
   private flushText(): void {
-    if (this.texts.length === 0) return
-    this.events.push({ type: 'text', text: this.texts.length === 1 ? this.texts[0]! : this.texts.join('') })
-    this.texts = []
+    if (this.first === null) return
+    const text = this.rest === null ? this.first : this.first + this.rest.join('')
+    this.events.push({ type: 'text', text })
+    this.first = null
+    this.rest = null
   }
 }

@@ -13,7 +13,7 @@ import { modes, type ModeName } from '../lexer/modes.js'
 
 export interface FastPath {
   /** Finds a character that needs the lexer in this mode. */
-  special: RegExp
+  special: CharSet
   /** Where such a chunk goes. */
   sink: 'text' | 'capture' | 'hold'
   /** For captures: the text token type of the mode. */
@@ -23,13 +23,48 @@ export interface FastPath {
   /**
    * The special characters other than tag starts; when a chunk has none of
    * these, its tag-start characters may still be plain (`a < b`, `<div>`).
+   * null: tag starts are the only special characters.
    */
-  notTag?: RegExp | null
+  notTag?: CharSet | null
 }
 
-function charClass(cs: number[]): RegExp {
-  return new RegExp('[' + cs.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('') + ']')
+/**
+ * A set of UTF-16 code units, tested per character: a table for ASCII and a
+ * short list for the rest (`＜`, `｜`). A regex `test()` per chunk cost more
+ * than the chunk's whole trip through the fast path at token-sized chunks.
+ */
+export class CharSet {
+  private readonly ascii = new Uint8Array(128)
+  private readonly wide: number[]
+  /** Every character but these is in the set. */
+  private readonly inverted: boolean
+
+  constructor(cs: readonly number[], inverted = false) {
+    for (const c of cs) if (c < 128) this.ascii[c] = 1
+    this.wide = [...new Set(cs.filter((c) => c >= 128))]
+    this.inverted = inverted
+  }
+
+  has(c: number): boolean {
+    let hit: boolean
+    if (c < 128) hit = this.ascii[c] === 1
+    else {
+      hit = false
+      for (let i = 0; i < this.wide.length; i++) if (this.wide[i] === c) hit = true
+    }
+    return hit !== this.inverted
+  }
+
+  /** Index of the first character of `text` in the set, or -1. */
+  find(text: string): number {
+    for (let i = 0; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+    return -1
+  }
 }
+
+const charClass = (cs: number[]): CharSet => new CharSet(cs)
+/** Anything but spaces, tabs and line breaks. */
+const notBlank = new CharSet([codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true)
 
 /** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
 const cache = new WeakMap<CompiledLexer, Partial<Record<ModeName, FastPath>>>()
@@ -60,8 +95,8 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
     // indentation between tags
-    [modes.wrapperBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
-    [modes.invokeBody, { special: /[^ \t\r\n]/, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],
+    [modes.wrapperBody, { special: notBlank, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
+    [modes.invokeBody, { special: notBlank, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],
     capture(modes.jsonBody, 'JsonText', tags),
     capture(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
     capture(modes.commentWrapper, 'CommentText', [codes.dash]),

@@ -100,7 +100,8 @@ export class TailMatcher {
       const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
-      if (st.next === null) return 'died'
+      // complete at the end with nothing to grow into (`<tool_calls` waiting for its boundary): the lexer decides, it did not die
+      if (st.next === null) return st.accept === 1 ? 'decide' : 'died'
       cur = st.next
     }
     return cur

@@ -7,16 +7,14 @@ import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
-import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
-import type { TailState } from '../lexer/tail.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
-import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
+import { FastLane } from './fast-lane.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
@@ -27,29 +25,34 @@ export class Driver implements DriverCore {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
   private readonly guard: { fences: boolean; codeSpans: boolean }
-  private readonly fast: Partial<Record<ModeName, FastPath>>
   /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
   private ctxNow: LexContext | null = null
-  /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
-  private tail: TailState | null = null
+  private readonly lane: FastLane
   private readonly deferral = new Deferral()
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
-    this.fast = fastPaths(lexer)
+    this.lane = new FastLane(this)
   }
 
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
-    if (s.carry === null && (s.pending === '' ? this.fastPath(chunk) : this.extendTail(chunk) || this.afterIndent(chunk))) return
+    if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.afterIndent(chunk))) return
+    this.lexChunk(chunk)
+  }
+
+  /** Lex the pending tail and `chunk`, in windows. */
+  lexChunk(chunk: string): true {
+    const s = this.s
     for (let i = 0; i < chunk.length; i += windowSize) {
       const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
       this.lexWindow(s.pending + piece, false)
     }
-    this.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    this.lane.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    return true
   }
 
   /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `defer.ts`). */
@@ -59,136 +62,7 @@ export class Driver implements DriverCore {
     const next = this.deferral.take(s.mode, s.pending, chunk)
     if (next === null) return false
     s.pending = next
-    this.tail = null
-    return true
-  }
-
-  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. */
-  private afterIndent(chunk: string): boolean {
-    const s = this.s
-    const held = s.pending
-    if (held.length > 3 || held.charCodeAt(0) !== codes.space || held.trim() !== '') return false
-    s.pending = ''
-    if (this.fastPath(held + chunk)) return true
-    s.pending = held
-    return false
-  }
-
-  /**
-   * What the lexer does with plain text ending in line-start spaces
-   * (`"code\n  "`): the text goes out, the spaces are held as an undecided
-   * tail, since a fence (closer) may follow in the next chunk.
-   */
-  private textThenIndent(chunk: string): boolean {
-    const s = this.s
-    let cut = chunk.length
-    while (cut > 0 && chunk.charCodeAt(cut - 1) === codes.space) cut--
-    this.out.text(chunk.slice(0, cut))
-    s.lineState = lineStateBefore(chunk, cut, s.lineState)
-    s.pos += cut
-    s.pending = chunk.slice(cut)
-    this.tail = null
-    this.noteHeldTail()
-    return true
-  }
-
-  /**
-   * Every tag-start character in the chunk provably starts no delimiter
-   * (`a < b`, `List<String>`, `<div>`), reading only within the chunk, and
-   * nothing else in it is special: the lexer would make it all text.
-   */
-  private tagStartsArePlain(chunk: string, fp: FastPath): boolean {
-    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.find(chunk) >= 0)) return false
-    const matcher = this.lexer.tails.get(this.s.mode)
-    if (matcher === undefined) return false
-    for (const c of this.lexer.tagStartChars) {
-      const ch = String.fromCharCode(c)
-      for (let i = chunk.indexOf(ch); i >= 0; i = chunk.indexOf(ch, i + 1)) if (!matcher.startsNothingAt(chunk, i)) return false
-    }
-    return true
-  }
-
-  /**
-   * Inside a fence a backtick or tilde run matters only at line start (a
-   * closer); runs elsewhere that end inside the chunk are content, so the
-   * chunk is still plain text (code with backticks, `~/` paths).
-   */
-  private runsAreContent(chunk: string): boolean {
-    const at = this.s.lineState
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i)
-      if (c !== codes.graveAccent && c !== codes.tilde) continue
-      if (lineStartIndent(chunk, i, at) >= 0) return false
-      while (i + 1 < chunk.length && chunk.charCodeAt(i + 1) === c) i++
-      if (i + 1 === chunk.length) return false
-    }
-    return true
-  }
-
-  /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
-  private noteHeldTail(): void {
-    const s = this.s
-    if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
-  }
-
-  /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
-  private extendTail(chunk: string): boolean {
-    const s = this.s
-    if (this.tail === null || s.pending.length + chunk.length > this.lexer.maxDelimiter) return false
-    const matcher = this.lexer.tails.get(s.mode)
-    if (matcher === undefined) return false
-    let next = matcher.step(this.tail, chunk)
-    let tail = s.pending + chunk
-    if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
-      // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
-      const rest = tail.slice(1)
-      const again = matcher.start(rest)
-      if (again === null || rest.length === 0) return false
-      this.out.text(tail.charAt(0))
-      s.pos += 1
-      s.lineState = lineStates.mid
-      next = again
-      tail = rest
-    }
-    if (typeof next === 'string') return false
-    this.tail = next
-    s.pending = tail
-    this.noteHeldTail()
-    return true
-  }
-
-  /** Takes `chunk` without the lexer when nothing in it can matter in the current mode. */
-  private fastPath(chunk: string): boolean {
-    const s = this.s
-    const fp = this.fast[s.mode]
-    if (fp === undefined || (fp.special.find(chunk) >= 0 && !(s.mode === modes.fence && this.runsAreContent(chunk)) && !this.tagStartsArePlain(chunk, fp))) return false
-    if (fp.sink === 'text') {
-      if (s.capture !== null || s.hold !== null) return false
-      if (endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
-      this.out.text(chunk)
-    } else if (fp.sink === 'capture') {
-      const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState))) return false
-      if (cap.run === null || cap.run.type !== fp.type) {
-        flushRun(cap)
-        cap.run = { type: fp.type!, blocks: [], parts: [] }
-      }
-      const run = cap.run
-      run.parts.push(chunk)
-      // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
-      if (run.parts.length >= 4096) {
-        run.blocks.push(run.parts.join(''))
-        run.parts = []
-      }
-      cap.length += chunk.length
-    } else {
-      const h = s.hold
-      if (h === null || h.givenUp || h.length + chunk.length > this.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState)) return false
-      h.parts.push(chunk)
-      h.length += chunk.length
-    }
-    s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
-    s.pos += chunk.length
+    this.lane.tail = null
     return true
   }
 
@@ -202,7 +76,7 @@ export class Driver implements DriverCore {
       s.pending = ''
       s.carry = null
     }
-    this.lexWindow(s.pending, true)
+    if (s.pending !== '' || s.carry !== null) this.lexWindow(s.pending, true)
     // end of stream ends the paragraph: a held tag is live
     while (s.hold !== null) {
       const h = s.hold
@@ -282,7 +156,7 @@ export class Driver implements DriverCore {
       s.carry = ctx.carry
       s.pos = base + consumed
       s.lineState = lineStateBefore(text, consumed, startLine)
-      this.noteHeldTail()
+      this.lane.noteHeldTail()
     }
   }
 
@@ -425,3 +299,4 @@ export class Driver implements DriverCore {
 function releases(target: ModeName | null): boolean {
   return target === modes.prose || target === modes.span || target === modes.fence
 }
+

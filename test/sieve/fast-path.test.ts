@@ -35,4 +35,39 @@ describe('fast paths', () => {
     const input = '~~~\n' + block + '\n~~~~\n' + block
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
+
+  it('should support a mid-line backtick run in fence content cut by a chunk end without the lexer', () => {
+    const input = '```js\nconst s = `a${b}` + ``\n```\n' + block
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
+    const sieve = createSieve()
+    sieve.push('```js\n')
+    const runs = sieve.stats().lexerRuns
+    for (const c of ['const s = `', 'a${b}`', ' + ``', '`\n']) sieve.push(c)
+    expect(sieve.stats().lexerRuns).toBe(runs)
+  })
+
+  it('should support brackets in CDATA content without the lexer, and `]]>` split anywhere', () => {
+    const value = 'a[i] = b[[0]] ]] > ] ]>'
+    const input = `<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[${value}]]></parameter>\n  </invoke>\n</tool_calls>`
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
+    const sieve = createSieve()
+    sieve.push(input.slice(0, input.indexOf('CDATA[') + 6))
+    const runs = sieve.stats().lexerRuns
+    for (const c of ['a[i] ', '= b[[0]] ', ']] > ', '] ]>']) sieve.push(c)
+    expect(sieve.stats().lexerRuns).toBe(runs)
+  })
+
+  it('should support a `<` that starts nothing once the next chunk arrives (`if a <` + ` b`): text without the lexer', () => {
+    const sieve = createSieve()
+    const events = [...sieve.push('if a <'), ...sieve.push(' b then'), ...sieve.push(' <'), ...sieve.push('= c'), ...sieve.end()]
+    expect(textOf(events)).toBe('if a < b then <= c')
+    expect(sieve.stats().lexerRuns).toBe(0)
+  })
+
+  it('should not support taking a complete opener waiting for its boundary as plain text (`<tool_calls` + `>`)', () => {
+    const input = 'x <tool_calls>\n  <invoke name="a">\n    <parameter name="p">x</parameter>\n  </invoke>\n</tool_calls>'
+    const sieve = createSieve()
+    const events = [...[...input].flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+  })
 })

@@ -1,0 +1,218 @@
+/**
+ * The chunks that skip the lexer (DESIGN: "Fast path"): each method here
+ * does exactly what the lexer would do with a chunk, in a case where that
+ * is provably simple: nothing special in the chunk for the current mode,
+ * specials that cannot matter where they stand (`a < b`, a mid-line run in
+ * fenced code, `a[i]` in CDATA), a held tail that only grows, or held
+ * indentation that turned out to be only indentation.
+ */
+import { lineStartIndent, lineStateBefore, lineStates } from '../lexer/context.js'
+import { codes } from '../lexer/codes.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { TailState } from '../lexer/tail.js'
+import type { SieveStats } from '../types.js'
+import type { Emitter } from './emitter.js'
+import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
+import { flushRun, type DriverOptions, type DriverState } from './state.js'
+
+/** What the fast lane needs from the driver. */
+export interface LaneHost {
+  readonly s: DriverState
+  readonly out: Emitter
+  readonly lexer: CompiledLexer
+  readonly opts: DriverOptions
+  readonly stats: SieveStats
+  /** Lex the pending tail and `chunk` (the slow path). */
+  lexChunk(chunk: string): true
+}
+
+export class FastLane {
+  /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
+  tail: TailState | null = null
+  private readonly fast: Partial<Record<ModeName, FastPath>>
+
+  constructor(private readonly d: LaneHost) {
+    this.fast = fastPaths(d.lexer)
+  }
+
+  /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
+  noteHeldTail(): void {
+    const s = this.d.s
+    if (s.capture === null && s.pending.length > this.d.stats.maxHeldTail) this.d.stats.maxHeldTail = s.pending.length
+  }
+
+  /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
+  take(chunk: string): boolean {
+    const s = this.d.s
+    const fp = this.fast[s.mode]
+    if (fp === undefined) return false
+    let cut = chunk.length
+    if (fp.special.find(chunk) >= 0) {
+      cut = this.plainUpTo(chunk, fp)
+      if (cut < 0) return false
+    }
+    const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
+    if (fp.sink === 'text') {
+      if (s.capture !== null || s.hold !== null) return false
+      // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
+      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
+      this.d.out.text(head)
+    } else if (fp.sink === 'capture') {
+      const cap = s.capture
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState))) return false
+      if (head.length > 0) {
+        if (cap.run === null || cap.run.type !== fp.type) {
+          flushRun(cap)
+          cap.run = { type: fp.type!, blocks: [], parts: [] }
+        }
+        const run = cap.run
+        run.parts.push(head)
+        // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
+        if (run.parts.length >= 4096) {
+          run.blocks.push(run.parts.join(''))
+          run.parts = []
+        }
+        cap.length += head.length
+      }
+    } else {
+      const h = s.hold
+      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState)) return false
+      h.parts.push(chunk)
+      h.length += chunk.length
+    }
+    s.lineState = lineStateBefore(chunk, cut, s.lineState)
+    s.pos += cut
+    if (cut < chunk.length) {
+      // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
+      s.pending = chunk.slice(cut)
+      this.tail = this.heldTail
+      this.noteHeldTail()
+    }
+    return true
+  }
+
+  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. */
+  afterIndent(chunk: string): boolean {
+    const s = this.d.s
+    const held = s.pending
+    if (held.length > 3 || held.charCodeAt(0) !== codes.space || held.trim() !== '') return false
+    s.pending = ''
+    if (this.take(held + chunk)) return true
+    s.pending = held
+    return false
+  }
+
+  /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
+  extendTail(chunk: string): boolean {
+    const d = this.d
+    const s = d.s
+    if (this.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return false
+    const matcher = d.lexer.tails.get(s.mode)
+    if (matcher === undefined) return false
+    let next = matcher.step(this.tail, chunk)
+    let tail = s.pending + chunk
+    if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
+      // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
+      const rest = tail.slice(1)
+      d.out.text(tail.charAt(0))
+      s.pos += 1
+      s.lineState = lineStates.mid
+      s.pending = ''
+      this.tail = null
+      if (rest.length === 0) return true
+      const again = matcher.start(rest)
+      // `< n, so`: nothing starts after the plain `<` either, so the rest is a chunk of its own
+      if (again === null) return this.take(rest) || d.lexChunk(rest)
+      next = again
+      tail = rest
+    }
+    if (typeof next === 'string') return false
+    this.tail = next
+    s.pending = tail
+    this.noteHeldTail()
+    return true
+  }
+
+  /**
+   * What the lexer does with plain text ending in line-start spaces
+   * (`"code\n  "`): the text goes out, the spaces are held as an undecided
+   * tail, since a fence (closer) may follow in the next chunk.
+   */
+  private textThenIndent(chunk: string): boolean {
+    const s = this.d.s
+    let cut = chunk.length
+    while (cut > 0 && chunk.charCodeAt(cut - 1) === codes.space) cut--
+    this.d.out.text(chunk.slice(0, cut))
+    s.lineState = lineStateBefore(chunk, cut, s.lineState)
+    s.pos += cut
+    s.pending = chunk.slice(cut)
+    this.tail = null
+    this.noteHeldTail()
+    return true
+  }
+
+  /** The state of the tail `plainTagStarts` found, for `take` to hold. */
+  private heldTail: TailState | null = null
+
+  /**
+   * The chunk has characters that are special in this mode: how much of it
+   * is still plain where they stand (the rest, if any, is an undecided
+   * tail), or -1 when the lexer must look.
+   */
+  private plainUpTo(chunk: string, fp: FastPath): number {
+    const mode = this.d.s.mode
+    if (mode === modes.fence) return this.runsAreContent(chunk) ? chunk.length : -1
+    if (mode === modes.cdata) return cdataIsText(chunk) ? chunk.length : -1
+    return this.plainTagStarts(chunk, fp)
+  }
+
+  /**
+   * Every tag-start character in the chunk provably starts no delimiter
+   * (`a < b`, `List<String>`, `<div>`), reading only within the chunk, and
+   * nothing else in it is special: the lexer would make it all text. Or all
+   * of them do up to one that the chunk end leaves undecided (`see <｜DS`):
+   * the text goes up to it and the rest is held, as the lexer's Incomplete
+   * token would hold it.
+   */
+  private plainTagStarts(chunk: string, fp: FastPath): number {
+    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.find(chunk) >= 0)) return -1
+    const matcher = this.d.lexer.tails.get(this.d.s.mode)
+    if (matcher === undefined) return -1
+    let first = chunk.length
+    for (const c of this.d.lexer.tagStartChars) {
+      const ch = String.fromCharCode(c)
+      for (let i = chunk.indexOf(ch); i >= 0 && i < first; i = chunk.indexOf(ch, i + 1)) if (!matcher.startsNothingAt(chunk, i)) first = i
+    }
+    if (first === chunk.length) return first
+    // a delimiter completes inside the chunk, or may have at its end: the lexer decides
+    this.heldTail = matcher.start(chunk.slice(first))
+    return this.heldTail === null ? -1 : first
+  }
+
+  /**
+   * Inside a fence a backtick or tilde run matters only at line start (a
+   * closer); runs elsewhere are content, so the chunk is still plain text
+   * (code with backticks, `~/` paths).
+   */
+  private runsAreContent(chunk: string): boolean {
+    const at = this.d.s.lineState
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c !== codes.graveAccent && c !== codes.tilde) continue
+      if (lineStartIndent(chunk, i, at) >= 0) return false
+      // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start)
+      while (i + 1 < chunk.length && chunk.charCodeAt(i + 1) === c) i++
+    }
+    return true
+  }
+}
+
+/**
+ * CDATA content with `]` in it (`a[i]`, `[[1]]`) is still text when no `]]>`
+ * is in the chunk and it does not end in `]` (which the next chunk could
+ * complete: the lexer holds that tail).
+ */
+function cdataIsText(chunk: string): boolean {
+  return chunk.charCodeAt(chunk.length - 1) !== codes.rightSquareBracket && chunk.indexOf(']]>') < 0
+}

@@ -6,7 +6,7 @@
 import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { afterVoidedFence, decideRun, runKindOf } from '../lexer/markdown.js'
+import { afterVoidedFence, decideRun, runKindOf, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
@@ -24,7 +24,7 @@ const windowSize = 16 * 1024
 export class Driver implements DriverCore {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
-  private readonly guard: { fences: boolean; codeSpans: boolean }
+  readonly guard: GuardSettings
   /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
   private ctxNow: LexContext | null = null
   private readonly lane: FastLane
@@ -40,8 +40,27 @@ export class Driver implements DriverCore {
     const s = this.s
     if (chunk.length === 0) return
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
+    if (s.carry !== null && this.settleRun(chunk) && this.lane.take(chunk)) return
     if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.afterIndent(chunk))) return
     this.lexChunk(chunk)
+  }
+
+  /**
+   * A run carried to the end of the last chunk ends where this one starts
+   * with another character: decide it as `lexWindow` would, without the
+   * lexer, so the chunk may still take the fast lane. Only outside captures
+   * and holds, where the decision is just the next mode.
+   */
+  private settleRun(chunk: string): boolean {
+    const s = this.s
+    const c = s.carry!
+    if (s.capture !== null || s.hold !== null || s.pending !== '' || chunk.charCodeAt(0) === c.ch) return false
+    const d = decideRun(runKindOf(c.mode as ModeName) ?? 'prose', s.md, c.ch, c.len, c.indent, this.guard)
+    if (d.target === modes.halt) return false
+    s.carry = null
+    if (d.md !== null) s.md = d.md
+    if (d.target !== null) s.mode = d.target
+    return true
   }
 
   /** Lex the pending tail and `chunk`, in windows. */

@@ -6,9 +6,10 @@
  * fenced code, `a[i]` in CDATA), a held tail that only grows, or held
  * indentation that turned out to be only indentation.
  */
-import { lineStartIndent, lineStateBefore, lineStates } from '../lexer/context.js'
+import { lineStartIndent, lineStateBefore, lineStates, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
+import { decideRun, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
 import type { SieveStats } from '../types.js'
@@ -23,6 +24,7 @@ export interface LaneHost {
   readonly lexer: CompiledLexer
   readonly opts: DriverOptions
   readonly stats: SieveStats
+  readonly guard: GuardSettings
   /** Lex the pending tail and `chunk` (the slow path). */
   lexChunk(chunk: string): true
 }
@@ -50,7 +52,7 @@ export class FastLane {
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
-      if (cut < 0) return false
+      if (cut < 0) return fp.sink === 'text' && this.inlineRuns(chunk)
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
     if (fp.sink === 'text') {
@@ -188,6 +190,59 @@ export class FastLane {
     // a delimiter completes inside the chunk, or may have at its end: the lexer decides
     this.heldTail = matcher.start(chunk.slice(first))
     return this.heldTail === null ? -1 : first
+  }
+
+  /**
+   * Prose or a pending code span whose only specials are backtick or tilde
+   * runs inside a line (and tag starts that start nothing): all of it is
+   * text, and each run moves the Markdown state exactly as the lexer's run
+   * token would (`decideRun`: `` `x` `` opens and closes a span); a run the
+   * chunk end cuts is carried, as the lexer carries it. Anything else (a run
+   * at line start, a line feed inside a span, a live tag start) is left to
+   * the lexer, before anything is changed.
+   */
+  private inlineRuns(chunk: string): boolean {
+    const s = this.d.s
+    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
+    const matcher = this.d.lexer.tails.get(s.mode)
+    if (matcher === undefined) return false
+    let mode: ModeName = s.mode
+    let md: MarkdownState = s.md
+    let carry: RunCarry | null = null
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c === codes.graveAccent || c === codes.tilde) {
+        let end = i + 1
+        while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+        if (end === chunk.length) {
+          // its length is not known yet: carried, as the lexer's runPart token carries it, and decided by the next chunk
+          carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
+          break
+        }
+        if (lineStartIndent(chunk, i, s.lineState) >= 0) return false
+        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, -1, this.d.guard)
+        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span) return false
+        if (d.target !== null) mode = d.target
+        if (d.md !== null) md = d.md
+        i = end - 1
+      } else if (c === codes.lineFeed) {
+        if (mode === modes.span) return false
+      } else if (this.isTagStart(c) && !matcher.startsNothingAt(chunk, i)) return false
+    }
+    if (endsInLineStartSpaces(chunk, s.lineState)) return false
+    this.d.out.text(chunk)
+    s.mode = mode
+    s.md = md
+    s.carry = carry
+    s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
+    s.pos += chunk.length
+    return true
+  }
+
+  private isTagStart(c: number): boolean {
+    const starts = this.d.lexer.tagStartChars
+    for (let i = 0; i < starts.length; i++) if (starts[i] === c) return true
+    return false
   }
 
   /**

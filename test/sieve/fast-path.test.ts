@@ -70,4 +70,26 @@ describe('fast paths', () => {
     const events = [...[...input].flatMap((c) => sieve.push(c)), ...sieve.end()]
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
+
+  it('should support inline code in prose without the lexer, runs cut by chunk ends included', () => {
+    const sieve = createSieve()
+    const chunks = ['Use `', 'npm test', '` or ``a `b` c', '``, ~not a fence~', ' then ', '`x`.']
+    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(sieve.stats().lexerRuns).toBe(0)
+  })
+
+  it('should support a tag inside inline code as an example, and after it a live block, for every chunking', () => {
+    const input = 'Write `<tool_calls>` or ``<tool_calls>` ``, then:\n' + block
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+    expect(textOf(events)).toBe('Write `<tool_calls>` or ``<tool_calls>` ``, then:\n')
+  })
+
+  it('should not support a carried run deciding without the lexer when the next chunk continues it', () => {
+    const sieve = createSieve()
+    const events = [...['a ``', '`', 'b```', ' c'].flatMap((c) => sieve.push(c)), ...sieve.push('\n' + block), ...sieve.end()]
+    // ``` … ``` mid-line is a code span of three; the block after the paragraph is live
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+  })
 })

@@ -74,48 +74,64 @@ class BlockParser extends EmbeddedActionsParser {
     return { wrapperAttrs, invokes }
   })
 
+  // Rule state lives on the instance and the alternatives of each OR are built once: Chevrotain's
+  // `this.OR([...])` idiom allocates an array and a closure per alternative on every iteration, which
+  // showed in allocation profiles (one block parse per block, every attribute a few iterations). No rule
+  // re-enters itself (a tag holds no tag, a parameter no invoke), so one state slot per rule is enough.
+  private inv: { params: ParsedParam[]; json: string | null; hasContent: boolean } = { params: [], json: null, hasContent: false }
+  private par: { parts: ValuePart[]; raw: string[] } = { parts: [], raw: [] }
+  private tag: { attrs: Record<string, string>; pending: string | null; afterEq: boolean; word: string | null; value: string } = {
+    attrs: Object.create(null) as Record<string, string>,
+    pending: null,
+    afterEq: false,
+    word: null,
+    value: '',
+  }
+  private gapAlts?: Array<{ ALT: () => unknown }>
+  private invokeAlts?: Array<{ ALT: () => unknown }>
+  private paramAlts?: Array<{ ALT: () => unknown }>
+  private tagAlts?: Array<{ ALT: () => unknown }>
+
   private gap = this.RULE('gap', () => {
-    this.MANY(() => this.OR([{ ALT: () => this.CONSUME(cat.Ws) }, { ALT: () => this.SUBRULE(this.comment) }]))
+    this.MANY(() => this.OR((this.gapAlts ??= [{ ALT: () => this.CONSUME(cat.Ws) }, { ALT: () => this.SUBRULE(this.comment) }])))
   })
 
   private invoke = this.RULE('invoke', (): ParsedInvoke => {
     this.CONSUME(cat.InvokeOpen)
     const attrs = this.SUBRULE(this.tagRest)
-    const params: ParsedParam[] = []
-    let json: string | null = null
-    let hasContent = false
-    this.MANY(() => this.OR([
+    const inv = (this.inv = { params: [], json: null, hasContent: false })
+    this.MANY(() => this.OR((this.invokeAlts ??= [
       { ALT: () => { this.CONSUME(cat.Ws) } },
-      { ALT: () => { this.SUBRULE(this.comment); hasContent = true } },
-      { ALT: () => { params.push(this.SUBRULE(this.param)) } },
+      { ALT: () => { this.SUBRULE(this.comment); this.inv.hasContent = true } },
+      { ALT: () => { this.inv.params.push(this.SUBRULE(this.param)) } },
       {
         ALT: () => {
           let body = this.CONSUME(cat.JsonOpen).image
           this.MANY2(() => { body += this.CONSUME(cat.JsonText).image })
-          json = json === null ? body : json + body
-          hasContent = true
+          this.inv.json = this.inv.json === null ? body : this.inv.json + body
+          this.inv.hasContent = true
         },
       },
-    ]))
+    ])))
     const close = this.CONSUME(cat.InvokeClose)
-    return { attrs, params, json, hasContent, close }
+    return { attrs, params: inv.params, json: inv.json, hasContent: inv.hasContent, close }
   })
 
   private param = this.RULE('param', (): ParsedParam => {
     this.CONSUME(cat.ParamOpen)
     const attrs = this.SUBRULE(this.tagRest)
-    const parts: ValuePart[] = []
     // raw pieces, joined once: a value can arrive as many tokens
-    const raw: string[] = []
-    this.MANY(() => this.OR([
+    const par = (this.par = { parts: [], raw: [] })
+    this.MANY(() => this.OR((this.paramAlts ??= [
       {
         ALT: () => {
           const text = this.CONSUME(cat.ValueText).image
           // a chunk boundary or a comment splits text; value rules see one run
+          const parts = this.par.parts
           const last = parts[parts.length - 1]
           if (last !== undefined && last.kind === 'text') last.text += text
           else parts.push({ kind: 'text', text })
-          raw.push(text)
+          this.par.raw.push(text)
         },
       },
       {
@@ -124,14 +140,14 @@ class BlockParser extends EmbeddedActionsParser {
           let text = ''
           this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
           const close = this.CONSUME(cat.CDataClose).image
-          parts.push({ kind: 'cdata', text })
-          raw.push(open, text, close)
+          this.par.parts.push({ kind: 'cdata', text })
+          this.par.raw.push(open, text, close)
         },
       },
-      { ALT: () => { raw.push(this.SUBRULE(this.comment)) } },
-    ]))
+      { ALT: () => { this.par.raw.push(this.SUBRULE(this.comment)) } },
+    ])))
     this.CONSUME(cat.ParamClose)
-    return { attrs, parts, raw: raw.join('') }
+    return { attrs, parts: par.parts, raw: par.raw.join('') }
   })
 
   /** Returns the comment's whole text, for a parameter's raw value. */
@@ -142,52 +158,62 @@ class BlockParser extends EmbeddedActionsParser {
     return image
   })
 
-  private tagRest = this.RULE('tagRest', (): Record<string, string> => {
-    const attrs: Record<string, string> = Object.create(null)
-    // the attribute an `=` may still give a value to; the first value of a name wins
-    let pending: string | null = null
-    let afterEq = false
-    // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
-    let word: string | null = null
-    const endWord = () => {
-      if (word === null) return
-      if (afterEq && pending !== null) {
-        if (attrs[pending] === '') attrs[pending] = word
-        pending = null
-      } else {
-        pending = lower(word)
-        if (!(pending in attrs)) attrs[pending] = ''
-      }
-      afterEq = false
-      word = null
+  /** A word ended (space, `=`, a quote, the tag end): it names an attribute, or is the value an `=` waited for. */
+  private endWord(): void {
+    const t = this.tag
+    const word = t.word
+    if (word === null) return
+    if (t.afterEq && t.pending !== null) {
+      if (t.attrs[t.pending] === '') t.attrs[t.pending] = word
+      t.pending = null
+    } else {
+      t.pending = lower(word)
+      if (!(t.pending in t.attrs)) t.attrs[t.pending] = ''
     }
-    this.MANY(() => this.OR([
-      { ALT: () => { this.CONSUME(cat.Ws); this.ACTION(endWord) } },
+    t.afterEq = false
+    t.word = null
+  }
+
+  // the embedded actions of tagRest, made once (not recorded: they run only when parsing)
+  private readonly endWordAction = (): void => this.endWord()
+  private readonly eqAction = (): void => {
+    this.endWord()
+    this.tag.afterEq = true
+  }
+  private readonly quotedAction = (): void => {
+    const tag = this.tag
+    this.endWord()
+    if (tag.pending !== null && tag.attrs[tag.pending] === '') tag.attrs[tag.pending] = tag.value
+    tag.pending = null
+    tag.afterEq = false
+  }
+
+  private tagRest = this.RULE('tagRest', (): Record<string, string> => {
+    // the attribute an `=` may still give a value to; the first value of a name wins;
+    // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
+    const t = (this.tag = { attrs: Object.create(null) as Record<string, string>, pending: null, afterEq: false, word: null, value: '' })
+    this.MANY(() => this.OR((this.tagAlts ??= [
+      { ALT: () => { this.CONSUME(cat.Ws); this.ACTION(this.endWordAction) } },
       {
         ALT: () => {
           const w = this.CONSUME(cat.AttrName).image
-          this.ACTION(() => { word = word === null ? w : word + w })
+          this.ACTION(() => { this.tag.word = this.tag.word === null ? w : this.tag.word + w })
         },
       },
-      { ALT: () => { this.CONSUME(cat.Eq); this.ACTION(() => { endWord(); afterEq = true }) } },
+      { ALT: () => { this.CONSUME(cat.Eq); this.ACTION(this.eqAction) } },
       {
         ALT: () => {
           this.CONSUME(cat.QuoteOpen)
-          let value = ''
-          this.MANY2(() => { value += this.CONSUME(cat.AttrText).image })
+          this.tag.value = ''
+          this.MANY2(() => { this.tag.value += this.CONSUME(cat.AttrText).image })
           this.CONSUME(cat.QuoteClose)
-          this.ACTION(() => {
-            endWord()
-            if (pending !== null && attrs[pending] === '') attrs[pending] = value
-            pending = null
-            afterEq = false
-          })
+          this.ACTION(this.quotedAction)
         },
       },
-    ]))
-    this.ACTION(endWord)
+    ])))
+    this.ACTION(this.endWordAction)
     this.CONSUME(cat.TagEnd)
-    return attrs
+    return t.attrs
   })
 
   /** Parse one block's tokens; `null` when they do not form a block. */

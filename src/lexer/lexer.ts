@@ -7,7 +7,7 @@ import { Lexer, type IToken, type TokenType } from 'chevrotain'
 import type { Grammar } from '../grammar/types.js'
 import { freshMarkdown, lineStates, type LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
-import { buildModes, type TokenInfo } from './tokens.js'
+import { buildModes, type CompiledModes, type TokenInfo } from './tokens.js'
 import { allCategories } from './kinds.js'
 import type { TailMatcher } from './tail.js'
 
@@ -19,6 +19,8 @@ export interface CompiledLexer {
   readonly maxDelimiter: number
   /** Characters that can start a tag in any frame. */
   readonly tagStartChars: readonly number[]
+  /** See {@link CompiledModes.tagEndChars}. */
+  readonly tagEndChars: readonly number[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -51,6 +53,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     typeByName,
     maxDelimiter: built.maxDelimiter,
     tagStartChars: built.tagStartChars,
+    tagEndChars: built.tagEndChars,
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

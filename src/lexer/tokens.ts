@@ -135,6 +135,8 @@ export interface CompiledModes {
   tagStartChars: number[]
   /** Per mode, the matcher for its undecided tails (shared by the Incomplete token, the plain-`<` token and the driver). */
   tails: Map<ModeName, TailMatcher>
+  /** Single characters that are a whole tag end, one nothing can lengthen (`>`, `＞`): right after an attribute they end the tag. */
+  tagEndChars: number[]
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -286,7 +288,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]
 
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails }
+  const tagEndChars = [codes.greaterThan, codes.fullwidthGreaterThan].filter((c) => {
+    const ch = String.fromCharCode(c)
+    tagEnd.sticky.lastIndex = 0
+    return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
+  })
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars }
 }
 
 /** One to three spaces and nothing after them. */

@@ -4,65 +4,58 @@
  * yet. Within a tag's attributes (`name="path" string="true"`) name
  * characters, spaces, `=` and quotes only move between the tag and its
  * quoted values, and inside quotes anything but the closing quote is value
- * text: no such chunk can end the tag, break it, or touch the Markdown
- * guard. Those chunks are appended to the pending text and lexed together
- * with the chunk that can (`">`, a stray `!`), so a tag costs one lexer run
- * instead of one per chunk. The events are the same and leave no later:
- * deferred text would have sat in the capture anyway.
+ * text; a tag end (`>`) then leads into the body, where a parameter's value
+ * text up to the next tag start, or the whitespace of an invoke or wrapper
+ * body, changes nothing either. No such chunk can end the block, break it,
+ * or touch the Markdown guard. Those chunks are appended to the pending text
+ * and lexed together with the chunk that can (`</`, a stray `!`), so a tag
+ * and its value cost one lexer run instead of one per chunk. The events are
+ * the same and leave no later: deferred text would have sat in the capture
+ * anyway.
  */
 import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
-/** Where a character leaves the attribute reader: in the tag, or inside a double or single quote. */
-type Quote = 0 | 1 | 2
+/** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
+type Place = 0 | 1 | 2 | 3 | 4
 const inTag = 0
 const inDq = 1
 const inSq = 2
+const inValue = 3
+const inBody = 4
 /** Not deferrable from here. */
 const stop = -1
 
-const quoteOf: Partial<Record<ModeName, Quote>> = {
-  [modes.tagWrapper]: inTag,
-  [modes.tagInvoke]: inTag,
-  [modes.tagParameter]: inTag,
-  [modes.attrDqWrapper]: inDq,
-  [modes.attrDqInvoke]: inDq,
-  [modes.attrDqParameter]: inDq,
-  [modes.attrSqWrapper]: inSq,
-  [modes.attrSqInvoke]: inSq,
-  [modes.attrSqParameter]: inSq,
+/** Where each tag or attribute mode starts the reader, and where its tag end leads. */
+const startOf: Partial<Record<ModeName, { at: Place; body: Place }>> = {
+  [modes.tagWrapper]: { at: inTag, body: inBody },
+  [modes.tagInvoke]: { at: inTag, body: inBody },
+  [modes.tagParameter]: { at: inTag, body: inValue },
+  [modes.attrDqWrapper]: { at: inDq, body: inBody },
+  [modes.attrDqInvoke]: { at: inDq, body: inBody },
+  [modes.attrDqParameter]: { at: inDq, body: inValue },
+  [modes.attrSqWrapper]: { at: inSq, body: inBody },
+  [modes.attrSqInvoke]: { at: inSq, body: inBody },
+  [modes.attrSqParameter]: { at: inSq, body: inValue },
 }
 
 /** Characters a tag's attribute list reads as spaces, names or `=` (the tag modes' Ws, AttrName and Eq tokens). */
 const tagSafe = new Uint8Array(128)
 for (const c of ' \t\r\n=_.:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ') tagSafe[c.charCodeAt(0)] = 1
 
-/** Most text kept unlexed: attributes are short; past this the lexer takes over as before. */
+/** Most text kept unlexed: past this the lexer takes over as before (a long value goes on by the fast path). */
 export const deferLimit = 1024
 
-/** The quote state after `text` read from `from`, or `stop` if some character could end or break the tag. */
-function readAttributes(text: string, from: Quote): Quote | typeof stop {
-  let q: Quote = from
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (q === inTag) {
-      if (c === codes.quotationMark) q = inDq
-      else if (c === codes.apostrophe) q = inSq
-      else if (c >= 128 || tagSafe[c] === 0) return stop
-    } else if (c === (q === inDq ? codes.quotationMark : codes.apostrophe)) q = inTag
-  }
-  return q
-}
-
-/**
- * Tracks the deferred text of one driver. `pending` is the driver's held
- * text; the tracker remembers which pending string it produced, so a tail
- * the lexer held (`｜` of a `｜>` tag end) is read once before deferring on.
- */
 export class Deferral {
   private mine: string | null = null
   private mineMode: ModeName | null = null
-  private quote: Quote = inTag
+  private place: Place = inTag
+
+  /**
+   * `tagEnds`: single characters that end a tag by themselves (`>`, `＞`);
+   * `tagStarts`: characters that may start a tag, which a value cannot hold unlexed.
+   */
+  constructor(private readonly tagEnds: readonly number[], private readonly tagStarts: readonly number[]) {}
 
   /** The lexer took the pending text: whatever is pending next is the lexer's. */
   reset(): void {
@@ -71,15 +64,44 @@ export class Deferral {
 
   /** The new pending text if `chunk` can wait, else null (lex `pending + chunk` now). */
   take(mode: ModeName, pending: string, chunk: string): string | null {
-    const start = quoteOf[mode]
+    const start = startOf[mode]
     if (start === undefined || pending.length + chunk.length > deferLimit) return null
-    let q: Quote | typeof stop = pending === this.mine && mode === this.mineMode ? this.quote : readAttributes(pending, start)
-    if (q === stop) return null
-    q = readAttributes(chunk, q)
-    if (q === stop) return null
-    this.quote = q
+    let at: Place | typeof stop = pending === this.mine && mode === this.mineMode ? this.place : this.read(pending, start.at, start.body)
+    if (at === stop) return null
+    at = this.read(chunk, at, start.body)
+    if (at === stop) return null
+    this.place = at
     this.mineMode = mode
     this.mine = pending + chunk
     return this.mine
+  }
+
+  /** Where the reader stands after `text`, or `stop` if some character could end the block or break it. */
+  private read(text: string, from: Place, body: Place): Place | typeof stop {
+    let at: Place = from
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      switch (at) {
+        case inTag:
+          if (c === codes.quotationMark) at = inDq
+          else if (c === codes.apostrophe) at = inSq
+          else if (c < 128 && tagSafe[c] === 1) break
+          else if (this.tagEnds.includes(c)) at = body
+          else return stop
+          break
+        case inDq:
+          if (c === codes.quotationMark) at = inTag
+          break
+        case inSq:
+          if (c === codes.apostrophe) at = inTag
+          break
+        case inValue:
+          if (this.tagStarts.includes(c)) return stop
+          break
+        default:
+          if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn && c !== codes.lineFeed) return stop
+      }
+    }
+    return at
   }
 }

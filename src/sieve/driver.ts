@@ -28,12 +28,13 @@ export class Driver implements DriverCore {
   /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
   private ctxNow: LexContext | null = null
   private readonly lane: FastLane
-  private readonly deferral = new Deferral()
+  private readonly deferral: Deferral
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
+    this.deferral = new Deferral(lexer.tagEndChars, lexer.tagStartChars)
   }
 
   push(chunk: string): void {

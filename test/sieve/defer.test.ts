@@ -69,4 +69,19 @@ describe('deferred tag text', () => {
     expect(codes(wholeEvents)[0]).toMatch(/^capture-limit@/)
     expect(textOf(perPush.flat())).toBe(input)
   })
+
+  it('should support a value read on past the tag end: lexer runs do not grow with the value', () => {
+    const runs = (value: string) => oneCharAtATime(block('name="path"').replace('src/main.rs', value)).stats.lexerRuns
+    const short = runs('a.rs')
+    expect(runs('a/very/long/path/to/some/file/in/the/repository/main.rs')).toBe(short)
+  })
+
+  it('should not support deferring a JSON invoke body or text after a tag end in an invoke body', () => {
+    const json = '<tool_calls>\n<invoke name="f">{"a": 1}</invoke>\n</tool_calls>'
+    expect(calls(expectChunkInvariant(json))).toEqual([{ name: 'f', input: { a: 1 } }])
+    const junk = '<tool_calls>\n<invoke name="f"> junk </invoke>\n</tool_calls> after'
+    const events = expectChunkInvariant(junk)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(junk)
+  })
 })

@@ -15,7 +15,7 @@ import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
-import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { flushRun, initialState, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
 const windowSize = 16 * 1024
@@ -137,6 +137,9 @@ export class Driver implements DriverCore {
           const r = this.switchMode(d.target, null, text, 0)
           if (r !== null) return this.run(r, final)
         }
+        // the run went into the hold piece by piece; now that it ended, the hold is judged as a whole run token would be
+        const h = s.hold
+        if (h !== null && !h.givenUp && h.length > this.opts.captureLimit) this.giveUpHold(h)
       }
     }
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
@@ -146,13 +149,23 @@ export class Driver implements DriverCore {
     const s = this.s
     let r: Restart | null = first
     while (r !== null) {
-      const { text, base } = r
+      const base = r.base
+      // A restart can carry a whole capture back (up to the capture limit): lex it a window at a time, like
+      // pushed text, so a restart from inside it re-lexes at most a window, not everything after it.
+      let text: string = r.text
+      let later: string | null = null
+      if (text.length > windowSize) {
+        later = text.slice(windowSize)
+        text = text.slice(0, windowSize)
+      }
+      const last = final && later === null
       s.mode = r.mode
       s.md = r.md
       const carry0 = r.carry
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final, lineState: r.lineState, carry: carry0, noHoldBefore: r.noHoldBefore ?? -1 }
+      const noHold: number = r.noHoldBefore ?? -1
+      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: last, lineState: r.lineState, carry: carry0, noHoldBefore: noHold }
       const tokens = this.lexer.tokenize(text, r.mode, ctx)
       this.ctxNow = ctx
       this.stats.lexerRuns++
@@ -172,10 +185,21 @@ export class Driver implements DriverCore {
         r = this.token(tok, info, text, base, startLine, carry0)
         if (r !== null) break
       }
-      if (r !== null) continue
+      if (r !== null) {
+        // the restart covers the rest of this window; the text past it follows
+        if (later !== null) r.text += later
+        continue
+      }
       s.carry = ctx.carry
       s.pos = base + consumed
       s.lineState = lineStateBefore(text, consumed, startLine)
+      if (later !== null) {
+        const next: string = s.pending + later
+        const shift: number = text.length - s.pending.length
+        s.pending = ''
+        r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
+        continue
+      }
       this.lane.noteHeldTail()
     }
   }
@@ -228,10 +252,7 @@ export class Driver implements DriverCore {
         this.out.text(h.parts.join(''))
       } else if (info.runPart ? this.ctxNow!.carry!.len > this.opts.captureLimit : h.length > this.opts.captureLimit) {
         // a run cut by the chunk end is judged when it ends (one chunk would see it whole); only its own length is bounded now
-        h.givenUp = true
-        this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters; released as text`, h.start, h.start + this.opts.captureLimit + 1)
-        this.out.text(h.parts.join(''))
-        h.parts = []
+        this.giveUpHold(h)
       }
       if (target !== null) s.mode = target
       return null
@@ -271,6 +292,14 @@ export class Driver implements DriverCore {
     }
     if (target !== null) s.mode = target
     return null
+  }
+
+  /** The held text grew past the limit: it goes out as text, and the rest of the paragraph with it. */
+  private giveUpHold(h: Hold): void {
+    h.givenUp = true
+    this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters; released as text`, h.start, h.start + this.opts.captureLimit + 1)
+    this.out.text(h.parts.join(''))
+    h.parts = []
   }
 
   /**

@@ -101,4 +101,16 @@ describe('capture limit', () => {
     expect(calls(events).map((c) => c.name)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4'])
     expect(codes(events)).toEqual([])
   })
+
+  it('should support a hold that a fence opener takes past the limit the same whether the run arrives whole or cut', () => {
+    // found by `npm run fuzz` (seed 82): the tag held after "`" was judged on the run token when the run came
+    // whole, but not when a chunk end cut the run and the carried run was decided later
+    const tag = '<tool_calls>'
+    const head = '`' + tag + ' and more words after the tag here '
+    const input = head + '\n```\n' + xmlBlock('a', 'v') + '\n```\n'
+    const limit = head.length + 1
+    const events = expectChunkInvariant(input, { captureLimit: limit })
+    expect(codes(events)[0]).toBe('capture-limit')
+    expect(textOf(events)).toBe(input)
+  })
 })

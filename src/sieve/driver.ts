@@ -5,8 +5,8 @@
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { afterVoidedFence, decideRun, runKindOf, type GuardSettings } from '../lexer/markdown.js'
+import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { decideRun, runKindOf, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
@@ -15,7 +15,8 @@ import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
-import { flushRun, initialState, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
+import { Holds } from './holds.js'
+import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
 const windowSize = 16 * 1024
@@ -29,12 +30,14 @@ export class Driver implements DriverCore {
   private ctxNow: LexContext | null = null
   private readonly lane: FastLane
   private readonly deferral: Deferral
+  private readonly holds: Holds
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
     this.deferral = new Deferral(lexer.tagEndChars, lexer.tagStartChars)
+    this.holds = new Holds(this)
   }
 
   push(chunk: string): void {
@@ -108,7 +111,7 @@ export class Driver implements DriverCore {
       }
       if (h.givenUp) continue
       const held = h.parts.join('')
-      this.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }, true)
+      this.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.holds.noHoldBefore(h.start + held.length, held.length) }, true)
     }
     if (s.capture !== null) releaseCapture(this, s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }
@@ -126,20 +129,18 @@ export class Driver implements DriverCore {
       const d = decideRun(kind, s.md, c.ch, c.len, c.indent, this.guard)
       if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
         // the run that ended the paragraph already went out as text: decide it again where the re-lex would
-        const after = this.afterHalt(s.mode)
+        const after = this.holds.afterHalt(s.mode)
         s.hold = null
         const again = decideRun(runKindOf(after.mode) ?? 'prose', after.md, c.ch, c.len, c.indent, this.guard)
         s.mode = again.target ?? after.mode
         s.md = again.md ?? after.md
       } else {
         if (d.md !== null) s.md = d.md
-        if (d.target !== null) {
-          const r = this.switchMode(d.target, null, text, 0)
-          if (r !== null) return this.run(r, final)
-        }
-        // the run went into the hold piece by piece; now that it ended, the hold is judged as a whole run token would be
         const h = s.hold
-        if (h !== null && !h.givenUp && h.length > this.opts.captureLimit) this.giveUpHold(h)
+        // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
+        const r = h === null ? null : this.holds.runEnded(h, d.target, text)
+        if (r !== null) return this.run(r, final)
+        if (d.target !== null) s.mode = d.target
       }
     }
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
@@ -223,105 +224,31 @@ export class Driver implements DriverCore {
       releaseCapture(this, cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
     }
     const h = s.hold
-    if (h !== null && h.givenUp) {
-      if (target === modes.halt) {
-        // the paragraph ended (or the fence opener was void): lex the token that decided it again
-        s.hold = null
-        const after = this.afterHalt(s.mode)
-        // a fence opener's indent went out already: it still stands at line start
-        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? lineStates.start : lineStateBefore(text, tok.startOffset, startLine)
-        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
-      }
-      this.out.text(tok.image)
-      if (releases(target)) s.hold = null
-      if (target !== null) s.mode = target
-      return null
-    }
-    if (h !== null) {
-      h.parts.push(tok.image)
-      h.length += tok.image.length
-      if (target === modes.halt) {
-        // the paragraph ended with the tag's code span unclosed (or the fence opener it sat in was void): lex it again
-        s.hold = null
-        const held = h.parts.join('')
-        const after = this.afterHalt(s.mode)
-        return { text: held + text.substring(tok.startOffset + tok.image.length), base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
-      }
-      if (releases(target)) {
-        s.hold = null
-        this.out.text(h.parts.join(''))
-      } else if (info.runPart ? this.ctxNow!.carry!.len > this.opts.captureLimit : h.length > this.opts.captureLimit) {
-        // a run cut by the chunk end is judged when it ends (one chunk would see it whole); only its own length is bounded now
-        this.giveUpHold(h)
-      }
-      if (target !== null) s.mode = target
-      return null
-    }
+    if (h !== null) return this.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? this.ctxNow!.carry!.len : null)
     return this.switchMode(target, tok, text, base, startLine)
   }
 
   /** Outside captures and holds: the token is text unless it opens a capture or a hold. */
-  private switchMode(target: ModeName | null, tok: IToken | null, text: string, base: number, startLine: LineState = this.s.lineState): Restart | null {
+  private switchMode(target: ModeName | null, tok: IToken, text: string, base: number, startLine: LineState): null {
     const s = this.s
-    if (tok !== null) {
-      const start = base + tok.startOffset
-      if (target === modes.tagWrapper || target === modes.tagInvoke) {
-        const wrapper = target === modes.tagWrapper
-        const r = s.rescans
-        while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
-        const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
-        s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null }
-        s.sawSyntax = true
-      } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
-        s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
-      } else {
-        const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
-        if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
-        this.out.text(tok.image)
-      }
-    } else if (s.hold !== null && releases(target)) {
-      // a carried run closed a level that was open at the held tag
-      this.out.text(s.hold.parts.join(''))
-      s.hold = null
-    } else if (s.hold !== null && target === modes.halt) {
-      const h = s.hold
-      s.hold = null
-      const held = h.parts.join('')
-      const after = this.afterHalt(s.mode)
-      return { text: held + text, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
+    const start = base + tok.startOffset
+    if (target === modes.tagWrapper || target === modes.tagInvoke) {
+      const wrapper = target === modes.tagWrapper
+      const r = s.rescans
+      while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
+      const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
+      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null }
+      s.sawSyntax = true
+    } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
+      s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
+    } else {
+      const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
+      if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
+      this.out.text(tok.image)
     }
     if (target !== null) s.mode = target
     return null
   }
-
-  /** The held text grew past the limit: it goes out as text, and the rest of the paragraph with it. */
-  private giveUpHold(h: Hold): void {
-    h.givenUp = true
-    this.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${this.opts.captureLimit} characters; released as text`, h.start, h.start + this.opts.captureLimit + 1)
-    this.out.text(h.parts.join(''))
-    h.parts = []
-  }
-
-  /**
-   * A hold halted at paragraph end `at`. The re-lex from the tag may hold a
-   * later tag of the same paragraph, which halts at the same end again: a
-   * staircase of unmatched runs would re-lex the paragraph once per tag. From
-   * the third halt at one end, tags up to it are left as text.
-   */
-  private noHoldBefore(at: number, heldLength: number): number {
-    const s = this.s
-    if (s.paragraphEnd !== null && s.paragraphEnd.at === at) s.paragraphEnd.halts++
-    else s.paragraphEnd = { at, halts: 1 }
-    return s.paragraphEnd.halts > 2 ? heldLength : -1
-  }
-
-  /** Where a held tag is lexed again from when its hold halts in `mode`. */
-  private afterHalt(mode: ModeName): { mode: ModeName; md: MarkdownState } {
-    if (mode !== modes.fenceInfoHold) return { mode: modes.prose, md: freshMarkdown() }
-    const d = afterVoidedFence(this.s.md, this.guard)
-    return { mode: d.target!, md: d.md! }
-  }
-
 
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {
     this.out.event({ type: 'diagnostic', code, message, span: { start, end } })
@@ -342,10 +269,3 @@ export class Driver implements DriverCore {
   }
 
 }
-
-
-/** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
-function releases(target: ModeName | null): boolean {
-  return target === modes.prose || target === modes.span || target === modes.fence
-}
-

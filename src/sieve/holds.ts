@@ -1,0 +1,128 @@
+/**
+ * Held tags (DESIGN: "Markdown guard"): a tag after an unmatched backtick
+ * run waits in a hold until the paragraph decides. A run that closes a
+ * level open at the tag proves it was an example (text); the paragraph's
+ * end (or a void fence opener) proves it live, and the driver lexes the
+ * held text again from the tag; a hold past the capture limit goes out as
+ * text with the rest of its paragraph.
+ */
+import type { IToken } from 'chevrotain'
+import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { TokenInfo } from '../lexer/tokens.js'
+import type { DiagnosticCode } from '../types.js'
+import type { Emitter } from './emitter.js'
+import type { DriverOptions, DriverState, Hold, Restart } from './state.js'
+
+/** What hold handling needs from the driver. */
+export interface HoldHost {
+  readonly s: DriverState
+  readonly out: Emitter
+  readonly opts: DriverOptions
+  readonly guard: GuardSettings
+  diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
+}
+
+/** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
+export function releases(target: ModeName | null): boolean {
+  return target === modes.prose || target === modes.span || target === modes.fence
+}
+
+export class Holds {
+  constructor(private readonly d: HoldHost) {}
+
+  /**
+   * A token while a tag is held (`h`). `runLength`: for a run cut by the
+   * chunk end, the length of the whole run so far; else null. Returns where
+   * to lex again when the paragraph ended.
+   */
+  token(h: Hold, tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null, runLength: number | null): Restart | null {
+    const s = this.d.s
+    const target = info.push
+    if (h.givenUp) {
+      if (target === modes.halt) {
+        // the paragraph ended (or the fence opener was void): lex the token that decided it again
+        s.hold = null
+        const after = this.afterHalt(s.mode)
+        // a fence opener's indent went out already: it still stands at line start
+        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? lineStates.start : lineStateBefore(text, tok.startOffset, startLine)
+        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
+      }
+      this.d.out.text(tok.image)
+      if (releases(target)) s.hold = null
+      if (target !== null) s.mode = target
+      return null
+    }
+    h.parts.push(tok.image)
+    h.length += tok.image.length
+    if (target === modes.halt) {
+      // the paragraph ended with the tag's code span unclosed (or the fence opener it sat in was void): lex it again
+      return this.relex(h, text.substring(tok.startOffset + tok.image.length))
+    }
+    if (releases(target)) {
+      s.hold = null
+      this.d.out.text(h.parts.join(''))
+    } else if ((runLength ?? h.length) > this.d.opts.captureLimit) {
+      // a run cut by the chunk end is judged when it ends (one chunk would see it whole); only its own length is bounded now
+      this.giveUp(h)
+    }
+    if (target !== null) s.mode = target
+    return null
+  }
+
+  /**
+   * A run carried across a chunk end ended, and was decided `target` (its
+   * characters are already in the hold): the same outcome as a whole run token.
+   */
+  runEnded(h: Hold, target: ModeName | null, text: string): Restart | null {
+    const s = this.d.s
+    if (releases(target)) {
+      // a carried run closed a level that was open at the held tag
+      this.d.out.text(h.parts.join(''))
+      s.hold = null
+      return null
+    }
+    if (target === modes.halt) return this.relex(h, text)
+    if (!h.givenUp && h.length > this.d.opts.captureLimit) this.giveUp(h)
+    return null
+  }
+
+  /** The paragraph ended with the tag live: lex the held text and `rest` again from the tag. */
+  private relex(h: Hold, rest: string): Restart {
+    const s = this.d.s
+    s.hold = null
+    const held = h.parts.join('')
+    const after = this.afterHalt(s.mode)
+    return { text: held + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
+  }
+
+  /** The held text grew past the limit: it goes out as text, and the rest of the paragraph with it. */
+  private giveUp(h: Hold): void {
+    const limit = this.d.opts.captureLimit
+    h.givenUp = true
+    this.d.diagnostic('capture-limit', `text held after an unmatched backtick grew past ${limit} characters; released as text`, h.start, h.start + limit + 1)
+    this.d.out.text(h.parts.join(''))
+    h.parts = []
+  }
+
+  /**
+   * A hold halted at paragraph end `at`. The re-lex from the tag may hold a
+   * later tag of the same paragraph, which halts at the same end again: a
+   * staircase of unmatched runs would re-lex the paragraph once per tag. From
+   * the third halt at one end, tags up to it are left as text.
+   */
+  noHoldBefore(at: number, heldLength: number): number {
+    const s = this.d.s
+    if (s.paragraphEnd !== null && s.paragraphEnd.at === at) s.paragraphEnd.halts++
+    else s.paragraphEnd = { at, halts: 1 }
+    return s.paragraphEnd.halts > 2 ? heldLength : -1
+  }
+
+  /** Where a held tag is lexed again from when its hold halts in `mode`. */
+  afterHalt(mode: ModeName): { mode: ModeName; md: MarkdownState } {
+    if (mode !== modes.fenceInfoHold) return { mode: modes.prose, md: freshMarkdown() }
+    const d = afterVoidedFence(this.d.s.md, this.d.guard)
+    return { mode: d.target!, md: d.md! }
+  }
+}

@@ -21,6 +21,8 @@ export interface CompiledLexer {
   readonly tagStartChars: readonly number[]
   /** See {@link CompiledModes.tagEndChars}. */
   readonly tagEndChars: readonly number[]
+  /** See {@link CompiledModes.delimiterTokens}. */
+  readonly delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -54,6 +56,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     maxDelimiter: built.maxDelimiter,
     tagStartChars: built.tagStartChars,
     tagEndChars: built.tagEndChars,
+    delimiterTokens: built.delimiterTokens,
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

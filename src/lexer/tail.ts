@@ -28,6 +28,8 @@ interface Pos {
 interface Step {
   next: TailState | null
   accept: 0 | 1 | 2
+  /** The delimiters (indices) that completed on this character. */
+  accepted: readonly number[] | null
 }
 
 /** A DFA state: a set of NFA positions, with its transitions cached. */
@@ -82,6 +84,48 @@ export class TailMatcher {
     return true
   }
 
+  /**
+   * Where reading `more` from `state` first completes a delimiter for good
+   * (one that cannot grow and needs no boundary, such as `</invoke>`): the
+   * delimiter's index and the offset in `more` just past it. Null when the
+   * first completion is anything else (several delimiters, one that may
+   * grow or waits for a boundary) or none comes: the lexer decides those.
+   */
+  firstComplete(state: TailState, more: string): { d: number; end: number } | null {
+    let cur = state
+    for (let i = 0; i < more.length; i++) {
+      const ch = more.charCodeAt(i)
+      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
+      if (st.next === null) return null
+      cur = st.next
+    }
+    return null
+  }
+
+  /**
+   * True when a delimiter matches at the start of `text` with the stream
+   * over: one completes inside it, and an opening tag has a boundary after
+   * it (the end of the stream is none). Then lexing `text` as final yields
+   * that token; otherwise `text` is only the unfinished start of a tag.
+   */
+  matchesAtEnd(text: string): boolean {
+    let cur = this.init
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i)
+      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      if (st.accepted !== null) {
+        for (const d of st.accepted) {
+          if (!this.delims[d]!.needsBoundary) return true
+          if (i + 1 < text.length && !isNameChar(text.charCodeAt(i + 1))) return true
+        }
+      }
+      if (st.next === null) return false
+      cur = st.next
+    }
+    return false
+  }
+
   /** The state after reading `s` from scratch, or null if the lexer must decide. */
   start(s: string): TailState | null {
     const r = this.step(this.init, s)
@@ -131,7 +175,7 @@ export class TailMatcher {
       // an opening tag waits for its boundary; any other delimiter is held only while it could still grow
       for (const d of accepted) if (!this.delims[d]!.needsBoundary && !next.some((p) => p.d === d)) accept = 2
     }
-    return { next: next.length === 0 ? null : this.state(next), accept }
+    return { next: next.length === 0 ? null : this.state(next), accept, accepted }
   }
 
   private state(ps: Pos[]): TailState {
@@ -163,4 +207,9 @@ function same(a: number, b: number, ci: boolean): boolean {
   if (a === b) return true
   if (!ci) return false
   return String.fromCharCode(a).toLowerCase() === String.fromCharCode(b).toLowerCase()
+}
+
+/** The characters an opening tag's name cannot be followed by (`codes.nameCharClass`). */
+function isNameChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e || c === 0x3a || c === 0x2d
 }

@@ -105,6 +105,8 @@ export class TokenFactory {
 }
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
+/** The capture modes between tags, where closing tags come most often. */
+const bodyModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.value, modes.invokeBody, modes.wrapperBody, modes.jsonBody])
 const tagModeOf: Record<Role, ModeName> = { wrapper: modes.tagWrapper, invoke: modes.tagInvoke, parameter: modes.tagParameter }
 const bodyModeOf: Record<Role, ModeName> = { wrapper: modes.wrapperBody, invoke: modes.invokeBody, parameter: modes.value }
 const openCat: Record<Role, CategoryName> = { wrapper: 'WrapperOpen', invoke: 'InvokeOpen', parameter: 'ParamOpen' }
@@ -137,6 +139,13 @@ export interface CompiledModes {
   tails: Map<ModeName, TailMatcher>
   /** Single characters that are a whole tag end, one nothing can lengthen (`>`, `＞`): right after an attribute they end the tag. */
   tagEndChars: number[]
+  /**
+   * Per capture body mode, the token type of each delimiter of its tail
+   * matcher, by index (null: one the driver leaves to the lexer). A closing
+   * tag the matcher completes for good is exactly the token the lexer would
+   * produce there, so the driver can take it without a lexer run.
+   */
+  delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -216,9 +225,11 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       return end === offset ? null : [text.substring(offset, end)]
     }, tagStartChars, true)
   }
+  const delimiterTokens = new Map<ModeName, ReadonlyArray<TokenType | null>>()
   const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = [], plain?: [CategoryName, number[]]) => {
     const t = tags(mode, targets)
     const delims = [...t.delims, ...extraDelims]
+    if (bodyModes.has(mode)) delimiterTokens.set(mode, [...t.tokens, ...extraDelims.map(() => null)])
     const lt = plain === undefined ? [] : [plainLt(mode, plain[0], plain[1], delims)]
     out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }
@@ -293,7 +304,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens }
 }
 
 /** One to three spaces and nothing after them. */

@@ -67,6 +67,27 @@ export class Driver implements DriverCore {
     return true
   }
 
+  /**
+   * A delimiter the fast lane identified at the start of `text` (the pending
+   * tail and the new chunk): handled exactly as `run` handles a lexed token,
+   * then the rest of `text` goes on by the fast lane or the lexer.
+   */
+  takeToken(tok: IToken, text: string): void {
+    const s = this.s
+    const base = s.pos
+    const startLine = s.lineState
+    s.pending = ''
+    this.deferral.reset()
+    this.lane.tail = null
+    const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
+    // a restart covers the rest of `text`
+    if (r !== null) return this.run(r, false)
+    s.pos = base + tok.image.length
+    s.lineState = lineStateBefore(text, tok.image.length, startLine)
+    const rest = text.slice(tok.image.length)
+    if (rest.length > 0 && !this.lane.take(rest)) this.lexChunk(rest)
+  }
+
   /** Lex the pending tail and `chunk`, in windows. */
   lexChunk(chunk: string): true {
     const s = this.s
@@ -92,13 +113,14 @@ export class Driver implements DriverCore {
   end(): void {
     const s = this.s
     if (s.capture !== null) flushRun(s.capture)
-    if (s.capture !== null && s.pending !== '') {
+    if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
       s.capture.tokens.push(createTokenInstance(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN, NaN, NaN, NaN, NaN, NaN))
       s.capture.length += s.pending.length
       s.pending = ''
       s.carry = null
     }
+    // a tail that is a whole delimiter now the stream is over (`</|DSML|tool_calls|` could have grown to `||`) is lexed as one
     if (s.pending !== '' || s.carry !== null) this.lexWindow(s.pending, true)
     // end of stream ends the paragraph: a held tag is live
     while (s.hold !== null) {

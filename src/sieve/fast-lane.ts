@@ -6,12 +6,13 @@
  * fenced code, `a[i]` in CDATA), a held tail that only grows, or held
  * indentation that turned out to be only indentation.
  */
+import { createTokenInstance, type IToken } from 'chevrotain'
 import { lineStartIndent, lineStateBefore, lineStates, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { decideRun, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import type { TailState } from '../lexer/tail.js'
+import type { TailMatcher, TailState } from '../lexer/tail.js'
 import type { SieveStats } from '../types.js'
 import type { Emitter } from './emitter.js'
 import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
@@ -27,6 +28,8 @@ export interface LaneHost {
   readonly guard: GuardSettings
   /** Lex the pending tail and `chunk` (the slow path). */
   lexChunk(chunk: string): true
+  /** Handle a delimiter token found at the start of `text`, then the rest of `text`. */
+  takeToken(tok: IToken, text: string): void
 }
 
 export class FastLane {
@@ -129,10 +132,31 @@ export class FastLane {
       next = again
       tail = rest
     }
+    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk)
     if (typeof next === 'string') return false
     this.tail = next
     s.pending = tail
     this.noteHeldTail()
+    return true
+  }
+
+  /**
+   * Inside a capture the held tail and the chunk complete a delimiter that
+   * cannot grow (`</｜DSML｜parameter>`): at the start of the text the
+   * lexer would produce exactly that token, so the driver takes it without a
+   * lexer run (one per closing tag inside a block). Anything else: the lexer.
+   */
+  private closingTag(matcher: TailMatcher, chunk: string): boolean {
+    const d = this.d
+    const s = d.s
+    const types = d.lexer.delimiterTokens.get(s.mode)
+    if (types === undefined || this.tail === null) return false
+    const hit = matcher.firstComplete(this.tail, chunk)
+    const type = hit === null ? null : types[hit.d]
+    if (hit === null || type === null || type === undefined) return false
+    const text = s.pending + chunk
+    const end = s.pending.length + hit.end
+    d.takeToken(createTokenInstance(type, text.slice(0, end), 0, end - 1, NaN, NaN, NaN, NaN), text)
     return true
   }
 
@@ -166,7 +190,22 @@ export class FastLane {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.runsAreContent(chunk) ? chunk.length : -1
     if (mode === modes.cdata) return cdataIsText(chunk) ? chunk.length : -1
+    if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
     return this.plainTagStarts(chunk, fp)
+  }
+
+  /**
+   * Between a block's tags: indentation, then the start of the next tag that
+   * the chunk end leaves undecided (`\n  </｜DS`). The indentation joins the
+   * capture and the tag start is held, as the lexer's Incomplete token would.
+   */
+  private blankThenTag(chunk: string): number {
+    let i = 0
+    while (i < chunk.length && isBlank(chunk.charCodeAt(i))) i++
+    const matcher = this.d.lexer.tails.get(this.d.s.mode)
+    if (i === chunk.length || matcher === undefined) return -1
+    this.heldTail = matcher.start(chunk.slice(i))
+    return this.heldTail === null ? -1 : i
   }
 
   /**
@@ -270,4 +309,8 @@ export class FastLane {
  */
 function cdataIsText(chunk: string): boolean {
   return chunk.charCodeAt(chunk.length - 1) !== codes.rightSquareBracket && chunk.indexOf(']]>') < 0
+}
+
+function isBlank(c: number): boolean {
+  return c === codes.space || c === codes.tab || c === codes.carriageReturn || c === codes.lineFeed
 }

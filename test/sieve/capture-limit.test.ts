@@ -113,4 +113,13 @@ describe('capture limit', () => {
     expect(codes(events)[0]).toBe('capture-limit')
     expect(textOf(events)).toBe(input)
   })
+
+  it('should support the limit at the end of the stream the same way when the last closer could still have grown', () => {
+    // found by `npm run fuzz` (seed 98): a held `</|DSML|parameter| ` at the end went into the capture unlexed, so the
+    // capture passed the limit without a diagnostic at one character per chunk, and with one in a single chunk
+    const input = '<|DSML|tool_calls| <|DSML|invoke name="search"| <|DSML|parameter name="path"|你好，世界</|DSML|parameter| '
+    const events = expectChunkInvariant(input, { captureLimit: 64 })
+    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
+    expect(textOf(events)).toBe(input)
+  })
 })

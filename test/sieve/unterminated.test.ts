@@ -77,4 +77,12 @@ describe('unterminated blocks', () => {
     const input = 'Done: ' + tail
     expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
   })
+
+  it('should support a block whose closing wrapper ends the stream with a tag end that could have grown (`</|DSML|tool_calls|`)', () => {
+    // `|` may become `||` while more input can come; at the end of the stream it is a complete closer, not an unfinished one
+    const input = '<|DSML|tool_calls|\n<|DSML|invoke name="read_file"|\n<|DSML|parameter name="path"|src/a.ts</|DSML|parameter|\n</|DSML|invoke|\n</|DSML|tool_calls|'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'read_file', input: { path: 'src/a.ts' } }])
+    expect(codes(events)).toEqual([])
+  })
 })

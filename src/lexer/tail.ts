@@ -103,6 +103,13 @@ export class TailMatcher {
     return null
   }
 
+  /** Whether delimiter `d`'s own regex matches `text` from its start to exactly `end`. */
+  confirms(d: number, text: string, end: number): boolean {
+    const re = this.delims[d]!.sticky
+    re.lastIndex = 0
+    return re.exec(text)?.[0].length === end
+  }
+
   /**
    * True when a delimiter matches at the start of `text` with the stream
    * over: one completes inside it, and an opening tag has a boundary after
@@ -206,7 +213,21 @@ export class TailMatcher {
 function same(a: number, b: number, ci: boolean): boolean {
   if (a === b) return true
   if (!ci) return false
-  return String.fromCharCode(a).toLowerCase() === String.fromCharCode(b).toLowerCase()
+  return canonicalize(a) === canonicalize(b)
+}
+
+/**
+ * How a case-insensitive regex without the `u` flag compares characters
+ * (ECMAScript Canonicalize): by upper case, except that a non-ASCII
+ * character never matches an ASCII one. The delimiters' own regexes work
+ * this way, so the DFA must too: by lower case, the Kelvin sign `K` (U+212A)
+ * matched the `k` of `invoke` here but not in the lexer.
+ */
+function canonicalize(c: number): number {
+  const upper = String.fromCharCode(c).toUpperCase()
+  if (upper.length !== 1) return c
+  const u = upper.charCodeAt(0)
+  return c >= 128 && u < 128 ? c : u
 }
 
 /** The characters an opening tag's name cannot be followed by (`codes.nameCharClass`). */

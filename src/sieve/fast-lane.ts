@@ -156,6 +156,8 @@ export class FastLane {
     if (hit === null || type === null || type === undefined) return false
     const text = s.pending + chunk
     const end = s.pending.length + hit.end
+    // the token's own regex has the last word on what it matches
+    if (!matcher.confirms(hit.d, text, end)) return false
     d.takeToken(createTokenInstance(type, text.slice(0, end), 0, end - 1, NaN, NaN, NaN, NaN), text)
     return true
   }

@@ -92,4 +92,15 @@ describe('fast paths', () => {
     // ``` … ``` mid-line is a code span of three; the block after the paragraph is live
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
+
+  it('should not support the Kelvin sign for the k of invoke, in any chunking (the tag regexes compare by upper case, without the u flag)', () => {
+    // found in review: the delimiter DFA compared by lower case ('\u212A'.toLowerCase() === 'k'), so a closer that
+    // a chunk end split was taken as </invoke> while the lexer, seeing it whole, refused it
+    const input = '<tool_calls><invoke name="x"><parameter name="p">v</parameter></invo\u212Ae></tool_calls>'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    // upper case is the same tag
+    expect(calls(expectChunkInvariant(input.replace('invo\u212Ae', 'INVOKE')))).toEqual([{ name: 'x', input: { p: 'v' } }])
+  })
 })

@@ -12,6 +12,7 @@
  * complete and unable to grow, a match ending before the tail does), it
  * answers `decide` and the driver lexes as usual.
  */
+import { nameCharClass } from './codes.js'
 import type { CompiledDelimiter, Piece } from './frames.js'
 
 /** One NFA position: delimiter, sequence, piece, repetitions done, literal, character within it. */
@@ -58,8 +59,7 @@ export class TailMatcher {
   startsNothingAt(text: string, offset: number): boolean {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
-      const ch = text.charCodeAt(i)
-      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      const st = this.on(cur, text.charCodeAt(i))
       if (st.accept !== 0) return false
       if (st.next === null) return true
       cur = st.next
@@ -76,8 +76,7 @@ export class TailMatcher {
   isPrefix(text: string, offset: number): boolean {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
-      const ch = text.charCodeAt(i)
-      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      const st = this.on(cur, text.charCodeAt(i))
       if (st.next === null) return i === text.length - 1 && st.accept !== 0
       cur = st.next
     }
@@ -94,8 +93,7 @@ export class TailMatcher {
   firstComplete(state: TailState, more: string): { d: number; end: number } | null {
     let cur = state
     for (let i = 0; i < more.length; i++) {
-      const ch = more.charCodeAt(i)
-      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      const st = this.on(cur, more.charCodeAt(i))
       if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
       cur = st.next
@@ -119,8 +117,7 @@ export class TailMatcher {
   matchesAtEnd(text: string): boolean {
     let cur = this.init
     for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i)
-      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      const st = this.on(cur, text.charCodeAt(i))
       if (st.accepted !== null) {
         for (const d of st.accepted) {
           if (!this.delims[d]!.needsBoundary) return true
@@ -147,8 +144,7 @@ export class TailMatcher {
   step(state: TailState, more: string): TailState | 'died' | 'decide' {
     let cur = state
     for (let i = 0; i < more.length; i++) {
-      const ch = more.charCodeAt(i)
-      const st = (ch < 128 ? cur.ascii[ch] : cur.steps.get(ch)) ?? this.learn(cur, ch)
+      const st = this.on(cur, more.charCodeAt(i))
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
       // complete at the end with nothing to grow into (`<tool_calls` waiting for its boundary): the lexer decides, it did not die
@@ -158,7 +154,11 @@ export class TailMatcher {
     return cur
   }
 
-  /** The transition from `from` on `ch`, computed once and cached. */
+  /** The transition from `from` on `ch`: cached, or computed once. */
+  private on(from: TailState, ch: number): Step {
+    return (ch < 128 ? from.ascii[ch] : from.steps.get(ch)) ?? this.learn(from, ch)
+  }
+
   private learn(from: TailState, ch: number): Step {
     const st = this.transition(from, ch)
     if (ch < 128) from.ascii[ch] = st
@@ -230,7 +230,9 @@ function canonicalize(c: number): number {
   return c >= 128 && u < 128 ? c : u
 }
 
-/** The characters an opening tag's name cannot be followed by (`codes.nameCharClass`). */
+/** A character that may continue a tag name: an opening tag's regex needs anything else after the name. */
+const nameChar = new RegExp(`[${nameCharClass}]`)
+
 function isNameChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e || c === 0x3a || c === 0x2d
+  return nameChar.test(String.fromCharCode(c))
 }

@@ -15,6 +15,7 @@
  */
 import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { blank, type LaneTables } from './fast-path.js'
 
 /** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
 type Place = 0 | 1 | 2 | 3 | 4
@@ -51,11 +52,8 @@ export class Deferral {
   private mineMode: ModeName | null = null
   private place: Place = inTag
 
-  /**
-   * `tagEnds`: single characters that end a tag by themselves (`>`, `＞`);
-   * `tagStarts`: characters that may start a tag, which a value cannot hold unlexed.
-   */
-  constructor(private readonly tagEnds: readonly number[], private readonly tagStarts: readonly number[]) {}
+  /** `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed. */
+  constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>) {}
 
   /** The lexer took the pending text: whatever is pending next is the lexer's. */
   reset(): void {
@@ -86,7 +84,7 @@ export class Deferral {
           if (c === codes.quotationMark) at = inDq
           else if (c === codes.apostrophe) at = inSq
           else if (c < 128 && tagSafe[c] === 1) break
-          else if (this.tagEnds.includes(c)) at = body
+          else if (this.tables.tagEnds.has(c)) at = body
           else return stop
           break
         case inDq:
@@ -96,10 +94,10 @@ export class Deferral {
           if (c === codes.apostrophe) at = inTag
           break
         case inValue:
-          if (this.tagStarts.includes(c)) return stop
+          if (this.tables.tagStarts.has(c)) return stop
           break
         default:
-          if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn && c !== codes.lineFeed) return stop
+          if (!blank.has(c)) return stop
       }
     }
     return at

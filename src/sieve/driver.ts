@@ -15,6 +15,7 @@ import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
+import { laneTables } from './fast-path.js'
 import { Holds } from './holds.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
@@ -36,7 +37,7 @@ export class Driver implements DriverCore {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
-    this.deferral = new Deferral(lexer.tagEndChars, lexer.tagStartChars)
+    this.deferral = new Deferral(laneTables(lexer))
     this.holds = new Holds(this)
   }
 

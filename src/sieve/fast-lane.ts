@@ -15,7 +15,7 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import type { SieveStats } from '../types.js'
 import type { Emitter } from './emitter.js'
-import { endsInLineStartSpaces, fastPaths, type FastPath } from './fast-path.js'
+import { blank, endsInLineStartSpaces, laneTables, type FastPath, type LaneTables } from './fast-path.js'
 import { flushRun, type DriverOptions, type DriverState } from './state.js'
 
 /** What the fast lane needs from the driver. */
@@ -36,9 +36,11 @@ export class FastLane {
   /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
   tail: TailState | null = null
   private readonly fast: Partial<Record<ModeName, FastPath>>
+  private readonly tables: LaneTables
 
   constructor(private readonly d: LaneHost) {
-    this.fast = fastPaths(d.lexer)
+    this.tables = laneTables(d.lexer)
+    this.fast = this.tables.modes
   }
 
   /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
@@ -203,7 +205,7 @@ export class FastLane {
    */
   private blankThenTag(chunk: string): number {
     let i = 0
-    while (i < chunk.length && isBlank(chunk.charCodeAt(i))) i++
+    while (i < chunk.length && blank.has(chunk.charCodeAt(i))) i++
     const matcher = this.d.lexer.tails.get(this.d.s.mode)
     if (i === chunk.length || matcher === undefined) return -1
     this.heldTail = matcher.start(chunk.slice(i))
@@ -268,7 +270,7 @@ export class FastLane {
         i = end - 1
       } else if (c === codes.lineFeed) {
         if (mode === modes.span) return false
-      } else if (this.isTagStart(c) && !matcher.startsNothingAt(chunk, i)) return false
+      } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
     }
     if (endsInLineStartSpaces(chunk, s.lineState)) return false
     this.d.out.text(chunk)
@@ -278,12 +280,6 @@ export class FastLane {
     s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
     s.pos += chunk.length
     return true
-  }
-
-  private isTagStart(c: number): boolean {
-    const starts = this.d.lexer.tagStartChars
-    for (let i = 0; i < starts.length; i++) if (starts[i] === c) return true
-    return false
   }
 
   /**
@@ -311,8 +307,4 @@ export class FastLane {
  */
 function cdataIsText(chunk: string): boolean {
   return chunk.charCodeAt(chunk.length - 1) !== codes.rightSquareBracket && chunk.indexOf(']]>') < 0
-}
-
-function isBlank(c: number): boolean {
-  return c === codes.space || c === codes.tab || c === codes.carriageReturn || c === codes.lineFeed
 }

@@ -63,15 +63,30 @@ export class CharSet {
 }
 
 const charClass = (cs: number[]): CharSet => new CharSet(cs)
+const blanks = [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed]
+/** Spaces, tabs and line breaks: the whitespace between a block's tags. */
+export const blank = new CharSet(blanks)
 /** Anything but spaces, tabs and line breaks. */
-const notBlank = new CharSet([codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true)
+const notBlank = new CharSet(blanks, true)
+
+/** The fast paths of each mode, and the character sets of tags that the fast lane and the deferral test against. */
+export interface LaneTables {
+  modes: Partial<Record<ModeName, FastPath>>
+  /** Characters that may start a tag. */
+  tagStarts: CharSet
+  /** Single characters that are a whole tag end (see `CompiledLexer.tagEndChars`). */
+  tagEnds: CharSet
+}
 
 /** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
-const cache = new WeakMap<CompiledLexer, Partial<Record<ModeName, FastPath>>>()
+const cache = new WeakMap<CompiledLexer, LaneTables>()
 
-export function fastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
+export function laneTables(lexer: CompiledLexer): LaneTables {
   let hit = cache.get(lexer)
-  if (hit === undefined) cache.set(lexer, (hit = buildFastPaths(lexer)))
+  if (hit === undefined) {
+    hit = { modes: buildFastPaths(lexer), tagStarts: new CharSet(lexer.tagStartChars), tagEnds: new CharSet(lexer.tagEndChars) }
+    cache.set(lexer, hit)
+  }
   return hit
 }
 

@@ -6,7 +6,7 @@
 import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { decideRun, runKindOf, type GuardSettings } from '../lexer/markdown.js'
+import { decideRun, runKindOf, type Decision, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
@@ -60,12 +60,17 @@ export class Driver implements DriverCore {
     const s = this.s
     const c = s.carry!
     if (s.capture !== null || s.hold !== null || s.pending !== '' || chunk.charCodeAt(0) === c.ch) return false
-    const d = decideRun(runKindOf(c.mode as ModeName) ?? 'prose', s.md, c.ch, c.len, c.indent, this.guard)
+    const d = this.decideCarry(c, c.mode as ModeName, s.md)
     if (d.target === modes.halt) return false
     s.carry = null
     if (d.md !== null) s.md = d.md
     if (d.target !== null) s.mode = d.target
     return true
+  }
+
+  /** What a carried run means once it has ended, decided as its run token would be in `mode`. */
+  private decideCarry(c: RunCarry, mode: ModeName, md: MarkdownState): Decision {
+    return decideRun(runKindOf(mode) ?? 'prose', md, c.ch, c.len, c.indent, this.guard)
   }
 
   /**
@@ -148,13 +153,12 @@ export class Driver implements DriverCore {
     if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
       const c = s.carry
       s.carry = null
-      const kind = runKindOf(c.mode as ModeName) ?? 'prose'
-      const d = decideRun(kind, s.md, c.ch, c.len, c.indent, this.guard)
+      const d = this.decideCarry(c, c.mode as ModeName, s.md)
       if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
         // the run that ended the paragraph already went out as text: decide it again where the re-lex would
         const after = this.holds.afterHalt(s.mode)
         s.hold = null
-        const again = decideRun(runKindOf(after.mode) ?? 'prose', after.md, c.ch, c.len, c.indent, this.guard)
+        const again = this.decideCarry(c, after.mode, after.md)
         s.mode = again.target ?? after.mode
         s.md = again.md ?? after.md
       } else {

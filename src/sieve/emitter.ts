@@ -20,9 +20,11 @@ export class Emitter {
 
   take(): SieveEvent[] {
     this.flushText()
+    // the caller owns what it gets: an empty answer is a new array, not the one kept for the next push
+    if (this.events.length === 0) return []
     const out = this.events
-    if (out.length > 0) this.events = []
-    return out.length > 0 ? out : []
+    this.events = []
+    return out
   }
 
   private flushText(): void {

@@ -47,16 +47,20 @@ const FINAL: CallSpec = {
 }
 const finalBlock = (): string => renderBlock({ spelling: CANONICAL, calls: [FINAL] })
 
+/** Pieces from `next` until they and a `joiner` after each reach `target` characters. */
+function fill(target: number, joiner: string, next: () => string): string[] {
+  const parts: string[] = []
+  for (let n = 0; n < target; ) {
+    const piece = next()
+    parts.push(piece)
+    n += piece.length + joiner.length
+  }
+  return parts
+}
+
 function prose(seed: number, targetChars: number, joiner: string): string {
   const rng = mulberry32(seed)
-  const parts: string[] = []
-  let n = 0
-  while (n < targetChars) {
-    const s = rng() < 0.3 ? ZH[Math.floor(rng() * ZH.length)]! : EN[Math.floor(rng() * EN.length)]!
-    parts.push(s)
-    n += s.length + joiner.length
-  }
-  return parts.join(joiner)
+  return fill(targetChars, joiner, () => (rng() < 0.3 ? ZH[Math.floor(rng() * ZH.length)]! : EN[Math.floor(rng() * EN.length)]!)).join(joiner)
 }
 
 /** 100k `<` in prose that never start a tag (`a < b`, `x<y`, `<t` that could begin `<tool_calls`). */
@@ -111,17 +115,11 @@ export function dsmlMentions(scale = 1): Adversarial {
 export function unclosedFence(scale = 1): Adversarial {
   const target = Math.max(2 * KB, Math.round(1024 * KB * scale))
   const rng = mulberry32(11)
-  const parts: string[] = ['Here is the log:\n\n```text\n']
-  let n = 0
-  while (n < target) {
-    const piece = rng() < 0.3 ? renderBlock(blockSpec(rng)) : fileContent(rng, 400)
-    parts.push(piece, '\n\n')
-    n += piece.length + 2
-  }
+  const pieces = fill(target, '\n\n', () => (rng() < 0.3 ? renderBlock(blockSpec(rng)) : fileContent(rng, 400)))
   return {
     id: 'unclosed-fence',
     label: `unclosed \`\`\` fence, ${Math.round(target / KB)} KB of blocks and code inside`,
-    text: parts.join(''),
+    text: `Here is the log:\n\n\`\`\`text\n${pieces.join('\n\n')}\n\n`,
     calls: [],
     diagnostics: [],
   }
@@ -171,17 +169,11 @@ export function unclosedCodeSpan(scale = 1): Adversarial {
   // Always past the default capture limit (256 KiB): the held text is released.
   const target = Math.max(300 * KB, Math.round(1024 * KB * scale))
   const rng = mulberry32(14)
-  const parts: string[] = ['Run `npm test']
-  let n = 0
-  while (n < target) {
-    const line = rng() < 0.2 ? `${CANONICAL.open('tool_calls', '')} is the opener` : prose(Math.floor(rng() * 1e9), 160, ' ')
-    parts.push(line)
-    n += line.length + 1
-  }
+  const lines = fill(target, '\n', () => (rng() < 0.2 ? `${CANONICAL.open('tool_calls', '')} is the opener` : prose(Math.floor(rng() * 1e9), 160, ' ')))
   return {
     id: 'unclosed-span',
     label: `unmatched backtick, ${Math.round(target / KB)} KB paragraph with tag mentions, then one real call`,
-    text: `${parts.join('\n')}\n\n${finalBlock()}\n`,
+    text: `Run \`npm test\n${lines.join('\n')}\n\n${finalBlock()}\n`,
     calls: manifestOf([FINAL]),
     diagnostics: ['capture-limit'],
   }

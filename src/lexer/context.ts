@@ -3,17 +3,16 @@
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
 import { codes } from './codes.js'
+import { advanceLines, linePositions, positionOf, type LineCursor, type LineState } from './lines.js'
 
-/** Where the text handed to the lexer starts, relative to its line. */
-export const lineStates = {
-  /** Column 0 (stream start, or right after a line feed): a fence may open here. */
-  start: 0,
-  /** Only spaces/tabs since the last line feed: a line feed now ends a blank line. */
-  blank: 1,
-  /** Content seen on this line. */
-  mid: 2,
-} as const
-export type LineState = (typeof lineStates)[keyof typeof lineStates]
+/**
+ * Line positions (the low bits of a {@link LineState}): start is column 0
+ * (stream start, or right after a line feed), where a fence may open; blank
+ * means only spaces/tabs since the last line feed, so a line feed now ends a
+ * blank line; mid means content was seen on this line.
+ */
+export const lineStates = linePositions
+export type { LineState }
 
 /** Markdown state a token may change; matchers attach a copy as the token's payload when they change it. */
 export interface MarkdownState {
@@ -51,8 +50,10 @@ export interface RunCarry {
 export interface LexContext extends MarkdownState {
   /** No more input after this text: undecided tails are decided as they stand. */
   final: boolean
-  /** Line position at offset 0 of the text being lexed. */
+  /** Line state at offset 0 of the text being lexed. */
   lineState: LineState
+  /** The line state further on, for the indented-code token (made by the driver per run). */
+  lines: LineCursor
   carry: RunCarry | null
   /**
    * Text offset before which a tag after an unmatched backtick is not held
@@ -71,11 +72,16 @@ export function freshMarkdown(): MarkdownState {
   return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0 }
 }
 
-/**
- * Line position just before `pos` in `text`, given the position at offset 0.
- * Scans back over spaces only, so it is O(1) on ordinary text.
- */
+/** Line state just before `pos` in `text`, given the state at offset 0. */
 export function lineStateBefore(text: string, pos: number, initial: LineState): LineState {
+  return advanceLines(initial, text, 0, pos)
+}
+
+/**
+ * Line position (start, blank or mid) just before `pos`. Scans back over
+ * spaces only, so it is O(1) on ordinary text: the matchers' check.
+ */
+export function positionBefore(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
   while (i >= 0) {
     const c = text.charCodeAt(i)
@@ -83,8 +89,9 @@ export function lineStateBefore(text: string, pos: number, initial: LineState): 
     if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) return lineStates.mid
     i--
   }
-  if (pos === 0) return initial
-  return initial === lineStates.mid ? lineStates.mid : lineStates.blank
+  const at = positionOf(initial)
+  if (pos === 0) return at
+  return at === lineStates.mid ? lineStates.mid : lineStates.blank
 }
 
 /**
@@ -100,10 +107,10 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
     if (n > 3) return -1
   }
   if (i >= 0) return text.charCodeAt(i) === codes.lineFeed ? n : -1
-  return initial === lineStates.start ? n : -1
+  return positionOf(initial) === lineStates.start ? n : -1
 }
 
 /** Whether the line feed at `pos` ends a line that holds only spaces, tabs or CR. */
 export function endsBlankLine(text: string, pos: number, initial: LineState): boolean {
-  return lineStateBefore(text, pos, initial) !== lineStates.mid
+  return positionBefore(text, pos, initial) !== lineStates.mid
 }

@@ -25,7 +25,8 @@ import { defaultGrammar } from '../grammar/default.js'
 import type { Grammar } from '../grammar/types.js'
 import type { Span } from '../types.js'
 import { codes } from './codes.js'
-import { freshMarkdown, lineStateBefore, lineStates, type LexContext, type MarkdownState } from './context.js'
+import { freshMarkdown, lineStateBefore, type LexContext, type MarkdownState } from './context.js'
+import { LineCursor, streamStart } from './lines.js'
 import { compileLexer } from './lexer.js'
 import { captureModes, modes, type ModeName } from './modes.js'
 
@@ -80,7 +81,8 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let mode: ModeName = modes.prose
   let md: MarkdownState = freshMarkdown()
   for (;;) {
-    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: lineStateBefore(text, base, lineStates.start), carry: null, noHoldBefore: -1 }
+    const startLine = lineStateBefore(text, base, streamStart)
+    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: startLine, lines: new LineCursor(startLine), carry: null, noHoldBefore: -1 }
     const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
     let restart = -1
     for (const tok of tokens) {

@@ -5,7 +5,8 @@
  */
 import { Lexer, type IToken, type TokenType } from 'chevrotain'
 import type { Grammar } from '../grammar/types.js'
-import { freshMarkdown, lineStates, type LexContext } from './context.js'
+import { freshMarkdown, type LexContext } from './context.js'
+import { LineCursor, streamStart } from './lines.js'
 import { modes, type ModeName } from './modes.js'
 import { buildModes, type CompiledModes, type TokenInfo } from './tokens.js'
 import { allCategories } from './kinds.js'
@@ -35,7 +36,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
   const hit = cache.get(grammar)
   if (hit) return hit
   const ctxRef: { current: LexContext } = {
-    current: { ...freshMarkdown(), final: false, lineState: lineStates.start, carry: null, noHoldBefore: -1 },
+    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1 },
   }
   const built = buildModes(grammar, ctxRef)
   const lexer = new Lexer(

@@ -187,6 +187,9 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
       return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen) }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
+    case modes.indented:
+      // the next line decides for itself (see `lines.ts`)
+      return { target: modes.prose, md: null }
     default:
       return stay
   }
@@ -204,6 +207,7 @@ export function lineFeedTargets(mode: ModeName): Array<ModeName | null> {
     case modes.fenceInfoHold:
       return [modes.fence]
     case modes.fenceClose:
+    case modes.indented:
       return [modes.prose]
     default:
       return [null]

@@ -23,6 +23,8 @@ export const modes = {
    * the line voids the fence (the tag may be live), a line feed confirms it (text).
    */
   fenceInfoHold: 'fenceInfoHold',
+  /** A line of indented code (CommonMark 4.4): text to its end. */
+  indented: 'indented',
   /** Inside fenced code. */
   fence: 'fence',
   /** After a candidate closing fence run: only spaces may follow before the line feed. */

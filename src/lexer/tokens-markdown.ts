@@ -6,7 +6,8 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
-import { endsBlankLine, lineStartIndent, type LexContext, type MarkdownState } from './context.js'
+import { endsBlankLine, lineStartIndent, lineStates, positionBefore, type LexContext, type MarkdownState } from './context.js'
+import { columnsOf, mayStartCode } from './lines.js'
 import { decideLineFeed, decideRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
 import type { TokenFactory } from './tokens.js'
@@ -80,5 +81,28 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     )
   }
 
-  return { runs, lineFeeds }
+  /**
+   * Leading whitespace that reaches four columns on a line that may be
+   * indented code (see `lines.ts`): the rest of the line is code.
+   */
+  function indentCode(): TokenType {
+    return f.make(`${modes.prose}.IndentCode`, 'Text', modes.indented, (text, offset) => {
+      const c = ctx.current
+      if (positionBefore(text, offset, c.lineState) === lineStates.mid) return null
+      const ls = c.lines.stateAt(text, offset)
+      if (!mayStartCode(ls)) return null
+      let cols = columnsOf(ls)
+      let i = offset
+      while (i < text.length && cols < 4) {
+        const ch = text.charCodeAt(i)
+        if (ch === codes.space) cols++
+        else if (ch === codes.tab) cols = 4
+        else break
+        i++
+      }
+      return cols < 4 || i === offset ? null : [text.substring(offset, i)]
+    }, [codes.space, codes.tab], false)
+  }
+
+  return { runs, lineFeeds, indentCode }
 }

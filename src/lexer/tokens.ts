@@ -236,7 +236,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   // closers in prose are text, but recognised (and their prefixes held) so mentions count as tool-call syntax
   const closersAsText: TagTargets = { 'close.wrapper': modes.prose, 'close.invoke': modes.prose, 'close.parameter': modes.prose, 'open.parameter': modes.prose }
-  build(modes.prose, { ...reopen, ...closersAsText }, md.runs(modes.prose), [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
+  build(modes.prose, { ...reopen, ...closersAsText }, [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
   build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
@@ -246,6 +246,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed]
   out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', heldLine, null, false)]
   out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
+  out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed])]
   build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar)]
 

@@ -8,6 +8,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { decideRun, runKindOf, type Decision, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { LineCursor } from '../lexer/lines.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
@@ -193,7 +194,7 @@ export class Driver implements DriverCore {
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
       const noHold: number = r.noHoldBefore ?? -1
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: last, lineState: r.lineState, carry: carry0, noHoldBefore: noHold }
+      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold }
       const tokens = this.lexer.tokenize(text, r.mode, ctx)
       this.ctxNow = ctx
       this.stats.lexerRuns++
@@ -264,7 +265,8 @@ export class Driver implements DriverCore {
       const r = s.rescans
       while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
       const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
-      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null }
+      const lineState = lineStateBefore(text, tok.startOffset + tok.image.length, startLine)
+      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null, lineState }
       s.sawSyntax = true
     } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
       s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }

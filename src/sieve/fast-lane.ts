@@ -7,7 +7,8 @@
  * indentation that turned out to be only indentation.
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
-import { lineStartIndent, lineStateBefore, lineStates, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { startsCode } from '../lexer/lines.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { decideRun, type GuardSettings } from '../lexer/markdown.js'
@@ -62,6 +63,8 @@ export class FastLane {
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
+      // where a line turns into indented code the lexer switches mode
+      if (s.mode === modes.prose && startsCode(s.lineState, head)) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
       if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
       this.d.out.text(head)
@@ -124,7 +127,7 @@ export class FastLane {
       const rest = tail.slice(1)
       d.out.text(tail.charAt(0))
       s.pos += 1
-      s.lineState = lineStates.mid
+      s.lineState = lineStateBefore(tail, 1, s.lineState)
       s.pending = ''
       this.tail = null
       if (rest.length === 0) return true
@@ -246,7 +249,7 @@ export class FastLane {
    */
   private inlineRuns(chunk: string): boolean {
     const s = this.d.s
-    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
+    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span) || startsCode(s.lineState, chunk)) return false
     const matcher = this.d.lexer.tails.get(s.mode)
     if (matcher === undefined) return false
     let mode: ModeName = s.mode

@@ -7,7 +7,8 @@
  */
 import type { TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
-import { lineStates, type LineState } from '../lexer/context.js'
+import type { LineState } from '../lexer/context.js'
+import { atLineStart } from '../lexer/lines.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
@@ -103,6 +104,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
     [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
     [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text' }],
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
     [modes.fence, { special: charClass(runs), sink: 'text' }],
     [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
@@ -134,5 +136,5 @@ export function endsInLineStartSpaces(chunk: string, lineState: LineState): bool
   while (i > 0 && chunk.charCodeAt(i - 1) === codes.space) i--
   const n = chunk.length - i
   if (n === 0 || n > 3) return false
-  return i === 0 ? lineState === lineStates.start : chunk.charCodeAt(i - 1) === codes.lineFeed
+  return i === 0 ? atLineStart(lineState) : chunk.charCodeAt(i - 1) === codes.lineFeed
 }

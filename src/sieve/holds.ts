@@ -7,7 +7,8 @@
  * text with the rest of its paragraph.
  */
 import type { IToken } from 'chevrotain'
-import { freshMarkdown, lineStartIndent, lineStateBefore, lineStates, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { freshMarkdown, lineStartIndent, lineStateBefore, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { asLineStart } from '../lexer/lines.js'
 import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/tokens.js'
@@ -46,7 +47,8 @@ export class Holds {
         s.hold = null
         const after = this.afterHalt(s.mode)
         // a fence opener's indent went out already: it still stands at line start
-        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? lineStates.start : lineStateBefore(text, tok.startOffset, startLine)
+        const before = lineStateBefore(text, tok.startOffset, startLine)
+        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? asLineStart(before) : before
         return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
       }
       this.d.out.text(tok.image)

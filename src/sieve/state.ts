@@ -4,7 +4,8 @@
  */
 import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, lineStates, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { streamStart } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { BlockOptions } from './block.js'
 
@@ -18,6 +19,8 @@ export interface Capture {
   invokeSeen: boolean
   /** Began at a wrapper opener (not a bare invoke, the missing-wrapper repair). */
   wrapper: boolean
+  /** Line state right after the opener: where lexing starts again if the capture is released. */
+  lineState: LineState
   /** How many captures over the limit led to this one being scanned (0: none). */
   depth: number
   /**
@@ -87,7 +90,7 @@ export interface DriverOptions extends BlockOptions {
 }
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: lineStates.start, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

@@ -10,6 +10,8 @@ import type { Span } from '../../src/types.js'
 export interface ReferenceRanges {
   fenced: Span[]
   text: Span[]
+  /** Indented code (`codeIndented`): code too, for the guard's decision on a block. */
+  indented: Span[]
   /** The document has a block quote or a list item: its fences may be inside one. */
   containers: boolean
 }
@@ -23,13 +25,14 @@ export function micromarkEvents(markdown: string): Events {
 const containerTypes = new Set(['blockQuote', 'listOrdered', 'listUnordered'])
 
 export function referenceRanges(markdown: string): ReferenceRanges {
-  const out: ReferenceRanges = { fenced: [], text: [], containers: false }
+  const out: ReferenceRanges = { fenced: [], text: [], indented: [], containers: false }
   for (const [kind, token] of micromarkEvents(markdown)) {
     if (kind !== 'enter') continue
     if (containerTypes.has(token.type)) out.containers = true
     const span = { start: token.start.offset, end: token.end.offset }
     if (token.type === 'codeFenced') out.fenced.push(span)
     else if (token.type === 'codeText') out.text.push(span)
+    else if (token.type === 'codeIndented') out.indented.push(span)
   }
   return out
 }

@@ -41,13 +41,13 @@ describe('CommonMark oracle', () => {
   it('should agree with micromark on the spec sections "Fenced code blocks" and "Code spans"', () => {
     const chosen = examples.filter((e) => e.section === 'Fenced code blocks' || e.section === 'Code spans')
     expect(chosen.length).toBe(51)
-    // known gaps: #134 indented code, #344 raw HTML, #346 autolink (no containers); #128 block quote
-    const t = report('spec sections', chosen.map((e) => compare(e.markdown)), { plain: 47, containers: 0 }, byNumber)
+    // known gaps: #344 raw HTML, #346 autolink (no containers); #128 block quote
+    const t = report('spec sections', chosen.map((e) => compare(e.markdown)), { plain: 48, containers: 0 }, byNumber)
     expect(t.plain.total + t.containers.total).toBe(51)
   })
 
   it('should agree with micromark on the whole spec (every section)', () => {
-    report('whole spec', examples.map((e) => compare(e.markdown)), { plain: 534, containers: 106 }, byNumber)
+    report('whole spec', examples.map((e) => compare(e.markdown)), { plain: 535, containers: 106 }, byNumber)
   })
 
   it('should agree with micromark on random documents of paragraphs, fences, code spans and mentions', () => {
@@ -57,7 +57,7 @@ describe('CommonMark oracle', () => {
 
   it('should agree with micromark on random documents with other CommonMark blocks (headings, HTML, quotes, lists, indented code)', () => {
     const docs = fc.sample(markdownDocument(blockLine), { numRuns: 400, seed: 8 })
-    report('random block documents', docs.map(compare), { plain: 194, containers: 51 })
+    report('random block documents', docs.map(compare), { plain: 200, containers: 52 })
   })
 
   it('should find a block exactly when micromark puts its opener outside code (the guard decision itself)', () => {
@@ -65,10 +65,14 @@ describe('CommonMark oracle', () => {
     const wrong: string[] = []
     for (const { text, blockStart } of cases) {
       const ref = referenceRanges(text)
-      const inCode = [...ref.fenced, ...ref.text].some((r) => r.start <= blockStart && blockStart < r.end)
+      const within = (r: { start: number; end: number }) => r.start <= blockStart && blockStart < r.end
+      const inCode = [...ref.fenced, ...ref.text, ...ref.indented].some(within)
+      // indented code ends with its line: the block's later lines at column 0 are a paragraph, live
+      // markup that the missing-wrapper repair may turn into calls (a fence or span would hold them all)
+      const codeEnd = ref.indented.some(within) ? text.indexOf('\n', blockStart) : -1
       const events = run([text])
       const live = events.some((e) => e.type === 'tool-call' && e.span.start === blockStart)
-      const calls = events.filter((e) => e.type === 'tool-call').length
+      const calls = events.filter((e) => e.type === 'tool-call' && !(codeEnd >= 0 && e.span.start > codeEnd)).length
       if (live === inCode || (!live && calls > 0)) wrong.push(`  ${inCode ? 'example' : 'live'} per CommonMark, toolsieve ${live ? 'live' : 'text'}: ${JSON.stringify(text)}`)
     }
     const agree = cases.length - wrong.length

@@ -69,6 +69,20 @@ export const fence = fc
     return `\n${ind}${f}${inf}\n${body}\n${close === 'none' ? '' : ind + closer + '\n'}`
   })
 
+/**
+ * Indented code holding markup (four columns in, after a blank line: an
+ * example), or the same indent where it is not code (after a paragraph line,
+ * or in a list item), and list markers that make the guard leave indented
+ * lines alone.
+ */
+export const indentedCode = fc
+  .tuple(fc.constantFrom('\n\n', '\n', '\n\n- a\n\n', '\n\n1. a\n\nb\n\n'), fc.constantFrom('    ', '\t', '  \t', '      '), fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, prose, codeSpanBody()), fc.boolean())
+  .map(([before, ind, body, every]) => `${before}${ind}${every ? body.split('\n').join('\n' + ind) : body}\n`)
+
+function codeSpanBody(): fc.Arbitrary<string> {
+  return fc.constantFrom('`x` ', '```js', '`` a', '~~~')
+}
+
 /** Inline code spans around markup, and backtick runs that close nothing. */
 export const codeSpan = fc.oneof(
   fc.tuple(fc.constantFrom('`', '``', '```'), fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, prose)).map(([r, body]) => r + body + r),
@@ -102,6 +116,7 @@ export const piece: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: mention, weight: 2 },
   { arbitrary: brokenBlock, weight: 2 },
   { arbitrary: partialTag, weight: 1 },
+  { arbitrary: indentedCode, weight: 1 },
 )
 
 /** A document of up to `maxPieces` pieces. */
@@ -148,9 +163,15 @@ const textLine = fc.array(inline, { minLength: 1, maxLength: 6 }).map((p) => p.j
 
 /**
  * Lines the guard claims to understand: paragraphs, blank lines, fences (indent
- * up to 3, any length, info strings with and without backticks).
+ * up to 3, any length, info strings with and without backticks), lines four
+ * columns in (indented code after a blank line, paragraph text after text).
  */
-export const guardLine = fc.oneof({ arbitrary: textLine, weight: 5 }, { arbitrary: mdFenceLine, weight: 2 }, { arbitrary: fc.constantFrom('', ' ', '\t'), weight: 2 })
+export const guardLine = fc.oneof(
+  { arbitrary: textLine, weight: 5 },
+  { arbitrary: mdFenceLine, weight: 2 },
+  { arbitrary: fc.constantFrom('', ' ', '\t'), weight: 2 },
+  { arbitrary: fc.tuple(fc.constantFrom('    ', '\t', '  \t', '     '), textLine).map(([i, t]) => i + t), weight: 1 },
+)
 
 /** Lines of CommonMark blocks the guard does not model: headings, breaks, HTML, quotes, lists, indented code, escapes. */
 export const blockLine = fc.oneof(

@@ -1,6 +1,6 @@
 /**
- * Streaming behaviour 4: the Markdown guard. Markup inside fenced code or an
- * inline code span is text; a block after an unmatched backtick run in the
+ * Streaming behaviour 4: the Markdown guard. Markup inside fenced code,
+ * indented code or an inline code span is text; a block after an unmatched backtick run in the
  * same paragraph is decided when the paragraph ends (live) or a closing run of
  * the same length arrives (an example, text).
  */
@@ -86,6 +86,37 @@ describe('markdown guard: fenced code', () => {
       '<parameter name="content">\n# Title\n```js\nrun()\n```\n</parameter></invoke></tool_calls>\nok'
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([{ name: 'write', input: { file_path: 'README.md', content: '# Title\n```js\nrun()\n```' } }])
+  })
+})
+
+describe('markdown guard: indented code', () => {
+  const indentAll = (text: string, by: string) => text.split('\n').map((l) => by + l).join('\n')
+  it.each([
+    ['four spaces after a blank line', 'Example:\n\n    ' + live + '\n\nok'],
+    ['a tab', 'Example:\n\n\t' + live + '\n'],
+    ['two spaces and a tab (column 4)', 'Example:\n\n  \t' + live],
+    ['at the start of the stream', '    ' + live],
+    ['a DSML example over several lines, each indented', 'The model writes:\n\n' + indentAll(example, '    ') + '\n\nThat is all.'],
+    ['blank lines inside the code', 'x\n\n    a\n\n    ' + live + '\n'],
+    ['after a fence closer (no paragraph to continue)', '```\nx\n```\n    ' + live],
+    ['after an ATX heading', '# Title\n    ' + live],
+    ['after a list that a paragraph at column 0 closed', '- item\n\nText.\n\n    ' + live],
+    ['after a line that only starts with a digit (no list)', '1 < 2\n\n    ' + live],
+    ['a backtick run in it (no code span, no fence)', '\n    ``` `' + live + '\n'],
+  ])('should support markup in indented code as text (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it.each([
+    ['a paragraph continuation line (indented code cannot interrupt a paragraph)', 'Text\n    ' + live],
+    ['three columns only', 'x\n\n   ' + live],
+    ['in an ordered list item (the item\'s own paragraph)', '1. Step one\n\n    ' + live],
+    ['in a bullet list item', '- a\n\n    ' + live],
+    ['after a lazy continuation line in a list item', '- a\nb\n\n    ' + live],
+    ['at column 0 after indented code', 'x\n\n    code\n' + live],
+    ['after a void backtick fence line (a paragraph line)', '```a`b\n    ' + live],
+  ])('should not support an indented line as code where CommonMark makes it a paragraph (%s)', (_label, input) => {
+    expectOneCall(input)
   })
 })
 

@@ -1,0 +1,218 @@
+/**
+ * The line state: where a position stands in its line, and what the
+ * Markdown guard must remember of the lines before it to tell indented code
+ * (CommonMark 4.4) from a paragraph. One number, so it travels wherever the
+ * line position already travelled (driver state, holds, restarts,
+ * checkpoints), and every piece of text advances it the same way, whether
+ * the lexer or the fast lane took it.
+ *
+ * ```
+ * bits 0-1  position: start (column 0), blank (only spaces, tabs, CR so far), mid
+ * bits 2-4  columns of leading whitespace so far, tabs to the next stop of 4, saturating at 4
+ * bit 5     codeOk: the line before was blank or indented code (or there is none),
+ *           so this line may be indented code: it interrupts no paragraph
+ * bit 6     list: a line began with a list-marker character and no line since
+ *           has closed every list; inside a list item, four columns of indent
+ *           may be the item's own paragraph (`1. Step\n\n    text`), so
+ *           indented code is not recognised while this is set
+ * bit 7     code: this line is indented code (decided at its first non-blank character)
+ * ```
+ *
+ * The list bit errs towards live calls, as toolsieve did before it knew
+ * indented code: any line starting (at most 3 columns in) with `-`, `+`,
+ * `*` or a digit sets it; only a line at column 0 that starts with none of
+ * them, after a blank line, clears it (such a line closes every list item).
+ */
+import { codes } from './codes.js'
+
+export const linePositions = { start: 0, blank: 1, mid: 2 } as const
+const POSITION = 3
+const COLUMN_SHIFT = 2
+const COLUMNS = 7 << COLUMN_SHIFT
+const CODE_OK = 1 << 5
+const LIST = 1 << 6
+const CODE = 1 << 7
+
+export type LineState = number
+
+// What the current line is, as far as its start has shown (bits 8-17): a fence line or
+// an ATX heading is no paragraph, so indented code may follow it (`` ``` ``, then `    code`);
+// a list marker (`- `, `1. `) sets the list bit.
+const KIND_SHIFT = 8
+const KIND = 7 << KIND_SHIFT
+const FENCE_LIKE = 1 << KIND_SHIFT
+const HEADING_LIKE = 2 << KIND_SHIFT
+const NOT_PARAGRAPH = 3 << KIND_SHIFT
+const BULLET_LIKE = 4 << KIND_SHIFT
+const ORDERED_LIKE = 5 << KIND_SHIFT
+const COUNT_SHIFT = 11
+const COUNT = 15 << COUNT_SHIFT
+/** The fence run ended (its info string follows); for an ordered marker, its `.` or `)`. */
+const RUN_DONE = 1 << 15
+const TILDE = 1 << 16
+/** At column 0 after a blank line: unless this line is a list item, it closes every list. */
+const CLEARS = 1 << 17
+
+/** The start of a stream: column 0, no paragraph before it. */
+export const streamStart: LineState = linePositions.start | CODE_OK
+/**
+ * Mid-line after text whose lines were not followed (a capture's inside):
+ * the list bit set, so no indented code is assumed where a list might be.
+ */
+export const midLine: LineState = linePositions.mid | LIST
+
+export const positionOf = (ls: LineState): number => ls & POSITION
+export const atLineStart = (ls: LineState): boolean => (ls & POSITION) === linePositions.start
+/** The same line state, at column 0 of its line (a run re-lexed from its own start, its indent gone out). */
+export const asLineStart = (ls: LineState): LineState => (ls & ~POSITION) | linePositions.start
+
+/** Still in the line's leading whitespace, on a line that may be indented code: four columns in, it is. */
+export function mayStartCode(ls: LineState): boolean {
+  return (ls & POSITION) !== linePositions.mid && (ls & CODE_OK) !== 0 && (ls & LIST) === 0
+}
+
+export const columnsOf = (ls: LineState): number => (ls & COLUMNS) >> COLUMN_SHIFT
+
+function lineFeed(ls: LineState): LineState {
+  const kind = ls & KIND
+  const fenceLine = kind === FENCE_LIKE && (ls & COUNT) >> COUNT_SHIFT >= 3
+  const ok = (ls & POSITION) !== linePositions.mid || (ls & CODE) !== 0 || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
+  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST)
+}
+
+const isBullet = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
+const numberSign = 0x23
+
+function firstContent(ls: LineState, c: number): LineState {
+  const cols = (ls & COLUMNS) >> COLUMN_SHIFT
+  const okBit = ls & CODE_OK
+  const code = okBit !== 0 && (ls & LIST) === 0 && cols >= 4
+  let list = ls & LIST
+  let kind = 0
+  if (!code && cols < 4) {
+    const clears = cols === 0 && okBit !== 0
+    if (isBullet(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
+    else if (isDigit(c)) kind = ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
+    else if (clears) list = 0
+    if (c === codes.graveAccent) kind = FENCE_LIKE | (1 << COUNT_SHIFT)
+    else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
+    else if (c === numberSign) kind = HEADING_LIKE | (1 << COUNT_SHIFT)
+  }
+  return linePositions.mid | okBit | list | (code ? CODE : 0) | kind
+}
+
+/** A list marker ends (`true`: it was one) on a line that began with a marker character. */
+function marker(ls: LineState, keep: LineState, was: boolean): LineState {
+  if (was) return keep | LIST
+  return (ls & CLEARS) !== 0 ? keep & ~LIST : keep
+}
+
+/** A character after the first of a line that may be a fence line, a heading or a list item. */
+function classify(ls: LineState, c: number): LineState {
+  const kind = ls & KIND
+  const n = (ls & COUNT) >> COUNT_SHIFT
+  const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
+  const blankAfter = c === codes.space || c === codes.tab || c === codes.lineFeed || c === codes.carriageReturn
+  if (kind === BULLET_LIKE) return marker(ls, keep, blankAfter)
+  if (kind === ORDERED_LIKE) {
+    if ((ls & RUN_DONE) !== 0) return marker(ls, keep, blankAfter)
+    if (isDigit(c)) return n >= 9 ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+    return c === 0x2e || c === 0x29 ? ls | RUN_DONE : marker(ls, keep, false)
+  }
+  if (kind === HEADING_LIKE) {
+    if (c === numberSign) return n >= 6 ? keep : keep | HEADING_LIKE | ((n + 1) << COUNT_SHIFT)
+    return c === codes.space || c === codes.tab ? keep | NOT_PARAGRAPH : keep
+  }
+  const tilde = (ls & TILDE) !== 0
+  if ((ls & RUN_DONE) === 0) {
+    if (c === (tilde ? codes.tilde : codes.graveAccent)) return (ls & ~COUNT) | (Math.min(15, n + 1) << COUNT_SHIFT)
+    if (n < 3) return keep
+    // a tilde fence takes any info string; a backtick one is void if a backtick follows (CommonMark 4.5)
+    return tilde ? keep | NOT_PARAGRAPH : ls | RUN_DONE
+  }
+  return c === codes.graveAccent ? keep : ls
+}
+
+/** One character of leading whitespace or content, from a position that is not mid-line. */
+function step(ls: LineState, c: number): LineState {
+  if (c === codes.lineFeed) return lineFeed(ls)
+  const cols = (ls & COLUMNS) >> COLUMN_SHIFT
+  if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(4, cols + 1) << COLUMN_SHIFT)
+  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (4 << COLUMN_SHIFT)
+  if (c === codes.carriageReturn) return (ls & ~POSITION) | linePositions.blank
+  return firstContent(ls, c)
+}
+
+/** Sentinel of {@link scan}: indented code starts in the text. */
+const CODE_STARTS = -1
+
+/**
+ * The line state after `text[from, to)`. With `findCode`, returns
+ * {@link CODE_STARTS} instead as soon as the leading whitespace of a line
+ * that may be code reaches four columns. Mid-line on an ordinary line it
+ * jumps to the next line feed, so a long line costs one `indexOf`.
+ */
+function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
+  const lastLf = text.lastIndexOf('\n', to - 1)
+  let i = from
+  while (i < to) {
+    const c = text.charCodeAt(i)
+    if ((ls & POSITION) === linePositions.mid) {
+      const kind = ls & KIND
+      if (kind === 0 || kind === NOT_PARAGRAPH) {
+        if (lastLf < i) return ls
+        ls = lineFeed(ls)
+        i = text.indexOf('\n', i) + 1
+        continue
+      }
+      if (c === codes.lineFeed) {
+        // a marker alone on its line is an (empty) list item
+        if (kind === BULLET_LIKE || kind === ORDERED_LIKE) ls = classify(ls, c)
+        ls = lineFeed(ls)
+      } else ls = classify(ls, c)
+    } else {
+      const next = step(ls, c)
+      if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(next) >= 4) return CODE_STARTS
+      ls = next
+    }
+    i++
+  }
+  return ls
+}
+
+/** The line state after `text[from, to)`, given the state at `from`. */
+export function advanceLines(ls: LineState, text: string, from: number, to: number): LineState {
+  return from >= to ? ls : scan(ls, text, from, to, false)
+}
+
+/**
+ * Whether indented code starts somewhere in `text` read from state `ls`:
+ * where the lexer's indented-code token would match.
+ */
+export function startsCode(ls: LineState, text: string): boolean {
+  return scan(ls, text, 0, text.length, true) === CODE_STARTS
+}
+
+/**
+ * A lexer run's view of the line state: advancing from the last position
+ * asked for (tokens ask in order), so each run pays once for its text.
+ */
+export class LineCursor {
+  private at = 0
+  private state: LineState
+
+  constructor(private readonly initial: LineState) {
+    this.state = initial
+  }
+
+  stateAt(text: string, pos: number): LineState {
+    if (pos < this.at) {
+      this.at = 0
+      this.state = this.initial
+    }
+    this.state = advanceLines(this.state, text, this.at, pos)
+    this.at = pos
+    return this.state
+  }
+}

@@ -95,14 +95,17 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       if (isRun) {
         if (target === modes.fenceInfo || target === modes.spanHoldFenceInfo) opener = { start: at, len: tok.image.length, lineStart: lineStartOf(at) }
         else if ((mode === modes.fenceInfo || mode === modes.spanHoldFenceInfo) && (target === modes.prose || target === modes.span || target === modes.spanHold)) {
-          // the opener's info string holds a backtick: opener and this run are inline runs
+          // the opener's info string holds a backtick: opener and this run are inline runs (this one
+          // literal if it stood inside a raw HTML tag or autolink: then the state has only the opener's)
           inlineRun(opener!.start, opener!.len)
-          inlineRun(at, tok.image.length)
+          const payload = tok.payload as MarkdownState | undefined
+          if (payload === undefined || !sameLengths(levels, payload.levels)) inlineRun(at, tok.image.length)
           opener = null
         } else if (ch === codes.graveAccent && target === modes.span && (mode === modes.prose || captureModes.has(mode))) {
           levels = []
           inlineRun(at, tok.image.length)
-        } else if (ch === codes.graveAccent && (mode === modes.span || mode === modes.spanHold) && target !== modes.halt) {
+        } else if (ch === codes.graveAccent && (mode === modes.span || mode === modes.spanHold) && target !== modes.halt && tok.payload !== undefined) {
+          // (a run with no new state stood inside a raw HTML tag or autolink: literal)
           inlineRun(at, tok.image.length)
         }
       } else if (isLf) {

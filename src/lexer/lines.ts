@@ -24,6 +24,7 @@
  * them, after a blank line, clears it (such a line closes every list item).
  */
 import { codes } from './codes.js'
+import { DONE, candidateBits, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
 const POSITION = 3
@@ -147,43 +148,66 @@ function step(ls: LineState, c: number): LineState {
 /** Sentinel of {@link scan}: indented code starts in the text. */
 const CODE_STARTS = -1
 
+/** One character, from any position: the line part, then the inline HTML candidate (`inline-html.ts`). */
+function next(ls: LineState, c: number): LineState {
+  const mid = (ls & POSITION) === linePositions.mid
+  let line: LineState
+  if (!mid) line = step(ls, c)
+  else if (c !== codes.lineFeed) line = (ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH ? ls : classify(ls, c)
+  else {
+    // a marker alone on its line is an (empty) list item
+    const kind = ls & KIND
+    line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : ls)
+  }
+  let h = ls & candidateBits
+  // a blank line ends the paragraph, and any tag in it; so does a line of code or a fence line
+  if (c === codes.lineFeed && (!mid || (ls & CODE) !== 0)) h = 0
+  else if (!mid && (line & POSITION) === linePositions.mid && ((line & CODE) !== 0 || (line & KIND) === FENCE_LIKE)) h = 0
+  else if (h !== 0 || c === codes.lessThan) {
+    h = candidateStep(h, c)
+    if (h < 0) h = 0
+  }
+  return (line & ~candidateBits) | h
+}
+
+/** Where the next `<` and line feed are, so a long quiet line costs two `indexOf`s, not one step per character. */
+interface Ahead {
+  lt: number
+  lf: number
+}
+
 /**
  * The line state after `text[from, to)`. With `findCode`, returns
  * {@link CODE_STARTS} instead as soon as the leading whitespace of a line
- * that may be code reaches four columns. Mid-line on an ordinary line it
- * jumps to the next line feed, so a long line costs one `indexOf`.
+ * that may be code reaches four columns. Mid-line on an ordinary line
+ * nothing counts until the next line feed or `<`.
  */
-function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
-  const lastLf = text.lastIndexOf('\n', to - 1)
+function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean, ahead: Ahead): LineState {
   let i = from
   while (i < to) {
-    const c = text.charCodeAt(i)
-    if ((ls & POSITION) === linePositions.mid) {
-      const kind = ls & KIND
-      if (kind === 0 || kind === NOT_PARAGRAPH) {
-        if (lastLf < i) return ls
-        ls = lineFeed(ls)
-        i = text.indexOf('\n', i) + 1
-        continue
-      }
-      if (c === codes.lineFeed) {
-        // a marker alone on its line is an (empty) list item
-        if (kind === BULLET_LIKE || kind === ORDERED_LIKE) ls = classify(ls, c)
-        ls = lineFeed(ls)
-      } else ls = classify(ls, c)
-    } else {
-      const next = step(ls, c)
-      if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(next) >= 4) return CODE_STARTS
-      ls = next
+    if ((ls & POSITION) === linePositions.mid && ((ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH) && (ls & candidateBits) === 0) {
+      if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
+      if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
+      i = Math.min(ahead.lt, ahead.lf)
+      if (i >= to) return ls
     }
+    const c = text.charCodeAt(i)
+    const after = next(ls, c)
+    if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
+    ls = after
     i++
   }
   return ls
 }
 
+function indexOr(text: string, ch: string, from: number): number {
+  const i = text.indexOf(ch, from)
+  return i < 0 ? text.length : i
+}
+
 /** The line state after `text[from, to)`, given the state at `from`. */
 export function advanceLines(ls: LineState, text: string, from: number, to: number): LineState {
-  return from >= to ? ls : scan(ls, text, from, to, false)
+  return from >= to ? ls : scan(ls, text, from, to, false, { lt: -1, lf: -1 })
 }
 
 /**
@@ -191,16 +215,49 @@ export function advanceLines(ls: LineState, text: string, from: number, to: numb
  * where the lexer's indented-code token would match.
  */
 export function startsCode(ls: LineState, text: string): boolean {
-  return scan(ls, text, 0, text.length, true) === CODE_STARTS
+  return scan(ls, text, 0, text.length, true, { lt: -1, lf: -1 }) === CODE_STARTS
+}
+
+/** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
+export const candidateLookahead = 256
+
+/**
+ * How the HTML tag or autolink candidate live at `from` (a backtick run)
+ * ends: `done` (it completed: the run was part of it), `void` (it cannot
+ * be one: the run is a run), or `open` (the text ended first, and more may
+ * come). Decided within {@link candidateLookahead} characters, the same for
+ * every chunking.
+ */
+export function candidateFate(ls: LineState, text: string, from: number, final: boolean): 'done' | 'void' | 'open' {
+  let h = ls & candidateBits
+  let blankSoFar = false
+  const end = Math.min(text.length, from + candidateLookahead)
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.lineFeed) {
+      if (blankSoFar) return 'void'
+      blankSoFar = true
+    } else if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) blankSoFar = false
+    h = candidateStep(h, c)
+    if (h === DONE) return 'done'
+    if (h < 0) return 'void'
+  }
+  return from + candidateLookahead <= text.length || final ? 'void' : 'open'
 }
 
 /**
  * A lexer run's view of the line state: advancing from the last position
- * asked for (tokens ask in order), so each run pays once for its text.
+ * asked for (tokens ask in order), so each run pays once for its text. The
+ * lexer may also end an HTML candidate where the text alone would not
+ * (`kill`: a run inside it closed a code span that began before its `<`);
+ * the cursor keeps those points, so asking again from an earlier position
+ * gives the same states.
  */
 export class LineCursor {
   private at = 0
   private state: LineState
+  private readonly ahead: Ahead = { lt: -1, lf: -1 }
+  private readonly kills: number[] = []
 
   constructor(private readonly initial: LineState) {
     this.state = initial
@@ -210,9 +267,23 @@ export class LineCursor {
     if (pos < this.at) {
       this.at = 0
       this.state = this.initial
+      this.ahead.lt = this.ahead.lf = -1
     }
-    this.state = advanceLines(this.state, text, this.at, pos)
+    for (const k of this.kills) {
+      if (k <= this.at || k > pos) continue
+      this.state = scan(this.state, text, this.at, k, false, this.ahead) & ~candidateBits
+      this.at = k
+    }
+    if (pos > this.at) this.state = scan(this.state, text, this.at, pos, false, this.ahead)
     this.at = pos
     return this.state
+  }
+
+  /** From `pos` on, the HTML candidate live there is none. */
+  kill(text: string, pos: number): void {
+    if (this.kills.length > 0 && this.kills[this.kills.length - 1]! >= pos) return
+    this.stateAt(text, pos)
+    this.kills.push(pos)
+    this.state &= ~candidateBits
   }
 }

@@ -7,8 +7,11 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
 import { endsBlankLine, lineStartIndent, lineStates, positionBefore, type LexContext, type MarkdownState } from './context.js'
-import { columnsOf, mayStartCode } from './lines.js'
-import { decideLineFeed, decideRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings } from './markdown.js'
+import { candidateFate, columnsOf, mayStartCode } from './lines.js'
+import { candidateLive } from './inline-html.js'
+import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
+
+const stay: Decision = { target: null, md: null }
 import { modes, type ModeName } from './modes.js'
 import type { TokenFactory } from './tokens.js'
 
@@ -29,10 +32,42 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   const ctx = f.ctx
   const runHint = [codes.graveAccent, codes.tilde]
 
+  /**
+   * A backtick run inside a candidate tag or autolink: `done` when the
+   * candidate completes (the run is literal), `void` when it cannot or when
+   * the run closes a code span opened before the candidate (the span began
+   * first, so the `<` sat in code), `open` when the text ends undecided.
+   */
+  function fate(kind: RunKind, c: LexContext, text: string, offset: number, len: number, indent: number): 'done' | 'void' | 'open' | 'closes' | null {
+    if (indent >= 0) return null
+    // in a backtick fence opener's info string a backtick voids the fence, and the opener is an inline run before it
+    if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
+    const ls = c.lines.stateAt(text, offset)
+    if (!candidateLive(ls)) return null
+    const levels = kind === 'fenceInfo' ? inlineRun(c.levels, c.fenceLen) : c.levels
+    return levels.indexOf(len) >= 0 ? 'closes' : candidateFate(ls, text, offset, c.final)
+  }
+
+  /** Kinds whose backtick runs may stand inside a raw HTML tag or autolink. */
+  const inlineKinds: ReadonlySet<RunKind> = new Set<RunKind>(['prose', 'span', 'spanHold', 'fenceInfo'])
+
   function runs(mode: ModeName): TokenType[] {
     const kind = runKindOf(mode)
     if (kind === null) return []
     const out: TokenType[] = []
+    const inline = inlineKinds.has(kind)
+    if (inline) {
+      // held from the run to the end of the text until the candidate it stands in is decided
+      out.push(f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
+        const c = ctx.current
+        if (c.final || text.charCodeAt(offset) !== codes.graveAccent) return null
+        let end = offset + 1
+        while (end < text.length && text.charCodeAt(end) === codes.graveAccent) end++
+        // a run cut by the end of the text may still grow to close a level: held all the same
+        const len = end === text.length ? -1 : end - offset
+        return fate(kind, c, text, offset, len, lineStartIndent(text, offset, c.lineState)) === 'open' ? [text.substring(offset)] : null
+      }, [codes.graveAccent], true))
+    }
     // the run reached the end of the text: count it and decide when it ends
     const part = f.make(`${mode}.runPart`, 'Text', kind === 'capture' ? modes.prose : null, (text, offset) => {
       const c = ctx.current
@@ -61,8 +96,12 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         const carried = offset === 0 && c.carry !== null && c.carry.ch === ch ? c.carry : null
         const len = end - offset + (carried?.len ?? 0)
         const indent = carried ? carried.indent : lineStartIndent(text, offset, c.lineState)
-        const d = decideRun(kind, c, ch, len, indent, guard)
+        const inside = carried === null && ch === codes.graveAccent && inline ? fate(kind, c, text, offset, len, indent) : null
+        // literal: no run at all; in an info string it still voids the fence (the block structure reads it raw)
+        const d = inside !== 'done' ? decideRun(kind, c, ch, len, indent, guard) : kind === 'fenceInfo' ? afterVoidedFence(c, guard) : stay
         if (d.target !== target) return null
+        // the code span it closes began before the `<`, so that was no tag: it must not swallow later runs
+        if (inside === 'closes') c.lines.kill(text, end)
         c.carry = null
         return apply(c, d, text.substring(offset, end))
       }, runHint, false))

@@ -86,6 +86,8 @@ export class Driver implements DriverCore {
     s.pending = ''
     this.deferral.reset()
     this.lane.tail = null
+    // not from a lexer run: line states come from the text alone
+    this.ctxNow = null
     const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
     // a restart covers the rest of `text`
     if (r !== null) return this.run(r, false)
@@ -221,7 +223,7 @@ export class Driver implements DriverCore {
       }
       s.carry = ctx.carry
       s.pos = base + consumed
-      s.lineState = lineStateBefore(text, consumed, startLine)
+      s.lineState = ctx.lines.stateAt(text, consumed)
       if (later !== null) {
         const next: string = s.pending + later
         const shift: number = text.length - s.pending.length
@@ -265,11 +267,11 @@ export class Driver implements DriverCore {
       const r = s.rescans
       while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
       const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
-      const lineState = lineStateBefore(text, tok.startOffset + tok.image.length, startLine)
+      const lineState = this.lineAt(text, tok.startOffset + tok.image.length, startLine)
       s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null, lineState }
       s.sawSyntax = true
     } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
-      s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: lineStateBefore(text, tok.startOffset, startLine), givenUp: false }
+      s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: this.lineAt(text, tok.startOffset, startLine), givenUp: false }
     } else {
       const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
       if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
@@ -277,6 +279,15 @@ export class Driver implements DriverCore {
     }
     if (target !== null) s.mode = target
     return null
+  }
+
+  /**
+   * The line state at `offset` of `text`, which starts in `startLine`: from
+   * the lexer run's cursor when `text` is that run's (it knows where the
+   * lexer ended an HTML candidate), else from the text alone.
+   */
+  lineAt(text: string, offset: number, startLine: LineState): LineState {
+    return this.ctxNow === null ? lineStateBefore(text, offset, startLine) : this.ctxNow.lines.stateAt(text, offset)
   }
 
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {

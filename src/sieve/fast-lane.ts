@@ -8,7 +8,8 @@
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
 import { lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { startsCode } from '../lexer/lines.js'
+import { advanceLines, startsCode } from '../lexer/lines.js'
+import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { decideRun, type GuardSettings } from '../lexer/markdown.js'
@@ -255,9 +256,15 @@ export class FastLane {
     let mode: ModeName = s.mode
     let md: MarkdownState = s.md
     let carry: RunCarry | null = null
+    let line = s.lineState
+    let lineAt = 0
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
+        // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
+        line = advanceLines(line, chunk, lineAt, i)
+        lineAt = i
+        if (c === codes.graveAccent && candidateLive(line)) return false
         let end = i + 1
         while (end < chunk.length && chunk.charCodeAt(end) === c) end++
         if (end === chunk.length) {

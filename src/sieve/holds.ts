@@ -23,6 +23,7 @@ export interface HoldHost {
   readonly opts: DriverOptions
   readonly guard: GuardSettings
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
+  lineAt(text: string, offset: number, startLine: LineState): LineState
 }
 
 /** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
@@ -47,7 +48,7 @@ export class Holds {
         s.hold = null
         const after = this.afterHalt(s.mode)
         // a fence opener's indent went out already: it still stands at line start
-        const before = lineStateBefore(text, tok.startOffset, startLine)
+        const before = this.d.lineAt(text, tok.startOffset, startLine)
         const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? asLineStart(before) : before
         return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
       }

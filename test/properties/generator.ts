@@ -83,6 +83,20 @@ function codeSpanBody(): fc.Arbitrary<string> {
   return fc.constantFrom('`x` ', '```js', '`` a', '~~~')
 }
 
+/**
+ * Raw HTML tags, autolinks and comments with backticks in them (literal:
+ * CommonMark gives the tag precedence), and near misses whose backticks are
+ * runs after all; some hold markup after them.
+ */
+export const inlineHtml = fc
+  .tuple(
+    fc.constantFrom('<a href="`">', "<span title='`x`'>", '<https://x.y/`z>', '<!-- ` -->', '<!-->`', '<a href="`"x>', '<a b=`c>', '<https:`>', '<a\nb="`">', '<a href="`\n\n">', '<x-y z="``">'),
+    fc.constantFrom('`', '``', ' `', ''),
+    fc.oneof(mention, validBlock(SPELLINGS).map((b) => b.markup), fc.constant('')),
+    fc.constantFrom('`', '``', ''),
+  )
+  .map((p) => p.join(''))
+
 /** Inline code spans around markup, and backtick runs that close nothing. */
 export const codeSpan = fc.oneof(
   fc.tuple(fc.constantFrom('`', '``', '```'), fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, prose)).map(([r, body]) => r + body + r),
@@ -117,6 +131,7 @@ export const piece: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: brokenBlock, weight: 2 },
   { arbitrary: partialTag, weight: 1 },
   { arbitrary: indentedCode, weight: 1 },
+  { arbitrary: inlineHtml, weight: 1 },
 )
 
 /** A document of up to `maxPieces` pieces. */
@@ -157,8 +172,11 @@ const mdSpan = fc.tuple(fc.constantFrom('`', '``', '```', '````'), fc.constantFr
 const mdRun = fc.constantFrom('`', '``', '```', '~~~')
 const mdFenceLine = fc.tuple(fc.constantFrom('', ' ', '  ', '   '), fc.constantFrom('```', '~~~', '````', '~~~~', '``'), fc.constantFrom('', 'js', ' x y', ' a`b', ' ~', '  ')).map(([i, f, s]) => i + f + s)
 
+/** Inline HTML and autolinks, never at line start (there `<a …>` or `<!--` would open an HTML block, which the guard does not model). */
+const mdHtml = fc.constantFrom('<a href="`">', "<b c='`'>", '<https://x.y/`>', '<!-- `a` -->', '<a href="`"x>', '<a b=`c>', '<ftp:`x>').map((h) => 'x ' + h)
+
 /** Inline pieces, for lines of a paragraph or a fence body. */
-const inline = fc.oneof({ arbitrary: word, weight: 4 }, { arbitrary: mdSpan, weight: 2 }, { arbitrary: mdRun, weight: 1 })
+const inline = fc.oneof({ arbitrary: word, weight: 4 }, { arbitrary: mdSpan, weight: 2 }, { arbitrary: mdRun, weight: 1 }, { arbitrary: mdHtml, weight: 1 })
 const textLine = fc.array(inline, { minLength: 1, maxLength: 6 }).map((p) => p.join(''))
 
 /**

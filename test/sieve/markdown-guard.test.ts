@@ -120,6 +120,40 @@ describe('markdown guard: indented code', () => {
   })
 })
 
+describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6.1)', () => {
+  it.each([
+    ['after an open tag with a backtick in an attribute', '<a href="`">`' + live + '`'],
+    ['after an autolink with a backtick in it', 'See <https://x.y/`> and `' + live + '`'],
+    ['after a comment with a backtick in it', 'x <!-- ` --> `' + live + '`'],
+    ['after a single-quoted attribute and a self-closing tag', "<img alt='`' /> `" + live + '`'],
+    ['a span that began before the tag closes inside it, then a later span', '`x <a title="` then `' + live + '` and `">'],
+    ['a backtick void opener whose info string holds the tag', '```<!-- ` -->`' + live + '`'],
+  ])('should support a block in a code span where a tag or autolink took the backtick before it (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it.each([
+    ['an open tag holds the backtick, so the one after the block is alone', '<a href="`">x ' + live + ' `'],
+    ['an autolink holds it', '<https://x.y/`> ' + live + ' `'],
+    ['a comment holds it', 'x <!-- a`b --> ' + live + ' `'],
+    ['a span closes inside the would-be tag (the span began first)', '`x <a href="` ' + live + ' `">'],
+  ])('should support a live block where a tag or autolink took a backtick (%s)', (_label, input) => {
+    expectOneCall(input)
+  })
+
+  it.each([
+    ['text after a quoted value (no whitespace)', '<a href="`"x> ' + live + ' `'],
+    ['an unquoted value cannot hold a backtick', '<a b=`c> ' + live + ' `'],
+    ['a one-letter scheme', '<h:`x> ' + live + ' `'],
+    ['a blank line inside the tag', '<a href="`\n\n">' + live + ' `'],
+    ['a closing tag', '</a `> ' + live + ' `'],
+    ['longer than the 256 characters read past the backtick', '<a title="`' + 'x'.repeat(300) + '"> ' + live + ' `'],
+  ])('should not support a near miss as a tag: its backtick is a run (%s)', (_label, input) => {
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual(input.includes('\n\n') ? [{ name: 'a', input: { path: 'src/a.ts' } }] : [])
+  })
+})
+
 describe('markdown guard: inline code', () => {
   it.each([
     ['a single-backtick span', 'Like `' + live + '` this.'],

@@ -222,30 +222,6 @@ export function startsCode(ls: LineState, text: string): boolean {
 export const candidateLookahead = 256
 
 /**
- * How the HTML tag or autolink candidate live at `from` (a backtick run)
- * ends: `done` (it completed: the run was part of it), `void` (it cannot
- * be one: the run is a run), or `open` (the text ended first, and more may
- * come). Decided within {@link candidateLookahead} characters, the same for
- * every chunking.
- */
-export function candidateFate(ls: LineState, text: string, from: number, final: boolean): 'done' | 'void' | 'open' {
-  let h = ls & candidateBits
-  let blankSoFar = false
-  const end = Math.min(text.length, from + candidateLookahead)
-  for (let i = from; i < end; i++) {
-    const c = text.charCodeAt(i)
-    if (c === codes.lineFeed) {
-      if (blankSoFar) return 'void'
-      blankSoFar = true
-    } else if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) blankSoFar = false
-    h = candidateStep(h, c)
-    if (h === DONE) return 'done'
-    if (h < 0) return 'void'
-  }
-  return from + candidateLookahead <= text.length || final ? 'void' : 'open'
-}
-
-/**
  * A lexer run's view of the line state: advancing from the last position
  * asked for (tokens ask in order), so each run pays once for its text. The
  * lexer may also end an HTML candidate where the text alone would not
@@ -285,5 +261,55 @@ export class LineCursor {
     this.stateAt(text, pos)
     this.kills.push(pos)
     this.state &= ~candidateBits
+    this.look.start = -1
+  }
+
+  /**
+   * The look ahead of {@link fate}, kept for the next run inside the same
+   * candidate: each character of a candidate is read once, however many
+   * backticks stand in it (`<a title="` then 100,000 of them).
+   */
+  private readonly look = { start: -1, at: -1, state: 0, end: -1, result: 'void' as CandidateFate }
+
+  /**
+   * How the HTML tag or autolink candidate live at `from` (a backtick run)
+   * ends: `done` (it completed: the run was part of it), `void` (it cannot
+   * be one, or is still open {@link candidateLookahead} characters on: the
+   * run is a run), or `open` (the text ended first, and more may come).
+   */
+  fate(text: string, from: number, final: boolean): CandidateFate {
+    const ls = this.stateAt(text, from)
+    const m = this.look
+    let at: number
+    let st: LineState
+    if (m.start >= 0 && m.start <= from && from <= m.at && (m.end < 0 || from < m.end)) {
+      if (m.end >= 0) return m.result
+      at = m.at
+      st = m.state
+    } else {
+      m.start = from
+      m.end = -1
+      at = from
+      st = ls
+    }
+    const limit = Math.min(text.length, from + candidateLookahead)
+    while (at < limit) {
+      const c = text.charCodeAt(at)
+      const before = st & candidateBits
+      st = next(st, c)
+      at++
+      if ((st & candidateBits) === 0) {
+        m.result = before !== 0 && candidateStep(before, c) === DONE ? 'done' : 'void'
+        m.at = m.end = at
+        m.state = st
+        return m.result
+      }
+    }
+    m.at = at
+    m.state = st
+    return from + candidateLookahead <= text.length || final ? 'void' : 'open'
   }
 }
+
+export type CandidateFate = 'done' | 'void' | 'open'
+

@@ -7,7 +7,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
 import { endsBlankLine, lineStartIndent, lineStates, positionBefore, type LexContext, type MarkdownState } from './context.js'
-import { candidateFate, columnsOf, mayStartCode } from './lines.js'
+import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 
@@ -45,7 +45,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     const ls = c.lines.stateAt(text, offset)
     if (!candidateLive(ls)) return null
     const levels = kind === 'fenceInfo' ? inlineRun(c.levels, c.fenceLen) : c.levels
-    return levels.indexOf(len) >= 0 ? 'closes' : candidateFate(ls, text, offset, c.final)
+    return levels.indexOf(len) >= 0 ? 'closes' : c.lines.fate(text, offset, c.final)
   }
 
   /** Kinds whose backtick runs may stand inside a raw HTML tag or autolink. */

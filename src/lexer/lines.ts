@@ -176,6 +176,11 @@ interface Ahead {
   lf: number
 }
 
+/** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line feed or `<` counts. */
+function quiet(ls: LineState): boolean {
+  return (ls & (POSITION | candidateBits)) === linePositions.mid && ((ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH)
+}
+
 /**
  * The line state after `text[from, to)`. With `findCode`, returns
  * {@link CODE_STARTS} instead as soon as the leading whitespace of a line
@@ -185,10 +190,19 @@ interface Ahead {
 function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean, ahead: Ahead): LineState {
   let i = from
   while (i < to) {
-    if ((ls & POSITION) === linePositions.mid && ((ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH) && (ls & candidateBits) === 0) {
-      if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
-      if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
-      i = Math.min(ahead.lt, ahead.lf)
+    if (quiet(ls)) {
+      if (to - i <= 32) {
+        // a token-sized piece: a loop costs less than two calls
+        while (i < to) {
+          const c = text.charCodeAt(i)
+          if (c === codes.lineFeed || c === codes.lessThan) break
+          i++
+        }
+      } else {
+        if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
+        if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
+        i = Math.min(ahead.lt, ahead.lf)
+      }
       if (i >= to) return ls
     }
     const c = text.charCodeAt(i)
@@ -205,17 +219,36 @@ function indexOr(text: string, ch: string, from: number): number {
   return i < 0 ? text.length : i
 }
 
+/**
+ * The line state after `text[from, to)`, given the state at `from`; with
+ * `findCode`, {@link CODE_STARTS} if indented code starts in it. For the
+ * pieces a chunk brings (a few characters): one loop with a cheap test per
+ * character. The lexer's cursor reads its longer text with {@link scan}.
+ */
+function advance(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
+  let plain = quiet(ls)
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (plain && c !== codes.lineFeed && c !== codes.lessThan) continue
+    const after = next(ls, c)
+    if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
+    ls = after
+    plain = quiet(ls)
+  }
+  return ls
+}
+
 /** The line state after `text[from, to)`, given the state at `from`. */
 export function advanceLines(ls: LineState, text: string, from: number, to: number): LineState {
-  return from >= to ? ls : scan(ls, text, from, to, false, { lt: -1, lf: -1 })
+  return advance(ls, text, from, to, false)
 }
 
 /**
- * Whether indented code starts somewhere in `text` read from state `ls`:
- * where the lexer's indented-code token would match.
+ * The line state after `text[0, to)`, or -1 if indented code starts in it
+ * (where the lexer's indented-code token would match).
  */
-export function startsCode(ls: LineState, text: string): boolean {
-  return scan(ls, text, 0, text.length, true, { lt: -1, lf: -1 }) === CODE_STARTS
+export function advanceUnlessCode(ls: LineState, text: string, to: number): LineState {
+  return advance(ls, text, 0, to, true)
 }
 
 /** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
@@ -233,7 +266,7 @@ export class LineCursor {
   private at = 0
   private state: LineState
   private readonly ahead: Ahead = { lt: -1, lf: -1 }
-  private readonly kills: number[] = []
+  private kills: number[] | null = null
 
   constructor(private readonly initial: LineState) {
     this.state = initial
@@ -245,10 +278,12 @@ export class LineCursor {
       this.state = this.initial
       this.ahead.lt = this.ahead.lf = -1
     }
-    for (const k of this.kills) {
-      if (k <= this.at || k > pos) continue
-      this.state = scan(this.state, text, this.at, k, false, this.ahead) & ~candidateBits
-      this.at = k
+    if (this.kills !== null) {
+      for (const k of this.kills) {
+        if (k <= this.at || k > pos) continue
+        this.state = scan(this.state, text, this.at, k, false, this.ahead) & ~candidateBits
+        this.at = k
+      }
     }
     if (pos > this.at) this.state = scan(this.state, text, this.at, pos, false, this.ahead)
     this.at = pos
@@ -257,11 +292,12 @@ export class LineCursor {
 
   /** From `pos` on, the HTML candidate live there is none. */
   kill(text: string, pos: number): void {
-    if (this.kills.length > 0 && this.kills[this.kills.length - 1]! >= pos) return
+    const kills = (this.kills ??= [])
+    if (kills.length > 0 && kills[kills.length - 1]! >= pos) return
     this.stateAt(text, pos)
-    this.kills.push(pos)
+    kills.push(pos)
     this.state &= ~candidateBits
-    this.look.start = -1
+    if (this.look !== null) this.look.start = -1
   }
 
   /**
@@ -269,7 +305,7 @@ export class LineCursor {
    * candidate: each character of a candidate is read once, however many
    * backticks stand in it (`<a title="` then 100,000 of them).
    */
-  private readonly look = { start: -1, at: -1, state: 0, end: -1, result: 'void' as CandidateFate }
+  private look: { start: number; at: number; state: LineState; end: number; result: CandidateFate } | null = null
 
   /**
    * How the HTML tag or autolink candidate live at `from` (a backtick run)
@@ -279,7 +315,7 @@ export class LineCursor {
    */
   fate(text: string, from: number, final: boolean): CandidateFate {
     const ls = this.stateAt(text, from)
-    const m = this.look
+    const m = (this.look ??= { start: -1, at: -1, state: 0, end: -1, result: 'void' })
     let at: number
     let st: LineState
     if (m.start >= 0 && m.start <= from && from <= m.at && (m.end < 0 || from < m.end)) {

@@ -8,7 +8,7 @@
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
 import { lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { advanceLines, startsCode } from '../lexer/lines.js'
+import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
@@ -62,10 +62,11 @@ export class FastLane {
       if (cut < 0) return fp.sink === 'text' && this.inlineRuns(chunk)
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
+    // where a line turns into indented code the lexer switches mode
+    const line = advanceUnlessCode(s.lineState, chunk, cut)
+    if (line < 0 && s.mode === modes.prose) return false
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
-      // where a line turns into indented code the lexer switches mode
-      if (s.mode === modes.prose && startsCode(s.lineState, head)) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
       if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
       this.d.out.text(head)
@@ -92,7 +93,7 @@ export class FastLane {
       h.parts.push(chunk)
       h.length += chunk.length
     }
-    s.lineState = lineStateBefore(chunk, cut, s.lineState)
+    s.lineState = line < 0 ? lineStateBefore(chunk, cut, s.lineState) : line
     s.pos += cut
     if (cut < chunk.length) {
       // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
@@ -250,7 +251,9 @@ export class FastLane {
    */
   private inlineRuns(chunk: string): boolean {
     const s = this.d.s
-    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span) || startsCode(s.lineState, chunk)) return false
+    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
+    const endLine = advanceUnlessCode(s.lineState, chunk, chunk.length)
+    if (endLine < 0) return false
     const matcher = this.d.lexer.tails.get(s.mode)
     if (matcher === undefined) return false
     let mode: ModeName = s.mode
@@ -287,7 +290,7 @@ export class FastLane {
     s.mode = mode
     s.md = md
     s.carry = carry
-    s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
+    s.lineState = endLine
     s.pos += chunk.length
     return true
   }

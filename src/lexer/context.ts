@@ -3,7 +3,7 @@
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
 import { codes } from './codes.js'
-import { advanceLines, linePositions, positionOf, type LineCursor, type LineState } from './lines.js'
+import { advanceLines, columnsOf, linePositions, markersOf, positionOf, quotedOf, type LineCursor, type LineState } from './lines.js'
 
 /**
  * Line positions (the low bits of a {@link LineState}): start is column 0
@@ -31,6 +31,12 @@ export interface MarkdownState {
   /** The open fence: its character (` or ~) and run length; 0 when none. */
   fenceCh: number
   fenceLen: number
+  /**
+   * How many block quotes (`>`) the open fence's opener stood in: its lines
+   * must keep them, its closer stands right after them (0: not in a quote;
+   * absent in state saved before quotes were read).
+   */
+  fenceDepth?: number
 }
 
 /**
@@ -65,11 +71,11 @@ export interface LexContext extends MarkdownState {
 }
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {
-  return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen }
+  return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth ?? 0 }
 }
 
 export function freshMarkdown(): MarkdownState {
-  return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0 }
+  return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0 }
 }
 
 /** Line state just before `pos` in `text`, given the state at offset 0. */
@@ -78,37 +84,135 @@ export function lineStateBefore(text: string, pos: number, initial: LineState): 
 }
 
 /**
- * Line position (start, blank or mid) just before `pos`. Scans back over
- * spaces only, so it is O(1) on ordinary text: the matchers' check.
+ * Line position (start, blank or mid) just before `pos`: what the line
+ * state (`lines.ts`) says there, read by scanning back over leading
+ * whitespace and block quote markers only, so it is O(1) on ordinary text
+ * (the matchers' check). A line of only markers is blank.
  */
 export function positionBefore(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
+  let quoted = false
   while (i >= 0) {
     const c = text.charCodeAt(i)
-    if (c === codes.lineFeed) return i === pos - 1 ? lineStates.start : lineStates.blank
-    if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) return lineStates.mid
+    if (c === codes.lineFeed) {
+      if (quoted) return markersOnly(text, i + 1, pos, 0) ? lineStates.blank : lineStates.mid
+      return i === pos - 1 ? lineStates.start : lineStates.blank
+    }
+    if (c === codes.greaterThan) quoted = true
+    else if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) return lineStates.mid
     i--
   }
   const at = positionOf(initial)
   if (pos === 0) return at
-  return at === lineStates.mid ? lineStates.mid : lineStates.blank
+  if (at === lineStates.mid) return lineStates.mid
+  return !quoted || markersOnly(text, 0, pos, columnsOf(initial)) ? lineStates.blank : lineStates.mid
 }
 
 /**
- * Indent of a construct starting at `pos` when it sits at line start after at
- * most 3 spaces; -1 otherwise.
+ * `text[from, to)` (spaces, tabs, CR and `>`, from `cols` columns into the
+ * line's leading whitespace) holds `>` only as block quote markers: each
+ * at most 3 columns after the line start or the marker before it.
+ */
+function markersOnly(text: string, from: number, to: number, cols: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.space) cols = Math.min(4, cols + 1)
+    else if (c === codes.tab || c === codes.carriageReturn) cols = 4
+    else if (c === codes.greaterThan) {
+      if (cols > 3) return false
+      cols = 0
+    }
+  }
+  return true
+}
+
+/** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
+export const maxQuotePrefix = 8
+
+/**
+ * Where a construct starting at `pos` stands in its line: -1 unless only
+ * block quote markers (`>`, each after at most 3 spaces, with the one space
+ * after it) and at most 3 spaces of indent precede it on its line; else the
+ * quote depth and that indent, as `depth << 3 | indent` ({@link indentOf},
+ * {@link quoteDepthOf}). Reads back to the line start in `text`, or on from
+ * what the line state carried into it.
  */
 export function lineStartIndent(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
-  let n = 0
-  while (i >= 0 && text.charCodeAt(i) === codes.space) {
+  let quoted = false
+  while (i >= 0) {
+    const c = text.charCodeAt(i)
+    if (c === codes.greaterThan) quoted = true
+    else if (c !== codes.space) break
     i--
-    n++
-    if (n > 3) return -1
   }
-  if (i >= 0) return text.charCodeAt(i) === codes.lineFeed ? n : -1
-  return positionOf(initial) === lineStates.start ? n : -1
+  const n = pos - 1 - i
+  if (i >= 0) {
+    if (text.charCodeAt(i) !== codes.lineFeed) return -1
+    if (!quoted) return n <= 3 ? n : -1
+    return quotePrefix(text, i + 1, pos, 0, 0, false)
+  }
+  const at = positionOf(initial)
+  if (at === lineStates.start) return quoted ? quotePrefix(text, 0, pos, 0, 0, false) : n <= 3 ? n : -1
+  if (at === lineStates.mid) return -1
+  // the line began in an earlier text: go on from its markers and columns
+  return quotePrefix(text, 0, pos, markersOf(initial), columnsOf(initial), quotedOf(initial))
 }
+
+/**
+ * `lineStartIndent`'s value for a line's prefix `text[from, to)` of spaces
+ * and `>`, read on from `depth` markers and `cols` columns (`marked`: the
+ * last marker's own space may still come), or -1.
+ */
+export function quotePrefix(text: string, from: number, to: number, depth: number, cols: number, marked: boolean): number {
+  let own = marked && cols === 0
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) === codes.space) {
+      // the one space after a marker belongs to it
+      if (own) own = false
+      else cols++
+    } else {
+      // a `>` four columns in is no marker
+      if (cols > 3) return -1
+      depth = Math.min(15, depth + 1)
+      cols = 0
+      own = true
+    }
+  }
+  return cols > 3 ? -1 : (depth << 3) | cols
+}
+
+/**
+ * `text[offset..]` is a line-start prefix the lexer holds at the end of a
+ * text until what follows decides (a fence may follow it): 1 to 3 spaces,
+ * or with `quotes` also block quote markers (at most {@link maxQuotePrefix}).
+ */
+export function heldLinePrefix(text: string, offset: number, initial: LineState, quotes: boolean): boolean {
+  const n = text.length - offset
+  if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
+  if (offset > 0 ? text.charCodeAt(offset - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return false
+  let quoted = false
+  for (let i = offset; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.greaterThan && quotes) quoted = true
+    else if (c !== codes.space) return false
+  }
+  return quoted ? quotePrefix(text, offset, text.length, 0, 0, false) >= 0 : n <= 3
+}
+
+/** Where a held line-start prefix begins at the end of `text` (see {@link heldLinePrefix}), or -1. */
+export function heldPrefixStart(text: string, initial: LineState, quotes: boolean): number {
+  let i = text.length
+  while (i > 0 && text.length - i < maxQuotePrefix) {
+    const c = text.charCodeAt(i - 1)
+    if (c !== codes.space && !(quotes && c === codes.greaterThan)) break
+    i--
+  }
+  return i < text.length && heldLinePrefix(text, i, initial, quotes) ? i : -1
+}
+
+export const indentOf = (at: number): number => at & 7
+export const quoteDepthOf = (at: number): number => at >> 3
 
 /** Whether the line feed at `pos` ends a line that holds only spaces, tabs or CR. */
 export function endsBlankLine(text: string, pos: number, initial: LineState): boolean {

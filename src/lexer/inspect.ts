@@ -70,10 +70,11 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
     if (k === 0) spans.push(span)
     else levels[k - 1]!.inner.push(span)
   }
+  /** The opener's line start, indent included; after block quote markers, the opener itself (as micromark has it). */
   const lineStartOf = (pos: number) => {
     let i = pos
     while (i > 0 && text.charCodeAt(i - 1) === codes.space) i--
-    return i
+    return i === 0 || text.charCodeAt(i - 1) === codes.lineFeed ? i : pos
   }
   const lineEnd = (lf: number) => (lf > 0 && text.charCodeAt(lf - 1) === codes.carriageReturn ? lf - 1 : lf)
 
@@ -82,7 +83,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let md: MarkdownState = freshMarkdown()
   for (;;) {
     const startLine = lineStateBefore(text, base, streamStart)
-    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, final: true, lineState: startLine, lines: new LineCursor(startLine), carry: null, noHoldBefore: -1 }
+    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth ?? 0, final: true, lineState: startLine, lines: new LineCursor(startLine), carry: null, noHoldBefore: -1 }
     const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
     let restart = -1
     for (const tok of tokens) {
@@ -114,7 +115,8 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
           fenceStart = opener!.lineStart
           opener = null
           endParagraph()
-        } else if (mode === modes.fenceClose && target === modes.prose) {
+        } else if ((mode === modes.fenceClose || mode === modes.fence) && target === modes.prose) {
+          // a closing fence line ends here; a fence in a block quote ends with its last quoted line
           fenced.push({ start: fenceStart, end: lineEnd(at) })
           fenceStart = -1
         } else if (mode === modes.span && target === modes.prose) endParagraph()
@@ -144,7 +146,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       opener = null
       voided = false
       mode = levels.length === 0 ? modes.prose : modes.span
-      md = { levels: levels.map((l) => l.len), holdDepth: 0, fenceCh: 0, fenceLen: 0 }
+      md = { levels: levels.map((l) => l.len), holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0 }
       continue
     }
     // the driver lexes again from the held tag, as prose: the levels open at it were literal

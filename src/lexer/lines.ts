@@ -16,6 +16,10 @@
  *           may be the item's own paragraph (`1. Step\n\n    text`), so
  *           indented code is not recognised while this is set
  * bit 7     code: this line is indented code (decided at its first non-blank character)
+ * bits 8-16 what the line's start shows (a fence line, a heading, a list marker)
+ * bit 17    quoted: block quote markers began the line; they count as leading
+ *           whitespace, so a line of only markers is blank (ends a paragraph)
+ * bits 18-29 an HTML tag or autolink being read (`inline-html.ts`)
  * ```
  *
  * The list bit errs towards live calls, as toolsieve did before it knew
@@ -50,9 +54,12 @@ const COUNT_SHIFT = 11
 const COUNT = 15 << COUNT_SHIFT
 /** The fence run ended (its info string follows); for an ordered marker, its `.` or `)`. */
 const RUN_DONE = 1 << 15
+/** The fence line's run is of tildes (FENCE_LIKE only). */
 const TILDE = 1 << 16
-/** At column 0 after a blank line: unless this line is a list item, it closes every list. */
-const CLEARS = 1 << 17
+/** At column 0 after a blank line: unless this line is a list item, it closes every list (marker kinds only; shares TILDE's bit). */
+const CLEARS = 1 << 16
+/** A block quote marker (`>`) began this line: its rest is no indented code here (the guard reads quotes only for fences). */
+const QUOTED = 1 << 17
 
 /** The start of a stream: column 0, no paragraph before it. */
 export const streamStart: LineState = linePositions.start | CODE_OK
@@ -69,10 +76,14 @@ export const asLineStart = (ls: LineState): LineState => (ls & ~POSITION) | line
 
 /** Still in the line's leading whitespace, on a line that may be indented code: four columns in, it is. */
 export function mayStartCode(ls: LineState): boolean {
-  return (ls & POSITION) !== linePositions.mid && (ls & CODE_OK) !== 0 && (ls & LIST) === 0
+  return (ls & POSITION) !== linePositions.mid && (ls & CODE_OK) !== 0 && (ls & (LIST | QUOTED)) === 0
 }
 
 export const columnsOf = (ls: LineState): number => (ls & COLUMNS) >> COLUMN_SHIFT
+/** In a line's leading whitespace: how many block quote markers it had so far (saturating at 15). */
+export const markersOf = (ls: LineState): number => ((ls & POSITION) === linePositions.mid ? 0 : (ls & COUNT) >> COUNT_SHIFT)
+/** In a line's leading whitespace: whether the space right after the last marker may still be its own (one column in). */
+export const quotedOf = (ls: LineState): boolean => (ls & QUOTED) !== 0
 
 function lineFeed(ls: LineState): LineState {
   const kind = ls & KIND
@@ -88,7 +99,7 @@ const numberSign = 0x23
 function firstContent(ls: LineState, c: number): LineState {
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
   const okBit = ls & CODE_OK
-  const code = okBit !== 0 && (ls & LIST) === 0 && cols >= 4
+  const code = okBit !== 0 && (ls & (LIST | QUOTED)) === 0 && cols >= 4
   let list = ls & LIST
   let kind = 0
   if (!code && cols < 4) {
@@ -141,7 +152,14 @@ function step(ls: LineState, c: number): LineState {
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
   if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(4, cols + 1) << COLUMN_SHIFT)
   if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (4 << COLUMN_SHIFT)
-  if (c === codes.carriageReturn) return (ls & ~POSITION) | linePositions.blank
+  // a stray CR in the leading whitespace: nothing after it on this line is a fence or a quote marker (as the lexer's scans back stop there)
+  if (c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (4 << COLUMN_SHIFT)
+  // a block quote marker: leading whitespace as far as the line's blankness goes; columns count from it,
+  // and the markers so far are counted where a line start's classification counts later (COUNT)
+  if (c === codes.greaterThan && cols <= 3) {
+    const depth = Math.min(15, ((ls & COUNT) >> COUNT_SHIFT) + 1)
+    return (ls & ~(POSITION | COLUMNS | COUNT)) | linePositions.blank | QUOTED | (depth << COUNT_SHIFT)
+  }
   return firstContent(ls, c)
 }
 

@@ -16,8 +16,7 @@
  * ```
  */
 import { codes } from './codes.js'
-import type { MarkdownState } from './context.js'
-import { freshMarkdown } from './context.js'
+import { freshMarkdown, indentOf, quoteDepthOf, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
@@ -36,8 +35,8 @@ export interface Decision {
 
 const stay: Decision = { target: null, md: null }
 
-function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0): MarkdownState {
-  return { levels, holdDepth, fenceCh, fenceLen }
+function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fenceDepth = 0): MarkdownState {
+  return { levels, holdDepth, fenceCh, fenceLen, fenceDepth }
 }
 
 /**
@@ -45,8 +44,9 @@ function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0): Mark
  * are kept: if its info string turns out to hold a backtick it was no fence
  * but an inline run in that paragraph.
  */
-function openFence(ch: number, len: number, levels: number[] = [], holdDepth = 0): MarkdownState {
-  return ch === codes.graveAccent ? state(levels, holdDepth, ch, len) : state([], 0, ch, len)
+function openFence(ch: number, len: number, at: number, levels: number[] = [], holdDepth = 0): MarkdownState {
+  const depth = quoteDepthOf(at)
+  return ch === codes.graveAccent ? state(levels, holdDepth, ch, len, depth) : state([], 0, ch, len, depth)
 }
 
 /** An inline backtick run of `len` against the open levels: it closes the first level of its length, or opens one. */
@@ -72,29 +72,30 @@ function heldRun(md: MarkdownState, len: number): { released: boolean; levels: n
 }
 
 /**
- * A run of `len` × `ch` ended. `indent` is its indent at line start, or -1.
+ * A run of `len` × `ch` ended. `at` is where it stands at line start
+ * (`lineStartIndent`: block quote depth and indent), or -1.
  * In a capture, a run means the capture was prose after all, so it is decided
  * as in prose (with an empty level list: captures start only in prose).
  */
-export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: number, indent: number, s: GuardSettings): Decision {
-  const fenceOpener = s.fences && indent >= 0 && indent <= 3 && len >= 3
+export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: number, at: number, s: GuardSettings): Decision {
+  const fenceOpener = s.fences && at >= 0 && indentOf(at) <= 3 && len >= 3
   const tick = ch === codes.graveAccent
   switch (kind) {
     case 'prose':
     case 'capture': {
-      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len) }
+      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len, at) }
       if (tick && s.codeSpans) return { target: modes.span, md: state([len]) }
       return kind === 'capture' ? { target: modes.prose, md: null } : stay
     }
     case 'span': {
       // a fence opener interrupts the paragraph: its pending backticks were literal (unless the opener is void)
-      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len, md.levels) }
+      if (fenceOpener) return { target: modes.fenceInfo, md: openFence(ch, len, at, md.levels) }
       if (!tick) return stay
       const d = spanOrProse(inlineRun(md.levels, len))
       return d.target === modes.prose ? d : { target: null, md: d.md }
     }
     case 'spanHold': {
-      if (fenceOpener) return tick ? { target: modes.spanHoldFenceInfo, md: openFence(ch, len, md.levels, md.holdDepth) } : { target: modes.halt, md: null }
+      if (fenceOpener) return tick ? { target: modes.spanHoldFenceInfo, md: openFence(ch, len, at, md.levels, md.holdDepth) } : { target: modes.halt, md: null }
       if (!tick) return stay
       const r = heldRun(md, len)
       return r.released ? spanOrProse(r.levels) : { target: null, md: state(r.levels, md.holdDepth) }
@@ -108,7 +109,8 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
       return second.released ? spanOrProse(second.levels) : { target: modes.spanHold, md: state(second.levels, md.holdDepth) }
     }
     case 'fence': {
-      if (ch === md.fenceCh && indent >= 0 && indent <= 3 && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
+      // a closer stands right after the quote markers its opener had
+      if (ch === md.fenceCh && at >= 0 && indentOf(at) <= 3 && quoteDepthOf(at) === (md.fenceDepth ?? 0) && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
       return stay
     }
     case 'fenceInfo': {
@@ -184,7 +186,7 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
     case modes.fenceInfo:
     case modes.fenceInfoHold:
       // the opener line ended without a backtick in its info string: a fence after all
-      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen) }
+      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen, md.fenceDepth ?? 0) }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
     case modes.indented:
@@ -197,6 +199,9 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
 
 export function lineFeedTargets(mode: ModeName): Array<ModeName | null> {
   switch (mode) {
+    case modes.fence:
+      // a fence in a block quote ends where the quote does (decided by the line feed token)
+      return [null, modes.prose]
     case modes.span:
       return [null, modes.prose]
     case modes.spanHold:
@@ -205,7 +210,8 @@ export function lineFeedTargets(mode: ModeName): Array<ModeName | null> {
       return [modes.halt]
     case modes.fenceInfo:
     case modes.fenceInfoHold:
-      return [modes.fence]
+      // prose: the opener stood in a block quote that the next line leaves (an empty fence)
+      return [modes.fence, modes.prose]
     case modes.fenceClose:
     case modes.indented:
       return [modes.prose]

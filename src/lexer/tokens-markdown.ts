@@ -6,7 +6,7 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
-import { endsBlankLine, lineStartIndent, lineStates, positionBefore, type LexContext, type MarkdownState } from './context.js'
+import { endsBlankLine, freshMarkdown, lineStartIndent, lineStates, maxQuotePrefix, positionBefore, type LexContext, type MarkdownState } from './context.js'
 import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
@@ -22,10 +22,31 @@ function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherR
     c.holdDepth = d.md.holdDepth
     c.fenceCh = d.md.fenceCh
     c.fenceLen = d.md.fenceLen
+    c.fenceDepth = d.md.fenceDepth ?? 0
     // the driver reads the state back per token, so it can restart anywhere
     m.payload = d.md satisfies MarkdownState
   }
   return m
+}
+
+/**
+ * Whether the line starting at `from` keeps `depth` block quote markers
+ * (each after at most 3 spaces, within `maxQuotePrefix` characters); null
+ * when the text ends before that is known.
+ */
+function keepsQuotes(text: string, from: number, depth: number): boolean | null {
+  let seen = 0
+  let cols = 0
+  for (let i = from; i < text.length && i - from < maxQuotePrefix; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.space) cols++
+    else if (c === codes.greaterThan && cols <= 3) {
+      if (++seen >= depth) return true
+      cols = 0
+      if (i + 1 < text.length && text.charCodeAt(i + 1) === codes.space) i++
+    } else return false
+  }
+  return text.length - from >= maxQuotePrefix ? false : null
 }
 
 export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
@@ -110,14 +131,31 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   }
 
   function lineFeeds(mode: ModeName): TokenType[] {
-    return lineFeedTargets(mode).map((target) =>
+    // the modes whose line feed may end a fence that began in a block quote (or the line that opened one)
+    const quotedFence = mode === modes.fence || mode === modes.fenceInfo || mode === modes.fenceInfoHold
+    const out = lineFeedTargets(mode).map((target) =>
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
-        const d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
+        let d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
+        if (quotedFence && (c.fenceDepth ?? 0) > 0 && (mode === modes.fence || d.target === modes.fence)) {
+          // a fence in a block quote ends with the quote: the next line must keep its markers (no lazy lines)
+          const kept = keepsQuotes(text, offset + 1, c.fenceDepth!)
+          if (kept === null && !c.final) return null
+          if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
+        }
         if (d.target !== target) return null
         return apply(c, d, '\n')
       }, [codes.lineFeed], true),
     )
+    if (quotedFence) {
+      // the next line's markers cut by the end of the text: held with the line feed until they are known
+      out.unshift(f.make(`${mode}.quoteLf`, 'Incomplete', null, (text, offset) => {
+        const c = ctx.current
+        if (c.final || (c.fenceDepth ?? 0) === 0) return null
+        return keepsQuotes(text, offset + 1, c.fenceDepth!) === null ? [text.substring(offset)] : null
+      }, [codes.lineFeed], true))
+    }
+    return out
   }
 
   /**

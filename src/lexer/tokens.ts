@@ -8,7 +8,7 @@ import type { Grammar, Role } from '../grammar/types.js'
 import { allCharsExcept, codes } from './codes.js'
 import { cat, type CategoryName } from './kinds.js'
 import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
-import { lineStartIndent, type LexContext, type MarkdownState } from './context.js'
+import { heldLinePrefix, maxQuotePrefix, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { TailMatcher } from './tail.js'
@@ -76,7 +76,7 @@ export class TokenFactory {
       if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
-      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen } satisfies MarkdownState
+      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth ?? 0 } satisfies MarkdownState
       return r
     }, d.firstChars, false, role)
   }
@@ -92,13 +92,15 @@ export class TokenFactory {
   incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
     const ctx = this.ctx
     const matcher = this.tailMatcher(mode, delims)
-    const max = Math.max(3, ...delims.map((d) => d.maxLength))
+    const quotes = lineStartSpaces && quoteModes.has(mode)
+    const max = Math.max(quotes ? maxQuotePrefix : 3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
+    if (quotes) hint.add(codes.greaterThan)
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
-      if (lineStartSpaces && isLineStartIndent(text, offset) && lineStartIndent(text, offset, c.lineState) === 0) return [text.slice(offset)]
+      if (lineStartSpaces && heldLinePrefix(text, offset, c.lineState, quotes)) return [text.slice(offset)]
       return matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
     }, [...hint], false)
   }
@@ -308,10 +310,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens }
 }
 
-/** One to three spaces and nothing after them. */
-function isLineStartIndent(text: string, offset: number): boolean {
-  const n = text.length - offset
-  if (n < 1 || n > 3) return false
-  for (let i = offset; i < text.length; i++) if (text.charCodeAt(i) !== codes.space) return false
-  return true
-}
+/** Modes whose line starts may carry block quote markers before a fence (Markdown outside captures). */
+export const quoteModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.prose, modes.span, modes.spanHold, modes.fence])

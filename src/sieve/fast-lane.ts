@@ -7,7 +7,8 @@
  * indentation that turned out to be only indentation.
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
-import { lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { heldLinePrefix, heldPrefixStart, lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { quoteModes } from '../lexer/tokens.js'
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
@@ -56,6 +57,8 @@ export class FastLane {
     const s = this.d.s
     const fp = this.fast[s.mode]
     if (fp === undefined) return false
+    // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
+    if (s.mode === modes.fence && (s.md.fenceDepth ?? 0) > 0 && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
@@ -68,11 +71,11 @@ export class FastLane {
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
-      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState)) return this.textThenIndent(chunk)
+      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, s.mode)) return this.textThenIndent(chunk)
       this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState))) return false
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState, s.mode))) return false
       if (head.length > 0) {
         if (cap.run === null || cap.run.type !== fp.type) {
           flushRun(cap)
@@ -89,7 +92,7 @@ export class FastLane {
       }
     } else {
       const h = s.hold
-      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState)) return false
+      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState, s.mode)) return false
       h.parts.push(chunk)
       h.length += chunk.length
     }
@@ -108,7 +111,7 @@ export class FastLane {
   afterIndent(chunk: string): boolean {
     const s = this.d.s
     const held = s.pending
-    if (held.length > 3 || held.charCodeAt(0) !== codes.space || held.trim() !== '') return false
+    if (!heldLinePrefix(held, 0, s.lineState, quoteModes.has(s.mode))) return false
     s.pending = ''
     if (this.take(held + chunk)) return true
     s.pending = held
@@ -176,8 +179,7 @@ export class FastLane {
    */
   private textThenIndent(chunk: string): boolean {
     const s = this.d.s
-    let cut = chunk.length
-    while (cut > 0 && chunk.charCodeAt(cut - 1) === codes.space) cut--
+    const cut = heldPrefixStart(chunk, s.lineState, quoteModes.has(s.mode))
     this.d.out.text(chunk.slice(0, cut))
     s.lineState = lineStateBefore(chunk, cut, s.lineState)
     s.pos += cut
@@ -285,7 +287,7 @@ export class FastLane {
         if (mode === modes.span) return false
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
     }
-    if (endsInLineStartSpaces(chunk, s.lineState)) return false
+    if (endsInLineStartSpaces(chunk, s.lineState, s.mode)) return false
     this.d.out.text(chunk)
     s.mode = mode
     s.md = md

@@ -8,7 +8,8 @@
 import type { TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
 import type { LineState } from '../lexer/context.js'
-import { atLineStart } from '../lexer/lines.js'
+import { heldPrefixStart } from '../lexer/context.js'
+import { quoteModes } from '../lexer/tokens.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
@@ -128,13 +129,10 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
 }
 
 /**
- * Line-start spaces at the end of a chunk may be the indent of a fence in the
- * next one ("\n  " + "```"), so the lexer holds them: no fast path then.
+ * Line-start spaces (or block quote markers, in Markdown modes) at the end
+ * of a chunk may come before a fence in the next one ("\n> " + "```"), so
+ * the lexer holds them (`heldLinePrefix`): no fast path then.
  */
-export function endsInLineStartSpaces(chunk: string, lineState: LineState): boolean {
-  let i = chunk.length
-  while (i > 0 && chunk.charCodeAt(i - 1) === codes.space) i--
-  const n = chunk.length - i
-  if (n === 0 || n > 3) return false
-  return i === 0 ? atLineStart(lineState) : chunk.charCodeAt(i - 1) === codes.lineFeed
+export function endsInLineStartSpaces(chunk: string, lineState: LineState, mode: ModeName): boolean {
+  return heldPrefixStart(chunk, lineState, quoteModes.has(mode)) >= 0
 }

@@ -97,6 +97,27 @@ export const inlineHtml = fc
   )
   .map((p) => p.join(''))
 
+/**
+ * Fences in block quotes (`> ``` `): closed inside the quote, ended by the
+ * quote (a line without its markers, a blank line), nested quotes, and a
+ * line of only markers inside a paragraph with an open backtick.
+ */
+export const quotedFence = fc
+  .tuple(
+    fc.constantFrom('> ', '>', '  > ', '> > ', '>  '),
+    fc.constantFrom('```', '~~~', '````'),
+    fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, fc.constant('code')),
+    fc.constantFrom('close', 'unquoted', 'blank', 'outer', 'none'),
+  )
+  .map(([q, f, body, end]) => {
+    const inner = body.split('\n').map((l) => q + l).join('\n')
+    const tail = end === 'close' ? `\n${q}${f}\n` : end === 'unquoted' ? '\nnot quoted ' : end === 'blank' ? '\n\n' : end === 'outer' ? '\n> x\n' : ''
+    return `\n${q}${f}\n${inner}${tail}`
+  })
+
+/** A code span left open across a line of only quote markers (a blank line in the quote). */
+export const quotedBreak = fc.constantFrom('\n> a ` b\n>\n> ', '\n> `x\n> y` ', '\n`a\n> b` ', '\n> ``\n  >  \n')
+
 /** Inline code spans around markup, and backtick runs that close nothing. */
 export const codeSpan = fc.oneof(
   fc.tuple(fc.constantFrom('`', '``', '```'), fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, prose)).map(([r, body]) => r + body + r),
@@ -132,6 +153,8 @@ export const piece: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: partialTag, weight: 1 },
   { arbitrary: indentedCode, weight: 1 },
   { arbitrary: inlineHtml, weight: 1 },
+  { arbitrary: quotedFence, weight: 1 },
+  { arbitrary: quotedBreak, weight: 1 },
 )
 
 /** A document of up to `maxPieces` pieces. */
@@ -195,6 +218,7 @@ export const guardLine = fc.oneof(
 export const blockLine = fc.oneof(
   guardLine,
   fc.tuple(fc.constantFrom('# ', '---', '***', '===', '<div>', '    ', '> ', '- ', '1. ', '\\`', '<a href="`">', '<https://x.y/`>'), textLine).map(([p, t]) => p + t),
+  fc.tuple(fc.constantFrom('> ', '>', '> > ', '  >'), fc.oneof(mdFenceLine, textLine, fc.constant(''))).map(([p, t]) => p + t),
 )
 
 /** A Markdown document of lines (no tool-call blocks): `lines` is {@link guardLine} or {@link blockLine}. */

@@ -120,6 +120,40 @@ describe('markdown guard: indented code', () => {
   })
 })
 
+describe('markdown guard: fences in block quotes', () => {
+  const quote = (text: string, q = '> ') => text.split('\n').map((l) => q + l).join('\n')
+  it.each([
+    ['a fence opened and closed inside a quote', '> Example:\n> ```\n' + quote(live) + '\n> ```\n'],
+    ['a DSML example in a quoted fence', '> ```xml\n' + quote(example) + '\n> ```\nok'],
+    ['markers without their space', '>```\n>' + live + '\n>```\n'],
+    ['nested quotes', '> > ~~~\n' + quote(live, '> > ') + '\n> > ~~~\n'],
+    ['an opener indented after the marker', '>    ```\n> ' + live + '\n'],
+    ['an unclosed quoted fence running to the end of the stream', '> ```\n> ' + live],
+    ['a deeper quote line inside the fence (content)', '> ```\n> > ' + live + '\n> ```\n'],
+  ])('should support markup in a fence inside a block quote as text (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it.each([
+    ['a line without the marker ends the quote, and the fence with it', '> ```\n> code\n' + live],
+    ['a blank line ends it', '> ```\n> code\n\n' + live],
+    ['an empty quoted fence, then a line outside', '> ```\n' + live],
+    ['a line that keeps fewer markers', '> > ```\n> ' + live],
+    ['after the quoted fence closed', '> ```\n> x\n> ```\n' + live],
+    ['a quoted closer does not close a fence outside the quote, but the quote line is content', '```\n> ```\n```\n' + live],
+  ])('should support a live block once a quoted fence has ended (%s)', (_label, input) => {
+    expectOneCall(input)
+  })
+
+  it('should support a line of only markers as a blank line: it ends the paragraph and its open backtick', () => {
+    expectOneCall('> Use ` then\n>\n> ' + live)
+  })
+
+  it('should not support a marker four columns in as a quote (paragraph text: its run opens no fence)', () => {
+    expectOneCall('text\n    > ```\nx\n\n' + live)
+  })
+})
+
 describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6.1)', () => {
   it.each([
     ['after an open tag with a backtick in an attribute', '<a href="`">`' + live + '`'],

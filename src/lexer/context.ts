@@ -152,20 +152,19 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
     if (!quoted) return n <= 3 ? n : -1
     return quotePrefix(text, i + 1, pos, 0, 0, false)
   }
-  const at = positionOf(initial)
-  if (at === lineStates.start) return quoted ? quotePrefix(text, 0, pos, 0, 0, false) : n <= 3 ? n : -1
-  if (at === lineStates.mid) return -1
-  // the line began in an earlier text: go on from its markers and columns
-  return quotePrefix(text, 0, pos, markersOf(initial), columnsOf(initial), quotedOf(initial))
+  if (positionOf(initial) === lineStates.mid) return -1
+  // the line began in an earlier text: go on from its markers and columns (after a marker, its own space is no indent)
+  const marked = quotedOf(initial)
+  const cols = columnsOf(initial)
+  return quotePrefix(text, 0, pos, markersOf(initial), marked && cols > 0 ? cols - 1 : cols, marked && cols === 0)
 }
 
 /**
  * `lineStartIndent`'s value for a line's prefix `text[from, to)` of spaces
- * and `>`, read on from `depth` markers and `cols` columns (`marked`: the
+ * and `>`, read on from `depth` markers and `cols` columns (`own`: the
  * last marker's own space may still come), or -1.
  */
-export function quotePrefix(text: string, from: number, to: number, depth: number, cols: number, marked: boolean): number {
-  let own = marked && cols === 0
+export function quotePrefix(text: string, from: number, to: number, depth: number, cols: number, own: boolean): number {
   for (let i = from; i < to; i++) {
     if (text.charCodeAt(i) === codes.space) {
       // the one space after a marker belongs to it

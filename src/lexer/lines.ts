@@ -8,7 +8,8 @@
  *
  * ```
  * bits 0-1  position: start (column 0), blank (only spaces, tabs, CR so far), mid
- * bits 2-4  columns of leading whitespace so far, tabs to the next stop of 4, saturating at 4
+ * bits 2-4  columns of leading whitespace so far (since the last quote marker), saturating at 7;
+ *           a tab or CR counts 7: nothing after it on the line is a fence or a marker
  * bit 5     codeOk: the line before was blank or indented code (or there is none),
  *           so this line may be indented code: it interrupts no paragraph
  * bit 6     list: a line began with a list-marker character and no line since
@@ -150,10 +151,12 @@ function classify(ls: LineState, c: number): LineState {
 function step(ls: LineState, c: number): LineState {
   if (c === codes.lineFeed) return lineFeed(ls)
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
-  if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(4, cols + 1) << COLUMN_SHIFT)
-  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (4 << COLUMN_SHIFT)
+  // columns saturate at 7: enough for `lineStartIndent` to tell 3 after a marker's own space from 4
+  if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(7, cols + 1) << COLUMN_SHIFT)
+  // a tab: no fence or marker after it on this line (the lexer's scans back stop there)
+  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
   // a stray CR in the leading whitespace: nothing after it on this line is a fence or a quote marker (as the lexer's scans back stop there)
-  if (c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (4 << COLUMN_SHIFT)
+  if (c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
   // a block quote marker: leading whitespace as far as the line's blankness goes; columns count from it,
   // and the markers so far are counted where a line start's classification counts later (COUNT)
   if (c === codes.greaterThan && cols <= 3) {

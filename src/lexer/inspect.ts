@@ -111,10 +111,14 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
         }
       } else if (isLf) {
         if (mode === modes.fenceInfo || mode === modes.fenceInfoHold) {
-          // the opener line ended: a fence, which interrupts the paragraph
+          // the opener line ended: a fence, which interrupts the paragraph (and ends here if the next line leaves its block quote)
           fenceStart = opener!.lineStart
           opener = null
           endParagraph()
+          if (target === modes.prose) {
+            fenced.push({ start: fenceStart, end: lineEnd(at) })
+            fenceStart = -1
+          }
         } else if ((mode === modes.fenceClose || mode === modes.fence) && target === modes.prose) {
           // a closing fence line ends here; a fence in a block quote ends with its last quoted line
           fenced.push({ start: fenceStart, end: lineEnd(at) })

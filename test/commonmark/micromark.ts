@@ -43,7 +43,9 @@ const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0
  * One shape for both sides: a fenced range starts at its line start when
  * only spaces or tabs precede it there (micromark leaves the indent out),
  * and trailing whitespace and line endings are trimmed (micromark keeps the
- * blank lines of an unclosed fence; toolsieve runs to the end of input).
+ * blank lines of an unclosed fence; toolsieve runs to the end of input), and
+ * so are trailing lines of only block quote markers (blank lines of a fence
+ * in a quote: micromark's token ends before their markers).
  */
 export function normaliseFenced(text: string, spans: readonly Span[]): Span[] {
   return spans.map(({ start, end }) => {
@@ -51,7 +53,13 @@ export function normaliseFenced(text: string, spans: readonly Span[]): Span[] {
     while (s > 0 && (text.charCodeAt(s - 1) === 0x20 || text.charCodeAt(s - 1) === 0x09)) s--
     if (s > 0 && text.charCodeAt(s - 1) !== 0x0a) s = start
     let e = end
-    while (e > s && isBlank(text.charCodeAt(e - 1))) e--
+    for (;;) {
+      while (e > s && isBlank(text.charCodeAt(e - 1))) e--
+      let b = e
+      while (b > s && (text.charCodeAt(b - 1) === 0x3e || text.charCodeAt(b - 1) === 0x20 || text.charCodeAt(b - 1) === 0x09)) b--
+      if (b === e || b === s || text.charCodeAt(b - 1) !== 0x0a) break
+      e = b
+    }
     return { start: s, end: e }
   })
 }

@@ -139,6 +139,11 @@ export const maxQuotePrefix = 8
  */
 export function lineStartIndent(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
+  // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
+  while (i >= 0 && text.charCodeAt(i) === codes.space) i--
+  const spaces = pos - 1 - i
+  if (spaces > 4) return -1
+  if (i >= 0 && text.charCodeAt(i) === codes.lineFeed) return spaces <= 3 ? spaces : -1
   let quoted = false
   while (i >= 0) {
     const c = text.charCodeAt(i)

@@ -71,11 +71,11 @@ export class FastLane {
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
-      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, s.mode)) return this.textThenIndent(chunk)
+      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return this.textThenIndent(chunk)
       this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState, s.mode))) return false
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true))) return false
       if (head.length > 0) {
         if (cap.run === null || cap.run.type !== fp.type) {
           flushRun(cap)
@@ -92,7 +92,7 @@ export class FastLane {
       }
     } else {
       const h = s.hold
-      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState, s.mode)) return false
+      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return false
       h.parts.push(chunk)
       h.length += chunk.length
     }
@@ -287,7 +287,7 @@ export class FastLane {
         if (mode === modes.span) return false
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
     }
-    if (endsInLineStartSpaces(chunk, s.lineState, s.mode)) return false
+    if (endsInLineStartSpaces(chunk, s.lineState, true)) return false
     this.d.out.text(chunk)
     s.mode = mode
     s.md = md

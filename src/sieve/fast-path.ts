@@ -22,6 +22,8 @@ export interface FastPath {
   type?: TokenType
   /** The mode holds line-start spaces (a fence may follow): a chunk ending in them needs the lexer. */
   lineStart?: boolean
+  /** Markdown outside captures: line-start block quote markers are held like spaces (see `heldLinePrefix`). */
+  quotes?: boolean
   /**
    * The special characters other than tag starts; when a chunk has none of
    * these, its tag-start characters may still be plain (`a < b`, `<div>`).
@@ -100,17 +102,17 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     if (t === undefined) throw new Error(`no token type ${name}`)
     return t
   }
-  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
+  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`), quotes: false }]
   const out: Array<[ModeName, FastPath]> = [
-    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
-    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
-    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text' }],
+    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs), quotes: false }],
+    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]), quotes: false }],
+    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
+    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text', quotes: false }],
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
-    [modes.fence, { special: charClass(runs), sink: 'text' }],
-    [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
-    [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.fence, { special: charClass(runs), sink: 'text', quotes: false }],
+    [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text', quotes: false }],
+    [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
+    [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
     [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
     // indentation between tags
     [modes.wrapperBody, { special: notBlank, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
@@ -125,6 +127,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
     out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
   }
+  for (const [mode, fp] of out) fp.quotes = quoteModes.has(mode)
   return Object.fromEntries(out)
 }
 
@@ -133,6 +136,6 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
  * of a chunk may come before a fence in the next one ("\n> " + "```"), so
  * the lexer holds them (`heldLinePrefix`): no fast path then.
  */
-export function endsInLineStartSpaces(chunk: string, lineState: LineState, mode: ModeName): boolean {
-  return heldPrefixStart(chunk, lineState, quoteModes.has(mode)) >= 0
+export function endsInLineStartSpaces(chunk: string, lineState: LineState, quotes: boolean): boolean {
+  return heldPrefixStart(chunk, lineState, quotes) >= 0
 }

@@ -3,7 +3,8 @@
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
 import { codes } from './codes.js'
-import { advanceLines, columnsOf, linePositions, markersOf, positionOf, quotedOf, type LineCursor, type LineState } from './lines.js'
+import { advanceLines, columnsOf, linePositions, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
+import type { LineCursor } from './line-cursor.js'
 
 /**
  * Line positions (the low bits of a {@link LineState}): start is column 0

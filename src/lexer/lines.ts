@@ -29,7 +29,7 @@
  * them, after a blank line, clears it (such a line closes every list item).
  */
 import { codes } from './codes.js'
-import { DONE, candidateBits, candidateStep } from './inline-html.js'
+import { candidateBits, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
 const POSITION = 3
@@ -71,7 +71,6 @@ export const streamStart: LineState = linePositions.start | CODE_OK
 export const midLine: LineState = linePositions.mid | LIST
 
 export const positionOf = (ls: LineState): number => ls & POSITION
-export const atLineStart = (ls: LineState): boolean => (ls & POSITION) === linePositions.start
 /** The same line state, at column 0 of its line (a run re-lexed from its own start, its indent gone out). */
 export const asLineStart = (ls: LineState): LineState => (ls & ~POSITION) | linePositions.start
 
@@ -170,7 +169,7 @@ function step(ls: LineState, c: number): LineState {
 const CODE_STARTS = -1
 
 /** One character, from any position: the line part, then the inline HTML candidate (`inline-html.ts`). */
-function next(ls: LineState, c: number): LineState {
+export function next(ls: LineState, c: number): LineState {
   const mid = (ls & POSITION) === linePositions.mid
   let line: LineState
   if (!mid) line = step(ls, c)
@@ -192,7 +191,7 @@ function next(ls: LineState, c: number): LineState {
 }
 
 /** Where the next `<` and line feed are, so a long quiet line costs two `indexOf`s, not one step per character. */
-interface Ahead {
+export interface Ahead {
   lt: number
   lf: number
 }
@@ -208,7 +207,7 @@ function quiet(ls: LineState): boolean {
  * that may be code reaches four columns. Mid-line on an ordinary line
  * nothing counts until the next line feed or `<`.
  */
-function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean, ahead: Ahead): LineState {
+export function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean, ahead: Ahead): LineState {
   let i = from
   while (i < to) {
     if (quiet(ls)) {
@@ -271,102 +270,3 @@ export function advanceLines(ls: LineState, text: string, from: number, to: numb
 export function advanceUnlessCode(ls: LineState, text: string, to: number): LineState {
   return advance(ls, text, 0, to, true)
 }
-
-/** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
-export const candidateLookahead = 256
-
-/**
- * A lexer run's view of the line state: advancing from the last position
- * asked for (tokens ask in order), so each run pays once for its text. The
- * lexer may also end an HTML candidate where the text alone would not
- * (`kill`: a run inside it closed a code span that began before its `<`);
- * the cursor keeps those points, so asking again from an earlier position
- * gives the same states.
- */
-export class LineCursor {
-  private at = 0
-  private state: LineState
-  private readonly ahead: Ahead = { lt: -1, lf: -1 }
-  private kills: number[] | null = null
-
-  constructor(private readonly initial: LineState) {
-    this.state = initial
-  }
-
-  stateAt(text: string, pos: number): LineState {
-    if (pos < this.at) {
-      this.at = 0
-      this.state = this.initial
-      this.ahead.lt = this.ahead.lf = -1
-    }
-    if (this.kills !== null) {
-      for (const k of this.kills) {
-        if (k <= this.at || k > pos) continue
-        this.state = scan(this.state, text, this.at, k, false, this.ahead) & ~candidateBits
-        this.at = k
-      }
-    }
-    if (pos > this.at) this.state = scan(this.state, text, this.at, pos, false, this.ahead)
-    this.at = pos
-    return this.state
-  }
-
-  /** From `pos` on, the HTML candidate live there is none. */
-  kill(text: string, pos: number): void {
-    const kills = (this.kills ??= [])
-    if (kills.length > 0 && kills[kills.length - 1]! >= pos) return
-    this.stateAt(text, pos)
-    kills.push(pos)
-    this.state &= ~candidateBits
-    if (this.look !== null) this.look.start = -1
-  }
-
-  /**
-   * The look ahead of {@link fate}, kept for the next run inside the same
-   * candidate: each character of a candidate is read once, however many
-   * backticks stand in it (`<a title="` then 100,000 of them).
-   */
-  private look: { start: number; at: number; state: LineState; end: number; result: CandidateFate } | null = null
-
-  /**
-   * How the HTML tag or autolink candidate live at `from` (a backtick run)
-   * ends: `done` (it completed: the run was part of it), `void` (it cannot
-   * be one, or is still open {@link candidateLookahead} characters on: the
-   * run is a run), or `open` (the text ended first, and more may come).
-   */
-  fate(text: string, from: number, final: boolean): CandidateFate {
-    const ls = this.stateAt(text, from)
-    const m = (this.look ??= { start: -1, at: -1, state: 0, end: -1, result: 'void' })
-    let at: number
-    let st: LineState
-    if (m.start >= 0 && m.start <= from && from <= m.at && (m.end < 0 || from < m.end)) {
-      if (m.end >= 0) return m.result
-      at = m.at
-      st = m.state
-    } else {
-      m.start = from
-      m.end = -1
-      at = from
-      st = ls
-    }
-    const limit = Math.min(text.length, from + candidateLookahead)
-    while (at < limit) {
-      const c = text.charCodeAt(at)
-      const before = st & candidateBits
-      st = next(st, c)
-      at++
-      if ((st & candidateBits) === 0) {
-        m.result = before !== 0 && candidateStep(before, c) === DONE ? 'done' : 'void'
-        m.at = m.end = at
-        m.state = st
-        return m.result
-      }
-    }
-    m.at = at
-    m.state = st
-    return from + candidateLookahead <= text.length || final ? 'void' : 'open'
-  }
-}
-
-export type CandidateFate = 'done' | 'void' | 'open'
-

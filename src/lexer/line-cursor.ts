@@ -106,3 +106,28 @@ export class LineCursor {
 
 export type CandidateFate = 'done' | 'void' | 'open'
 
+
+/**
+ * A backtick run the lexer held in an open candidate (`candidateHold`), read
+ * on a chunk at a time without the lexer: each character is stepped once,
+ * and the lexer sees the held text again only when the candidate ends or
+ * the look-ahead is used up (1-char chunks would otherwise lex up to 256
+ * characters per character).
+ */
+export class HeldCandidate {
+  constructor(
+    private state: LineState,
+    private read: number,
+  ) {}
+
+  /** True while the candidate stays open within the look-ahead after `chunk` (hold it too); false once the lexer must decide. */
+  extend(chunk: string): boolean {
+    for (let i = 0; i < chunk.length; i++) {
+      if (this.read >= candidateLookahead) return false
+      this.state = next(this.state, chunk.charCodeAt(i))
+      this.read++
+      if ((this.state & candidateBits) === 0) return false
+    }
+    return this.read < candidateLookahead
+  }
+}

@@ -79,7 +79,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     const inline = inlineKinds.has(kind)
     if (inline) {
       // held from the run to the end of the text until the candidate it stands in is decided
-      out.push(f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
+      const hold = f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
         if (c.final || text.charCodeAt(offset) !== codes.graveAccent) return null
         let end = offset + 1
@@ -87,7 +87,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         // a run cut by the end of the text may still grow to close a level: held all the same
         const len = end === text.length ? -1 : end - offset
         return fate(kind, c, text, offset, len, lineStartIndent(text, offset, c.lineState)) === 'open' ? [text.substring(offset)] : null
-      }, [codes.graveAccent], true))
+      }, [codes.graveAccent], true)
+      f.info.get(hold)!.candidateHold = true
+      out.push(hold)
     }
     // the run reached the end of the text: count it and decide when it ends
     const part = f.make(`${mode}.runPart`, 'Text', kind === 'capture' ? modes.prose : null, (text, offset) => {

@@ -20,6 +20,8 @@ export interface TokenInfo {
   role?: Role
   /** A backtick/tilde run cut by the end of the text: its meaning waits for the rest of the run. */
   runPart?: boolean
+  /** An Incomplete token holding a backtick run that stands in an open HTML tag or autolink. */
+  candidateHold?: boolean
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null

@@ -8,7 +8,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { decideRun, runKindOf, type Decision, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { LineCursor } from '../lexer/line-cursor.js'
+import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
@@ -47,7 +47,7 @@ export class Driver implements DriverCore {
     if (chunk.length === 0) return
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null && this.settleRun(chunk) && this.lane.take(chunk)) return
-    if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.afterIndent(chunk))) return
+    if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.extendCandidate(chunk) || this.lane.afterIndent(chunk))) return
     this.lexChunk(chunk)
   }
 
@@ -86,6 +86,7 @@ export class Driver implements DriverCore {
     s.pending = ''
     this.deferral.reset()
     this.lane.tail = null
+    this.lane.candidate = null
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
@@ -151,6 +152,7 @@ export class Driver implements DriverCore {
   private lexWindow(text: string, final: boolean): void {
     const s = this.s
     s.pending = ''
+    this.lane.candidate = null
     this.deferral.reset()
     // a run carried over ended right at the boundary: decide it before lexing on
     if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
@@ -210,6 +212,7 @@ export class Driver implements DriverCore {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
+          if (info.candidateHold === true) this.lane.candidate = heldCandidate(ctx.lines.stateAt(text, consumed), tok.image)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
@@ -308,4 +311,10 @@ export class Driver implements DriverCore {
     Object.assign(s, initialState(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
   }
 
+}
+
+/** The look-ahead of a held candidate run, read over the held text once. */
+function heldCandidate(start: LineState, held: string): HeldCandidate | null {
+  const h = new HeldCandidate(start, 0)
+  return h.extend(held) ? h : null
 }

@@ -10,6 +10,7 @@ import { createTokenInstance, type IToken } from 'chevrotain'
 import { heldLinePrefix, heldPrefixStart, lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { quoteModes } from '../lexer/tokens.js'
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
+import type { HeldCandidate } from '../lexer/line-cursor.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
@@ -38,6 +39,8 @@ export interface LaneHost {
 export class FastLane {
   /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
   tail: TailState | null = null
+  /** `pending` is a backtick run held in an open HTML candidate: how far its look-ahead has read. */
+  candidate: HeldCandidate | null = null
   private readonly fast: Partial<Record<ModeName, FastPath>>
   private readonly tables: LaneTables
 
@@ -116,6 +119,15 @@ export class FastLane {
     if (this.take(held + chunk)) return true
     s.pending = held
     return false
+  }
+
+  /** The held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing. */
+  extendCandidate(chunk: string): boolean {
+    const c = this.candidate
+    if (c === null || !c.extend(chunk)) return false
+    this.d.s.pending += chunk
+    this.noteHeldTail()
+    return true
   }
 
   /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */

@@ -34,10 +34,9 @@ export interface MarkdownState {
   fenceLen: number
   /**
    * How many block quotes (`>`) the open fence's opener stood in: its lines
-   * must keep them, its closer stands right after them (0: not in a quote;
-   * absent in state saved before quotes were read).
+   * must keep them, its closer stands right after them (0: not in a quote).
    */
-  fenceDepth?: number
+  fenceDepth: number
 }
 
 /**
@@ -72,7 +71,7 @@ export interface LexContext extends MarkdownState {
 }
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {
-  return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth ?? 0 }
+  return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth }
 }
 
 export function freshMarkdown(): MarkdownState {

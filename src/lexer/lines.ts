@@ -17,7 +17,10 @@
  *           may be the item's own paragraph (`1. Step\n\n    text`), so
  *           indented code is not recognised while this is set
  * bit 7     code: this line is indented code (decided at its first non-blank character)
- * bits 8-16 what the line's start shows (a fence line, a heading, a list marker)
+ * bits 8-16 what the line's start shows (a fence line, a heading, a list
+ *           marker): a kind, a count (the fence run, the `#`s, the digits;
+ *           in the leading whitespace, the quote markers so far) and a flag
+ *           whose meaning depends on the kind (TILDE / CLEARS)
  * bit 17    quoted: block quote markers began the line; they count as leading
  *           whitespace, so a line of only markers is blank (ends a paragraph)
  * bits 18-29 an HTML tag or autolink being read (`inline-html.ts`)
@@ -29,7 +32,7 @@
  * them, after a blank line, clears it (such a line closes every list item).
  */
 import { codes } from './codes.js'
-import { candidateBits, candidateStep } from './inline-html.js'
+import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
 const POSITION = 3
@@ -41,7 +44,7 @@ const CODE = 1 << 7
 
 export type LineState = number
 
-// What the current line is, as far as its start has shown (bits 8-17): a fence line or
+// What the current line is, as far as its start has shown (bits 8-16): a fence line or
 // an ATX heading is no paragraph, so indented code may follow it (`` ``` ``, then `    code`);
 // a list marker (`- `, `1. `) sets the list bit.
 const KIND_SHIFT = 8
@@ -51,6 +54,10 @@ const HEADING_LIKE = 2 << KIND_SHIFT
 const NOT_PARAGRAPH = 3 << KIND_SHIFT
 const BULLET_LIKE = 4 << KIND_SHIFT
 const ORDERED_LIKE = 5 << KIND_SHIFT
+/** A list marker confirmed (`- `, `1. `): the line is a list item's first line (its paragraph goes on after it). */
+const LIST_ITEM = 6 << KIND_SHIFT
+/** Kinds whose line is decided: mid-line, nothing more to read on it. */
+const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM
 const COUNT_SHIFT = 11
 const COUNT = 15 << COUNT_SHIFT
 /** The fence run ended (its info string follows); for an ordered marker, its `.` or `)`. */
@@ -116,7 +123,7 @@ function firstContent(ls: LineState, c: number): LineState {
 
 /** A list marker ends (`true`: it was one) on a line that began with a marker character. */
 function marker(ls: LineState, keep: LineState, was: boolean): LineState {
-  if (was) return keep | LIST
+  if (was) return keep | LIST | LIST_ITEM
   return (ls & CLEARS) !== 0 ? keep & ~LIST : keep
 }
 
@@ -173,22 +180,44 @@ export function next(ls: LineState, c: number): LineState {
   const mid = (ls & POSITION) === linePositions.mid
   let line: LineState
   if (!mid) line = step(ls, c)
-  else if (c !== codes.lineFeed) line = (ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH ? ls : classify(ls, c)
+  else if (c !== codes.lineFeed) line = settled(ls & KIND) ? ls : classify(ls, c)
   else {
     // a marker alone on its line is an (empty) list item
     const kind = ls & KIND
     line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : ls)
   }
-  let h = ls & candidateBits
-  // a blank line ends the paragraph, and any tag in it; so does a line of code or a fence line
-  if (c === codes.lineFeed && (!mid || (ls & CODE) !== 0)) h = 0
-  else if (!mid && (line & POSITION) === linePositions.mid && ((line & CODE) !== 0 || (line & KIND) === FENCE_LIKE)) h = 0
-  else if (h !== 0 || c === codes.lessThan) {
-    h = candidateStep(h, c)
-    if (h < 0) h = 0
-  }
-  return (line & ~candidateBits) | h
+  return (line & ~candidateBits) | candidateAfter(ls, line, c, mid)
 }
+
+/**
+ * The HTML candidate after `c` (`inline-html.ts`), given the line state
+ * before and after it. A tag spans lines of one paragraph only: whatever
+ * ends or interrupts the paragraph ends it (a blank line, a code line, a
+ * fence line, a heading, a list item); block quote markers at a line start
+ * are the quote's, not the tag's.
+ */
+function candidateAfter(ls: LineState, line: LineState, c: number, mid: boolean): number {
+  let h = ls & candidateBits
+  if (c === codes.lineFeed) {
+    // the line that ends was no paragraph line (blank, code, a fence, a heading): the next is no continuation
+    if ((line & CODE_OK) !== 0) return 0
+  } else if (!mid) {
+    if ((line & POSITION) !== linePositions.mid) return c === codes.greaterThan ? h : h === 0 ? 0 : settle(candidateStep(h, c))
+    if ((line & CODE) !== 0) return 0
+  } else {
+    // a list item or a heading interrupts the paragraph (a fence line too, but a backtick one may turn out
+    // void, a paragraph line after all: it ends the tag at its line feed, once it is a fence)
+    const before = ls & KIND
+    const after = line & KIND
+    if (after !== before && (after === LIST_ITEM || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) return 0
+  }
+  if (h === 0 && c !== codes.lessThan) return 0
+  h = candidateStep(h, c)
+  // a `<` that ends one candidate may begin the next
+  return h < 0 ? (c === codes.lessThan ? candidateStart : 0) : h
+}
+
+const settle = (h: number): number => (h < 0 ? 0 : h)
 
 /** Where the next `<` and line feed are, so a long quiet line costs two `indexOf`s, not one step per character. */
 export interface Ahead {
@@ -198,7 +227,7 @@ export interface Ahead {
 
 /** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line feed or `<` counts. */
 function quiet(ls: LineState): boolean {
-  return (ls & (POSITION | candidateBits)) === linePositions.mid && ((ls & KIND) === 0 || (ls & KIND) === NOT_PARAGRAPH)
+  return (ls & (POSITION | candidateBits)) === linePositions.mid && settled(ls & KIND)
 }
 
 /**

@@ -110,7 +110,7 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
     }
     case 'fence': {
       // a closer stands right after the quote markers its opener had
-      if (ch === md.fenceCh && at >= 0 && indentOf(at) <= 3 && quoteDepthOf(at) === (md.fenceDepth ?? 0) && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
+      if (ch === md.fenceCh && at >= 0 && indentOf(at) <= 3 && quoteDepthOf(at) === (md.fenceDepth) && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
       return stay
     }
     case 'fenceInfo': {
@@ -186,7 +186,7 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
     case modes.fenceInfo:
     case modes.fenceInfoHold:
       // the opener line ended without a backtick in its info string: a fence after all
-      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen, md.fenceDepth ?? 0) }
+      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen, md.fenceDepth) }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
     case modes.indented:

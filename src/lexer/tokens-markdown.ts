@@ -10,10 +10,10 @@ import { endsBlankLine, freshMarkdown, lineStartIndent, lineStates, maxQuotePref
 import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
-
-const stay: Decision = { target: null, md: null }
 import { modes, type ModeName } from './modes.js'
 import type { TokenFactory } from './tokens.js'
+
+const stay: Decision = { target: null, md: null }
 
 function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherReturn {
   const m = [image] as CustomPatternMatcherReturn
@@ -22,7 +22,7 @@ function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherR
     c.holdDepth = d.md.holdDepth
     c.fenceCh = d.md.fenceCh
     c.fenceLen = d.md.fenceLen
-    c.fenceDepth = d.md.fenceDepth ?? 0
+    c.fenceDepth = d.md.fenceDepth
     // the driver reads the state back per token, so it can restart anywhere
     m.payload = d.md satisfies MarkdownState
   }
@@ -60,7 +60,8 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
    * first, so the `<` sat in code), `open` when the text ends undecided.
    */
   function fate(kind: RunKind, c: LexContext, text: string, offset: number, len: number, indent: number): 'done' | 'void' | 'open' | 'closes' | null {
-    if (indent >= 0) return null
+    // a run that may open a fence is read by the fence rules (block structure first)
+    if (indent >= 0 && len >= 3) return null
     // in a backtick fence opener's info string a backtick voids the fence, and the opener is an inline run before it
     if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
     const ls = c.lines.stateAt(text, offset)
@@ -82,11 +83,16 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       const hold = f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
         if (c.final || text.charCodeAt(offset) !== codes.graveAccent) return null
+        // a run carried from the last text is decided as a run, tag or not (as the run token does)
+        if (offset === 0 && c.carry !== null && c.carry.ch === codes.graveAccent) return null
         let end = offset + 1
         while (end < text.length && text.charCodeAt(end) === codes.graveAccent) end++
-        // a run cut by the end of the text may still grow to close a level: held all the same
-        const len = end === text.length ? -1 : end - offset
-        return fate(kind, c, text, offset, len, lineStartIndent(text, offset, c.lineState)) === 'open' ? [text.substring(offset)] : null
+        if (end === text.length) {
+          // cut by the end of the text: its length (a level it closes, a fence it opens) is not known yet: held while in a tag
+          if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
+          return candidateLive(c.lines.stateAt(text, offset)) ? [text.substring(offset)] : null
+        }
+        return fate(kind, c, text, offset, end - offset, lineStartIndent(text, offset, c.lineState)) === 'open' ? [text.substring(offset)] : null
       }, [codes.graveAccent], true)
       f.info.get(hold)!.candidateHold = true
       out.push(hold)
@@ -139,9 +145,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
         let d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
-        if (quotedFence && (c.fenceDepth ?? 0) > 0 && (mode === modes.fence || d.target === modes.fence)) {
+        if (quotedFence && c.fenceDepth > 0 && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote ends with the quote: the next line must keep its markers (no lazy lines)
-          const kept = keepsQuotes(text, offset + 1, c.fenceDepth!)
+          const kept = keepsQuotes(text, offset + 1, c.fenceDepth)
           if (kept === null && !c.final) return null
           if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
         }
@@ -153,8 +159,8 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       // the next line's markers cut by the end of the text: held with the line feed until they are known
       out.unshift(f.make(`${mode}.quoteLf`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
-        if (c.final || (c.fenceDepth ?? 0) === 0) return null
-        return keepsQuotes(text, offset + 1, c.fenceDepth!) === null ? [text.substring(offset)] : null
+        if (c.final || c.fenceDepth === 0) return null
+        return keepsQuotes(text, offset + 1, c.fenceDepth) === null ? [text.substring(offset)] : null
       }, [codes.lineFeed], true))
     }
     return out

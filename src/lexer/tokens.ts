@@ -78,7 +78,7 @@ export class TokenFactory {
       if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
-      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth ?? 0 } satisfies MarkdownState
+      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth } satisfies MarkdownState
       return r
     }, d.firstChars, false, role)
   }

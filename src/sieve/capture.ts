@@ -5,7 +5,6 @@
  */
 import type { IToken } from 'chevrotain'
 import { freshMarkdown, lineStateBefore } from '../lexer/context.js'
-import { midLine } from '../lexer/lines.js'
 import { modes } from '../lexer/modes.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls } from './block.js'
@@ -69,7 +68,7 @@ export function captureLimit(d: DriverCore, cap: Capture, text: string, tok: ITo
     d.diagnostic('capture-limit', `capture grew past ${limit} characters; released as text up to the limit`, cap.start, end)
     const captured = cap.tokens.map((t) => t.image).join('')
     d.out.text(captured.slice(0, limit + 1))
-    return { text: captured.slice(limit + 1) + rest, base: end, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(captured, limit + 1, cap.lineState ?? midLine), carry: null }
+    return { text: captured.slice(limit + 1) + rest, base: end, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(captured, limit + 1, cap.lineState), carry: null }
   }
   d.diagnostic('capture-limit', `capture grew past ${limit} characters; its opener was released as text and scanning resumed after it`, cap.start, end)
   s.rescans.push({ end, depth: cap.depth })
@@ -77,5 +76,5 @@ export function captureLimit(d: DriverCore, cap: Capture, text: string, tok: ITo
   d.out.text(opener.image)
   const captured = cap.tokens.slice(1).map((t) => t.image).join('')
   // the opener's name ends the opener, so what follows starts mid-line
-  return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: cap.lineState ?? midLine, carry: null }
+  return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: cap.lineState, carry: null }
 }

@@ -2,6 +2,7 @@
  * The checkpoint format: the driver state as plain JSON. Captured tokens are
  * saved as `[typeName, image]` so resuming never re-lexes a capture.
  */
+import { midLine } from '../lexer/lines.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { SieveCheckpoint } from '../types.js'
@@ -29,7 +30,10 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
   }
   const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
   try {
-    return { ...raw, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, capture: raw.capture && { ...raw.capture, tokens: loadTokens(lexer, raw.capture.tokens) } }
+    // fields added after version 1 was first written: fence quote depth, the line state a capture began in
+    const md = { ...raw.md, fenceDepth: raw.md.fenceDepth ?? 0 }
+    const capture = raw.capture && { ...raw.capture, lineState: raw.capture.lineState ?? midLine, tokens: loadTokens(lexer, raw.capture.tokens) }
+    return { ...raw, md, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

@@ -61,7 +61,7 @@ export class FastLane {
     const fp = this.fast[s.mode]
     if (fp === undefined) return false
     // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
-    if (s.mode === modes.fence && (s.md.fenceDepth ?? 0) > 0 && chunk.indexOf('\n') >= 0) return false
+    if (s.mode === modes.fence && (s.md.fenceDepth) > 0 && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
@@ -299,6 +299,7 @@ export class FastLane {
         if (mode === modes.span) return false
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
     }
+    // prose and pending spans: Markdown modes, where quote markers are held like spaces
     if (endsInLineStartSpaces(chunk, s.lineState, true)) return false
     this.d.out.text(chunk)
     s.mode = mode

@@ -102,17 +102,17 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     if (t === undefined) throw new Error(`no token type ${name}`)
     return t
   }
-  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`), quotes: false }]
+  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
   const out: Array<[ModeName, FastPath]> = [
-    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs), quotes: false }],
-    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]), quotes: false }],
-    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
-    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text', quotes: false }],
+    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
+    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
+    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text' }],
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
-    [modes.fence, { special: charClass(runs), sink: 'text', quotes: false }],
-    [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text', quotes: false }],
-    [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
-    [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold', quotes: false }],
+    [modes.fence, { special: charClass(runs), sink: 'text' }],
+    [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
+    [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
     // indentation between tags
     [modes.wrapperBody, { special: notBlank, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],

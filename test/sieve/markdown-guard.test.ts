@@ -162,6 +162,7 @@ describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6
     ['after a single-quoted attribute and a self-closing tag', "<img alt='`' /> `" + live + '`'],
     ['a span that began before the tag closes inside it, then a later span', '`x <a title="` then `' + live + '` and `">'],
     ['a backtick void opener whose info string holds the tag', '```<!-- ` -->`' + live + '`'],
+    ['a tag over two lines of a block quote (the marker is not its `>`)', '> <a title="`"\n> ' + live + '`'],
   ])('should support a block in a code span where a tag or autolink took the backtick before it (%s)', (_label, input) => {
     expectText(input)
   })
@@ -171,6 +172,8 @@ describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6
     ['an autolink holds it', '<https://x.y/`> ' + live + ' `'],
     ['a comment holds it', 'x <!-- a`b --> ' + live + ' `'],
     ['a span closes inside the would-be tag (the span began first)', '`x <a href="` ' + live + ' `">'],
+    ['a `<` that ends one candidate begins the next', '<<b title="`">' + live + '`'],
+    ['a tag over two lines, the second starting with its backtick', '<a title="\n`">' + live + '`'],
   ])('should support a live block where a tag or autolink took a backtick (%s)', (_label, input) => {
     expectOneCall(input)
   })
@@ -181,10 +184,21 @@ describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6
     ['a one-letter scheme', '<h:`x> ' + live + ' `'],
     ['a blank line inside the tag', '<a href="`\n\n">' + live + ' `'],
     ['a closing tag', '</a `> ' + live + ' `'],
+    ['a heading interrupts the paragraph the tag began in', '<a title="\n# `">' + live + '`'],
+    ['a list item interrupts it', '<a title="\n- `">' + live + '`'],
     ['longer than the 256 characters read past the backtick', '<a title="`' + 'x'.repeat(300) + '"> ' + live + ' `'],
   ])('should not support a near miss as a tag: its backtick is a run (%s)', (_label, input) => {
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual(input.includes('\n\n') ? [{ name: 'a', input: { path: 'src/a.ts' } }] : [])
+  })
+})
+
+describe('markdown guard: tags and held runs under a small capture limit', () => {
+  it.each([
+    ['a run carried over a chunk end from inside a capture, in an unclosed comment', '<!--<invoke``<tool_calls>' + 'a'.repeat(37) + '</tool_calls>\r\n '],
+    ['a held fence opener, then a run in an unclosed comment', '```<tool_calls>' + 'a'.repeat(49) + '<!--``<tool_calls '],
+  ])('should support chunk invariance where a run in a tag meets the capture limit (%s)', (_label, input) => {
+    expectChunkInvariant(input, { captureLimit: 64 })
   })
 })
 

@@ -120,6 +120,12 @@ export class HeldCandidate {
     private read: number,
   ) {}
 
+  /** The look-ahead from the run's start `start` over the held text once; null when it ends within it. */
+  static over(start: LineState, held: string): HeldCandidate | null {
+    const h = new HeldCandidate(start, 0)
+    return h.extend(held) ? h : null
+  }
+
   /** True while the candidate stays open within the look-ahead after `chunk` (hold it too); false once the lexer must decide. */
   extend(chunk: string): boolean {
     for (let i = 0; i < chunk.length; i++) {

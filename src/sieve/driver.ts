@@ -212,7 +212,7 @@ export class Driver implements DriverCore {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
-          if (info.candidateHold === true) this.lane.candidate = heldCandidate(ctx.lines.stateAt(text, consumed), tok.image)
+          if (info.candidateHold === true) this.lane.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
@@ -311,10 +311,4 @@ export class Driver implements DriverCore {
     Object.assign(s, initialState(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
   }
 
-}
-
-/** The look-ahead of a held candidate run, read over the held text once. */
-function heldCandidate(start: LineState, held: string): HeldCandidate | null {
-  const h = new HeldCandidate(start, 0)
-  return h.extend(held) ? h : null
 }

@@ -16,7 +16,7 @@
  * ```
  */
 import { codes } from './codes.js'
-import { freshMarkdown, indentOf, quoteDepthOf, type MarkdownState } from './context.js'
+import { freshMarkdown, indentOf, itemColumnOf, quoteDepthOf, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
@@ -35,8 +35,8 @@ export interface Decision {
 
 const stay: Decision = { target: null, md: null }
 
-function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fenceDepth = 0): MarkdownState {
-  return { levels, holdDepth, fenceCh, fenceLen, fenceDepth }
+function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fenceDepth = 0, fenceIndent = 0): MarkdownState {
+  return { levels, holdDepth, fenceCh, fenceLen, fenceDepth, fenceIndent }
 }
 
 /**
@@ -46,7 +46,8 @@ function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fence
  */
 function openFence(ch: number, len: number, at: number, levels: number[] = [], holdDepth = 0): MarkdownState {
   const depth = quoteDepthOf(at)
-  return ch === codes.graveAccent ? state(levels, holdDepth, ch, len, depth) : state([], 0, ch, len, depth)
+  const item = itemColumnOf(at)
+  return ch === codes.graveAccent ? state(levels, holdDepth, ch, len, depth, item) : state([], 0, ch, len, depth, item)
 }
 
 /** An inline backtick run of `len` against the open levels: it closes the first level of its length, or opens one. */
@@ -109,9 +110,12 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
       return second.released ? spanOrProse(second.levels) : { target: modes.spanHold, md: state(second.levels, md.holdDepth) }
     }
     case 'fence': {
-      // a closer stands right after the quote markers its opener had
-      if (ch === md.fenceCh && at >= 0 && indentOf(at) <= 3 && quoteDepthOf(at) === (md.fenceDepth) && len >= md.fenceLen) return { target: modes.fenceClose, md: null }
-      return stay
+      // a closer stands right after the quote markers its opener had; in a list item's fence `at` is its
+      // indent (`rawIndent`), 0 to 3 columns past the item's content column
+      if (ch !== md.fenceCh || at < 0 || len < md.fenceLen) return stay
+      // (a run after a list marker is content: a closer has nothing but its indent before it)
+      const closes = md.fenceIndent > 0 ? at >= md.fenceIndent && at - md.fenceIndent <= 3 : indentOf(at) <= 3 && quoteDepthOf(at) === md.fenceDepth && itemColumnOf(at) === 0
+      return closes ? { target: modes.fenceClose, md: null } : stay
     }
     case 'fenceInfo': {
       if (md.fenceCh !== codes.graveAccent || !tick) return stay
@@ -186,7 +190,7 @@ export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState
     case modes.fenceInfo:
     case modes.fenceInfoHold:
       // the opener line ended without a backtick in its info string: a fence after all
-      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen, md.fenceDepth) }
+      return { target: modes.fence, md: state([], 0, md.fenceCh, md.fenceLen, md.fenceDepth, md.fenceIndent) }
     case modes.fenceClose:
       return { target: modes.prose, md: freshMarkdown() }
     case modes.indented:

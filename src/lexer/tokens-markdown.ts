@@ -6,7 +6,7 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
-import { endsBlankLine, freshMarkdown, lineStartIndent, lineStates, maxQuotePrefix, positionBefore, type LexContext, type MarkdownState } from './context.js'
+import { endsBlankLine, freshMarkdown, keepsIndent, lineStartIndent, lineStates, maxQuotePrefix, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
 import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
@@ -23,10 +23,21 @@ function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherR
     c.fenceCh = d.md.fenceCh
     c.fenceLen = d.md.fenceLen
     c.fenceDepth = d.md.fenceDepth
+    c.fenceIndent = d.md.fenceIndent
     // the driver reads the state back per token, so it can restart anywhere
     m.payload = d.md satisfies MarkdownState
   }
   return m
+}
+
+/** Where a run stands at its line start: in a list item's fence, its plain indent (a closer's place); else `lineStartIndent`. */
+function runAt(kind: RunKind, c: LexContext, text: string, offset: number): number {
+  return kind === 'fence' && c.fenceIndent > 0 ? rawIndent(text, offset, c.lineState) : lineStartIndent(text, offset, c.lineState)
+}
+
+/** Whether the next line (from `from`) keeps the fence that `c` has open: its quote markers or its list item's indent; null: not known yet. */
+function keepsFence(c: LexContext, text: string, from: number): boolean | null {
+  return c.fenceDepth > 0 ? keepsQuotes(text, from, c.fenceDepth) : keepsIndent(text, from, c.fenceIndent)
 }
 
 /**
@@ -109,7 +120,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       c.carry = {
         ch,
         len: end - offset + (carried?.len ?? 0),
-        indent: carried ? carried.indent : lineStartIndent(text, offset, c.lineState),
+        indent: carried ? carried.indent : runAt(kind, c, text, offset),
         mode: kind === 'capture' ? modes.prose : mode,
       }
       return [text.substring(offset, end)]
@@ -124,7 +135,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         while (end < text.length && text.charCodeAt(end) === ch) end++
         const carried = offset === 0 && c.carry !== null && c.carry.ch === ch ? c.carry : null
         const len = end - offset + (carried?.len ?? 0)
-        const indent = carried ? carried.indent : lineStartIndent(text, offset, c.lineState)
+        const indent = carried ? carried.indent : runAt(kind, c, text, offset)
         const inside = carried === null && ch === codes.graveAccent && inline ? fate(kind, c, text, offset, len, indent) : null
         // literal: no run at all; in an info string it still voids the fence (the block structure reads it raw)
         const d = inside !== 'done' ? decideRun(kind, c, ch, len, indent, guard) : kind === 'fenceInfo' ? afterVoidedFence(c, guard) : stay
@@ -145,9 +156,10 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
         let d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
-        if (quotedFence && c.fenceDepth > 0 && (mode === modes.fence || d.target === modes.fence)) {
-          // a fence in a block quote ends with the quote: the next line must keep its markers (no lazy lines)
-          const kept = keepsQuotes(text, offset + 1, c.fenceDepth)
+        if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
+          // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
+          // indent (or be blank, in a list item); no lazy lines
+          const kept = keepsFence(c, text, offset + 1)
           if (kept === null && !c.final) return null
           if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
         }
@@ -159,8 +171,8 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       // the next line's markers cut by the end of the text: held with the line feed until they are known
       out.unshift(f.make(`${mode}.quoteLf`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
-        if (c.final || c.fenceDepth === 0) return null
-        return keepsQuotes(text, offset + 1, c.fenceDepth) === null ? [text.substring(offset)] : null
+        if (c.final || (c.fenceDepth === 0 && c.fenceIndent === 0)) return null
+        return keepsFence(c, text, offset + 1) === null ? [text.substring(offset)] : null
       }, [codes.lineFeed], true))
     }
     return out

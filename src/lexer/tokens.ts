@@ -78,7 +78,7 @@ export class TokenFactory {
       if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
-      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth } satisfies MarkdownState
+      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState
       return r
     }, d.firstChars, false, role)
   }
@@ -98,7 +98,8 @@ export class TokenFactory {
     const max = Math.max(quotes ? maxQuotePrefix : 3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (lineStartSpaces) hint.add(codes.space)
-    if (quotes) hint.add(codes.greaterThan)
+    // a line-start prefix may begin with a quote marker or a list marker too
+    if (quotes) for (const c of '>-+*0123456789') hint.add(c.charCodeAt(0))
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
@@ -312,5 +313,13 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens }
 }
 
-/** Modes whose line starts may carry block quote markers before a fence (Markdown outside captures). */
-export const quoteModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.prose, modes.span, modes.spanHold, modes.fence])
+/**
+ * Modes that hold a line-start prefix (spaces, block quote markers, a list
+ * marker) at the end of a text: the Markdown modes, and the capture modes
+ * between tags, where such a line releases the capture and goes on as prose
+ * (the prefix must stay with what follows it, as in one text).
+ */
+export const quoteModes: ReadonlySet<ModeName> = new Set<ModeName>([
+  modes.prose, modes.span, modes.spanHold, modes.fence,
+  modes.wrapperBody, modes.invokeBody, modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
+])

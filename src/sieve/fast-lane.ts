@@ -7,7 +7,7 @@
  * indentation that turned out to be only indentation.
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
-import { heldLinePrefix, heldPrefixStart, lineStartIndent, lineStateBefore, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { heldLinePrefix, heldPrefixStart, lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { quoteModes } from '../lexer/tokens.js'
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
@@ -61,7 +61,7 @@ export class FastLane {
     const fp = this.fast[s.mode]
     if (fp === undefined) return false
     // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
-    if (s.mode === modes.fence && (s.md.fenceDepth) > 0 && chunk.indexOf('\n') >= 0) return false
+    if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
@@ -320,7 +320,7 @@ export class FastLane {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c !== codes.graveAccent && c !== codes.tilde) continue
-      if (lineStartIndent(chunk, i, at) >= 0) return false
+      if ((this.d.s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)) >= 0) return false
       // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start)
       while (i + 1 < chunk.length && chunk.charCodeAt(i + 1) === c) i++
     }

@@ -115,6 +115,25 @@ export const quotedFence = fc
     return `\n${q}${f}\n${inner}${tail}`
   })
 
+/**
+ * Fences opened on a list marker's line (`- ```) with markup inside: closed
+ * at the item's indent, ended by a line less indented, or with a blank line
+ * inside; and list markers split from their fence by nothing.
+ */
+export const listFence = fc
+  .tuple(
+    fc.constantFrom('- ', '* ', '1. ', '10) ', '-   ', '  + '),
+    fc.constantFrom('```', '~~~', '````'),
+    fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, fc.constant('code')),
+    fc.constantFrom('close', 'dedent', 'blank', 'none', 'deeper'),
+  )
+  .map(([m, f, body, end]) => {
+    const pad = ' '.repeat(m.length)
+    const inner = body.split('\n').map((l) => pad + l).join('\n')
+    const tail = end === 'close' ? `\n${pad}${f}\n` : end === 'dedent' ? '\nnot in the item ' : end === 'blank' ? `\n\n${pad}more\n${pad}${f}\n` : end === 'deeper' ? `\n${pad}  ${f}\n` : ''
+    return `\n${m}${f}\n${inner}${tail}`
+  })
+
 /** A code span left open across a line of only quote markers (a blank line in the quote). */
 export const quotedBreak = fc.constantFrom('\n> a ` b\n>\n> ', '\n> `x\n> y` ', '\n`a\n> b` ', '\n> ``\n  >  \n')
 
@@ -155,6 +174,7 @@ export const piece: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: inlineHtml, weight: 1 },
   { arbitrary: quotedFence, weight: 1 },
   { arbitrary: quotedBreak, weight: 1 },
+  { arbitrary: listFence, weight: 1 },
 )
 
 /** A document of up to `maxPieces` pieces. */
@@ -219,6 +239,7 @@ export const blockLine = fc.oneof(
   guardLine,
   fc.tuple(fc.constantFrom('# ', '---', '***', '===', '<div>', '    ', '> ', '- ', '1. ', '\\`', '<a href="`">', '<https://x.y/`>'), textLine).map(([p, t]) => p + t),
   fc.tuple(fc.constantFrom('> ', '>', '> > ', '  >'), fc.oneof(mdFenceLine, textLine, fc.constant(''))).map(([p, t]) => p + t),
+  fc.tuple(fc.constantFrom('- ', '1. ', '  ', '   ', '* '), fc.oneof(mdFenceLine, textLine)).map(([p, t]) => p + t),
 )
 
 /** A Markdown document of lines (no tool-call blocks): `lines` is {@link guardLine} or {@link blockLine}. */

@@ -154,6 +154,28 @@ describe('markdown guard: fences in block quotes', () => {
   })
 })
 
+describe('markdown guard: fences opened on a list item line', () => {
+  const item = (text: string, pad: string) => text.split('\n').map((l) => pad + l).join('\n')
+  it.each([
+    ['a bullet item', '- ```\n' + item(live, '  ') + '\n  ```\n'],
+    ['an ordered item', '1. ```xml\n' + item(example, '   ') + '\n   ```\nok'],
+    ['a blank line inside the fence', '- ```\n  x\n\n  ' + live + '\n  ```\n'],
+    ['a deeper line is content', '- ```\n    ' + live + '\n  ```\n'],
+    ['four spaces after the marker', '-    ~~~\n     ' + live + '\n'],
+  ])('should support markup in a fence opened on a list marker line as text (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  it.each([
+    ['a line less indented ends the item and the fence', '- ```\n  x\n' + live],
+    ['a blank line, then a line at column 0', '- ```\n  x\n\n' + live],
+    ['after the closer at the item indent', '- ```\n  x\n  ```\n' + live],
+    ['after a closer up to 3 columns past it', '1. ```\n   x\n      ```\n' + live],
+  ])('should support a live block once a list item fence has ended (%s)', (_label, input) => {
+    expectOneCall(input)
+  })
+})
+
 describe('markdown guard: raw HTML and autolinks before code spans (CommonMark 6.1)', () => {
   it.each([
     ['after an open tag with a backtick in an attribute', '<a href="`">`' + live + '`'],

@@ -74,6 +74,12 @@ export interface LexContext extends MarkdownState {
    * once per tag). -1: no such region.
    */
   noHoldBefore: number
+  /**
+   * For a text that starts with a run re-lexed after its line's prefix went
+   * out (`lineStartIndent` of the run where it stood), or -1: the run still
+   * stands where it stood.
+   */
+  startAt: number
 }
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {

@@ -32,7 +32,8 @@ function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherR
 
 /** Where a run stands at its line start: in a list item's fence, its plain indent (a closer's place); else `lineStartIndent`. */
 function runAt(kind: RunKind, c: LexContext, text: string, offset: number): number {
-  return kind === 'fence' && c.fenceIndent > 0 ? rawIndent(text, offset, c.lineState) : lineStartIndent(text, offset, c.lineState)
+  if (kind === 'fence' && c.fenceIndent > 0) return rawIndent(text, offset, c.lineState)
+  return offset === 0 && c.startAt >= 0 ? c.startAt : lineStartIndent(text, offset, c.lineState)
 }
 
 /** Whether the next line (from `from`) keeps the fence that `c` has open: its quote markers or its list item's indent; null: not known yet. */
@@ -103,7 +104,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
           if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
           return candidateLive(c.lines.stateAt(text, offset)) ? [text.substring(offset)] : null
         }
-        return fate(kind, c, text, offset, end - offset, lineStartIndent(text, offset, c.lineState)) === 'open' ? [text.substring(offset)] : null
+        return fate(kind, c, text, offset, end - offset, runAt(kind, c, text, offset)) === 'open' ? [text.substring(offset)] : null
       }, [codes.graveAccent], true)
       f.info.get(hold)!.candidateHold = true
       out.push(hold)

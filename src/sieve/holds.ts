@@ -49,8 +49,10 @@ export class Holds {
         const after = this.afterHalt(s.mode)
         // a fence opener's indent went out already: it still stands at line start
         const before = this.d.lineAt(text, tok.startOffset, startLine)
-        const lineState = lineStartIndent(text, tok.startOffset, startLine) >= 0 ? asLineStart(before) : before
-        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null }
+        const at = lineStartIndent(text, tok.startOffset, startLine)
+        const lineState = at >= 0 ? asLineStart(before) : before
+        // and where it stood (quote markers, a list marker): the re-lex starts at the run, after them
+        return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null, startAt: at }
       }
       this.d.out.text(tok.image)
       if (releases(target)) s.hold = null

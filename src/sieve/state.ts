@@ -55,6 +55,8 @@ export interface Restart {
   carry: RunCarry | null
   /** See {@link LexContext.noHoldBefore}; relative to `text`. */
   noHoldBefore?: number
+  /** See {@link LexContext.startAt}. */
+  startAt?: number
 }
 
 export interface DriverState {

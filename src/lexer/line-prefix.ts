@@ -1,0 +1,181 @@
+/**
+ * Reading a line's prefix where a construct stands: block quote markers, a
+ * list marker, indentation (`lineStartIndent`, `rawIndent`), whether the
+ * next line keeps a fence's container (`keepsIndent`), and which line-start
+ * prefixes the lexer holds at the end of a text until what follows decides.
+ */
+import { codes } from './codes.js'
+import { columnsOf, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
+
+/** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
+export const maxQuotePrefix = 8
+
+/**
+ * Where a construct starting at `pos` stands in its line: -1 unless only
+ * block quote markers (`>`, each after at most 3 spaces, with the one space
+ * after it) and at most 3 spaces of indent precede it on its line; else the
+ * quote depth and that indent, as `depth << 3 | indent` ({@link indentOf},
+ * {@link quoteDepthOf}). Reads back to the line start in `text`, or on from
+ * what the line state carried into it.
+ */
+export function lineStartIndent(text: string, pos: number, initial: LineState): number {
+  let i = pos - 1
+  // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
+  while (i >= 0 && text.charCodeAt(i) === codes.space) i--
+  const spaces = pos - 1 - i
+  if (spaces > 4) return -1
+  if (i >= 0 && text.charCodeAt(i) === codes.lineFeed) return spaces <= 3 ? spaces : -1
+  if (spaces >= 1 && i >= 0) {
+    // right after a list marker (`- `, `1. `): the item's first line; its content column is the construct's
+    const w = listItemColumn(text, i, pos, initial)
+    if (w >= 0) return w << 8
+  }
+  let quoted = false
+  while (i >= 0) {
+    const c = text.charCodeAt(i)
+    if (c === codes.greaterThan) quoted = true
+    else if (c !== codes.space) break
+    i--
+  }
+  const n = pos - 1 - i
+  if (i >= 0) {
+    if (text.charCodeAt(i) !== codes.lineFeed) return -1
+    if (!quoted) return n <= 3 ? n : -1
+    return quotePrefix(text, i + 1, pos, 0, 0, false)
+  }
+  if (positionOf(initial) === lineStates.mid) return -1
+  // the line began in an earlier text: go on from its markers and columns (after a marker, its own space is no indent)
+  const marked = quotedOf(initial)
+  const cols = columnsOf(initial)
+  return quotePrefix(text, 0, pos, markersOf(initial), marked && cols > 0 ? cols - 1 : cols, marked && cols === 0)
+}
+
+/**
+ * `lineStartIndent`'s value for a line's prefix `text[from, to)` of spaces
+ * and `>`, read on from `depth` markers and `cols` columns (`own`: the
+ * last marker's own space may still come), or -1.
+ */
+export function quotePrefix(text: string, from: number, to: number, depth: number, cols: number, own: boolean): number {
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) === codes.space) {
+      // the one space after a marker belongs to it
+      if (own) own = false
+      else cols++
+    } else {
+      // a `>` four columns in is no marker
+      if (cols > 3) return -1
+      depth = Math.min(15, depth + 1)
+      cols = 0
+      own = true
+    }
+  }
+  return cols > 3 ? -1 : (depth << 3) | cols
+}
+
+/**
+ * `text[offset..]` is a line-start prefix the lexer holds at the end of a
+ * text until what follows decides (a fence may follow it): 1 to 3 spaces,
+ * or with `quotes` also block quote markers (at most {@link maxQuotePrefix}).
+ */
+export function heldLinePrefix(text: string, offset: number, initial: LineState, quotes: boolean): boolean {
+  const n = text.length - offset
+  if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
+  if (offset > 0 ? text.charCodeAt(offset - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return false
+  if (quotes && listMarkerPrefix(text, offset)) return true
+  let quoted = false
+  for (let i = offset; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.greaterThan && quotes) quoted = true
+    else if (c !== codes.space) return false
+  }
+  return quoted ? quotePrefix(text, offset, text.length, 0, 0, false) >= 0 : n <= 3
+}
+
+/** `text[offset..]` is (the start of) a list marker line's prefix: up to 3 spaces, a marker, up to 4 spaces. */
+function listMarkerPrefix(text: string, offset: number): boolean {
+  let i = offset
+  while (i < text.length && text.charCodeAt(i) === codes.space && i - offset < 3) i++
+  if (i === text.length) return false
+  const c = text.charCodeAt(i)
+  if (isBulletChar(c)) i++
+  else if (isDigitChar(c)) {
+    const d = i
+    while (i < text.length && isDigitChar(text.charCodeAt(i)) && i - d < 9) i++
+    if (i < text.length && (text.charCodeAt(i) === 0x2e || text.charCodeAt(i) === 0x29)) i++
+    else if (i < text.length) return false
+  } else return false
+  const afterMarker = i
+  while (i < text.length && text.charCodeAt(i) === codes.space && i - afterMarker < 4) i++
+  return i === text.length
+}
+
+/** Where a held line-start prefix begins at the end of `text` (see {@link heldLinePrefix}), or -1. */
+export function heldPrefixStart(text: string, initial: LineState, quotes: boolean): number {
+  let i = text.length
+  while (i > 0 && text.length - i < maxQuotePrefix) {
+    const c = text.charCodeAt(i - 1)
+    if (c !== codes.space && !(quotes && (c === codes.greaterThan || isBulletChar(c) || isDigitChar(c) || c === 0x2e || c === 0x29))) break
+    i--
+  }
+  return i < text.length && heldLinePrefix(text, i, initial, quotes) ? i : -1
+}
+
+export const indentOf = (at: number): number => at & 7
+export const quoteDepthOf = (at: number): number => (at >> 3) & 31
+/** For a construct right after a list marker: the item's content column (0: none). */
+export const itemColumnOf = (at: number): number => at >> 8
+
+const isBulletChar = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a
+const isDigitChar = (c: number): boolean => c >= 0x30 && c <= 0x39
+
+/**
+ * `text[i]` ends a list marker (`-`, `+`, `*`, or 1 to 9 digits and `.` or
+ * `)`) that stands at most 3 columns into its line, with only spaces after
+ * it up to `pos`: the column of `pos` (the item's content column), at most
+ * {@link maxQuotePrefix}; else -1. The line starts in `text` or, at its
+ * start, in a line state at column 0 (the lexer holds such a prefix at the
+ * end of a text, so it is never split from what follows).
+ */
+function listItemColumn(text: string, i: number, pos: number, initial: LineState): number {
+  const c = text.charCodeAt(i)
+  let start = i
+  if (c === 0x2e || c === 0x29) {
+    while (start > 0 && isDigitChar(text.charCodeAt(start - 1)) && i - start < 9) start--
+    if (start === i) return -1
+  } else if (!isBulletChar(c)) return -1
+  let k = start
+  while (k > 0 && text.charCodeAt(k - 1) === codes.space && start - k < 3) k--
+  if (k > 0 ? text.charCodeAt(k - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return -1
+  return pos - k <= maxQuotePrefix ? pos - k : -1
+}
+
+/**
+ * The indent of a construct at `pos` that only spaces precede on its line
+ * (up to 7; -1 otherwise): a closer in a list item's fence stands past the
+ * item's content column. Carried from the line state when the line began in
+ * an earlier text.
+ */
+export function rawIndent(text: string, pos: number, initial: LineState): number {
+  let i = pos - 1
+  while (i >= 0 && text.charCodeAt(i) === codes.space) i--
+  const n = pos - 1 - i
+  if (i >= 0) return text.charCodeAt(i) === codes.lineFeed && n <= 7 ? n : -1
+  if (positionOf(initial) === lineStates.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
+  return Math.min(7, columnsOf(initial) + n)
+}
+
+/**
+ * Whether the line starting at `from` keeps the indent `column` of a list
+ * item's fence (or is blank); null when the text ends before that is known.
+ */
+export function keepsIndent(text: string, from: number, column: number): boolean | null {
+  let cols = 0
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.space) cols++
+    else if (c === codes.tab) cols += 4 - (cols % 4)
+    else return c === codes.lineFeed || c === codes.carriageReturn
+    if (cols >= column) return true
+  }
+  return null
+}

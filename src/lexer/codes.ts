@@ -20,6 +20,12 @@ export const codes = {
   fullwidthVerticalBar: 0xff5c,
 } as const
 
+export const isAsciiDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
+/** A bullet list marker: `-`, `+` or `*`. */
+export const isBulletMarker = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a
+/** What ends an ordered list marker's digits: `.` or `)`. */
+export const isOrderedDelimiter = (c: number): boolean => c === 0x2e || c === 0x29
+
 /** Characters that may continue an XML-ish local name: a tag name only matches when the next char is not one of these. */
 export const nameCharClass = 'A-Za-z0-9_.:\\-'
 

@@ -19,6 +19,7 @@
  * backtick can stand in one), processing instructions, declarations, CDATA
  * sections and email autolinks.
  */
+import { isAsciiDigit } from './codes.js'
 
 // Bits 18-29 of the line state.
 const SHIFT = 18
@@ -60,9 +61,8 @@ export const candidateLive = (ls: number): boolean => (ls & PHASE) !== 0
 
 const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39
 const isAttrStart = (c: number) => isLetter(c) || c === 0x5f || c === 0x3a
-const isAttrChar = (c: number) => isAttrStart(c) || isDigit(c) || c === 0x2e || c === 0x2d
+const isAttrChar = (c: number) => isAttrStart(c) || isAsciiDigit(c) || c === 0x2e || c === 0x2d
 const GT = 0x3e
 const SLASH_CH = 0x2f
 
@@ -80,7 +80,7 @@ export function candidateStep(h: number, c: number): number {
       const n = (h & LEN) >> LEN_SHIFT
       const tag = (h & FLAG_A) !== 0
       const scheme = (h & FLAG_B) !== 0 && n <= 32
-      if (isLetter(c) || isDigit(c) || c === 0x2d) return (h & ~LEN) | (Math.min(33, n + 1) << LEN_SHIFT)
+      if (isLetter(c) || isAsciiDigit(c) || c === 0x2d) return (h & ~LEN) | (Math.min(33, n + 1) << LEN_SHIFT)
       if (c === 0x2b || c === 0x2e) return scheme ? NAME | (Math.min(33, n + 1) << LEN_SHIFT) | FLAG_B : VOID
       if (c === 0x3a) return scheme && n >= 2 ? URI : VOID
       if (!tag) return VOID

@@ -38,11 +38,11 @@ export class LineCursor {
     if (this.kills !== null) {
       for (const k of this.kills) {
         if (k <= this.at || k > pos) continue
-        this.state = scan(this.state, text, this.at, k, false, this.ahead) & ~candidateBits
+        this.state = scan(this.state, text, this.at, k, this.ahead) & ~candidateBits
         this.at = k
       }
     }
-    if (pos > this.at) this.state = scan(this.state, text, this.at, pos, false, this.ahead)
+    if (pos > this.at) this.state = scan(this.state, text, this.at, pos, this.ahead)
     this.at = pos
     return this.state
   }
@@ -105,7 +105,6 @@ export class LineCursor {
 }
 
 export type CandidateFate = 'done' | 'void' | 'open'
-
 
 /**
  * A backtick run the lexer held in an open candidate (`candidateHold`), read

@@ -4,7 +4,7 @@
  * next line keeps a fence's container (`keepsIndent`), and which line-start
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
-import { codes } from './codes.js'
+import { codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { columnsOf, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
@@ -97,11 +97,11 @@ function listMarkerPrefix(text: string, offset: number): boolean {
   while (i < text.length && text.charCodeAt(i) === codes.space && i - offset < 3) i++
   if (i === text.length) return false
   const c = text.charCodeAt(i)
-  if (isBulletChar(c)) i++
-  else if (isDigitChar(c)) {
+  if (isBulletMarker(c)) i++
+  else if (isAsciiDigit(c)) {
     const d = i
-    while (i < text.length && isDigitChar(text.charCodeAt(i)) && i - d < 9) i++
-    if (i < text.length && (text.charCodeAt(i) === 0x2e || text.charCodeAt(i) === 0x29)) i++
+    while (i < text.length && isAsciiDigit(text.charCodeAt(i)) && i - d < 9) i++
+    if (i < text.length && isOrderedDelimiter(text.charCodeAt(i))) i++
     else if (i < text.length) return false
   } else return false
   const afterMarker = i
@@ -114,7 +114,7 @@ export function heldPrefixStart(text: string, initial: LineState, quotes: boolea
   let i = text.length
   while (i > 0 && text.length - i < maxQuotePrefix) {
     const c = text.charCodeAt(i - 1)
-    if (c !== codes.space && !(quotes && (c === codes.greaterThan || isBulletChar(c) || isDigitChar(c) || c === 0x2e || c === 0x29))) break
+    if (c !== codes.space && !(quotes && (c === codes.greaterThan || isBulletMarker(c) || isAsciiDigit(c) || isOrderedDelimiter(c)))) break
     i--
   }
   return i < text.length && heldLinePrefix(text, i, initial, quotes) ? i : -1
@@ -124,9 +124,6 @@ export const indentOf = (at: number): number => at & 7
 export const quoteDepthOf = (at: number): number => (at >> 3) & 31
 /** For a construct right after a list marker: the item's content column (0: none). */
 export const itemColumnOf = (at: number): number => at >> 8
-
-const isBulletChar = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a
-const isDigitChar = (c: number): boolean => c >= 0x30 && c <= 0x39
 
 /**
  * `text[i]` ends a list marker (`-`, `+`, `*`, or 1 to 9 digits and `.` or
@@ -139,10 +136,10 @@ const isDigitChar = (c: number): boolean => c >= 0x30 && c <= 0x39
 function listItemColumn(text: string, i: number, pos: number, initial: LineState): number {
   const c = text.charCodeAt(i)
   let start = i
-  if (c === 0x2e || c === 0x29) {
-    while (start > 0 && isDigitChar(text.charCodeAt(start - 1)) && i - start < 9) start--
+  if (isOrderedDelimiter(c)) {
+    while (start > 0 && isAsciiDigit(text.charCodeAt(start - 1)) && i - start < 9) start--
     if (start === i) return -1
-  } else if (!isBulletChar(c)) return -1
+  } else if (!isBulletMarker(c)) return -1
   let k = start
   while (k > 0 && text.charCodeAt(k - 1) === codes.space && start - k < 3) k--
   if (k > 0 ? text.charCodeAt(k - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return -1

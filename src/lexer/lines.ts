@@ -31,7 +31,7 @@
  * `*` or a digit sets it; only a line at column 0 that starts with none of
  * them, after a blank line, clears it (such a line closes every list item).
  */
-import { codes } from './codes.js'
+import { codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
@@ -99,8 +99,6 @@ function lineFeed(ls: LineState): LineState {
   return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST)
 }
 
-const isBullet = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
 const numberSign = 0x23
 
 function firstContent(ls: LineState, c: number): LineState {
@@ -111,8 +109,8 @@ function firstContent(ls: LineState, c: number): LineState {
   let kind = 0
   if (!code && cols < 4) {
     const clears = cols === 0 && okBit !== 0
-    if (isBullet(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
-    else if (isDigit(c)) kind = ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
+    if (isBulletMarker(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
+    else if (isAsciiDigit(c)) kind = ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (clears) list = 0
     if (c === codes.graveAccent) kind = FENCE_LIKE | (1 << COUNT_SHIFT)
     else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
@@ -136,8 +134,8 @@ function classify(ls: LineState, c: number): LineState {
   if (kind === BULLET_LIKE) return marker(ls, keep, blankAfter)
   if (kind === ORDERED_LIKE) {
     if ((ls & RUN_DONE) !== 0) return marker(ls, keep, blankAfter)
-    if (isDigit(c)) return n >= 9 ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
-    return c === 0x2e || c === 0x29 ? ls | RUN_DONE : marker(ls, keep, false)
+    if (isAsciiDigit(c)) return n >= 9 ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+    return isOrderedDelimiter(c) ? ls | RUN_DONE : marker(ls, keep, false)
   }
   if (kind === HEADING_LIKE) {
     if (c === numberSign) return n >= 6 ? keep : keep | HEADING_LIKE | ((n + 1) << COUNT_SHIFT)
@@ -159,10 +157,8 @@ function step(ls: LineState, c: number): LineState {
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
   // columns saturate at 7: enough for `lineStartIndent` to tell 3 after a marker's own space from 4
   if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(7, cols + 1) << COLUMN_SHIFT)
-  // a tab: no fence or marker after it on this line (the lexer's scans back stop there)
-  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
-  // a stray CR in the leading whitespace: nothing after it on this line is a fence or a quote marker (as the lexer's scans back stop there)
-  if (c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
+  // a tab or a stray CR: nothing after it on this line is a fence or a quote marker (the lexer's scans back stop there)
+  if (c === codes.tab || c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
   // a block quote marker: leading whitespace as far as the line's blankness goes; columns count from it,
   // and the markers so far are counted where a line start's classification counts later (COUNT)
   if (c === codes.greaterThan && cols <= 3) {
@@ -172,7 +168,7 @@ function step(ls: LineState, c: number): LineState {
   return firstContent(ls, c)
 }
 
-/** Sentinel of {@link scan}: indented code starts in the text. */
+/** Sentinel of {@link advance}: indented code starts in the text. */
 const CODE_STARTS = -1
 
 /** One character, from any position: the line part, then the inline HTML candidate (`inline-html.ts`). */
@@ -231,33 +227,21 @@ function quiet(ls: LineState): boolean {
 }
 
 /**
- * The line state after `text[from, to)`. With `findCode`, returns
- * {@link CODE_STARTS} instead as soon as the leading whitespace of a line
- * that may be code reaches four columns. Mid-line on an ordinary line
- * nothing counts until the next line feed or `<`.
+ * The line state after `text[from, to)` of a lexer run's text (see
+ * `line-cursor.ts`). Mid-line on an ordinary line nothing counts until the
+ * next line feed or `<`: it jumps there, with the positions kept in `ahead`
+ * across calls, so a run pays one `indexOf` per `<` and line feed.
  */
-export function scan(ls: LineState, text: string, from: number, to: number, findCode: boolean, ahead: Ahead): LineState {
+export function scan(ls: LineState, text: string, from: number, to: number, ahead: Ahead): LineState {
   let i = from
   while (i < to) {
     if (quiet(ls)) {
-      if (to - i <= 32) {
-        // a token-sized piece: a loop costs less than two calls
-        while (i < to) {
-          const c = text.charCodeAt(i)
-          if (c === codes.lineFeed || c === codes.lessThan) break
-          i++
-        }
-      } else {
-        if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
-        if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
-        i = Math.min(ahead.lt, ahead.lf)
-      }
+      if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
+      if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
+      i = Math.min(ahead.lt, ahead.lf)
       if (i >= to) return ls
     }
-    const c = text.charCodeAt(i)
-    const after = next(ls, c)
-    if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
-    ls = after
+    ls = next(ls, text.charCodeAt(i))
     i++
   }
   return ls
@@ -272,7 +256,7 @@ function indexOr(text: string, ch: string, from: number): number {
  * The line state after `text[from, to)`, given the state at `from`; with
  * `findCode`, {@link CODE_STARTS} if indented code starts in it. For the
  * pieces a chunk brings (a few characters): one loop with a cheap test per
- * character. The lexer's cursor reads its longer text with {@link scan}.
+ * character. The lexer's cursor reads its longer texts with {@link scan}.
  */
 function advance(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
   let plain = quiet(ls)

@@ -162,10 +162,39 @@ export function rawIndent(text: string, pos: number, initial: LineState): number
 }
 
 /**
+ * Whether the line starting at `from` keeps an open fence's container: its
+ * `depth` block quote markers, or else its list item's content `column`;
+ * null when the text ends before that is known.
+ */
+export function keepsFence(text: string, from: number, depth: number, column: number): boolean | null {
+  return depth > 0 ? keepsQuotes(text, from, depth) : keepsIndent(text, from, column)
+}
+
+/**
+ * Whether the line starting at `from` keeps `depth` block quote markers
+ * (each after at most 3 spaces, within `maxQuotePrefix` characters); null
+ * when the text ends before that is known.
+ */
+function keepsQuotes(text: string, from: number, depth: number): boolean | null {
+  let seen = 0
+  let cols = 0
+  for (let i = from; i < text.length && i - from < maxQuotePrefix; i++) {
+    const c = text.charCodeAt(i)
+    if (c === codes.space) cols++
+    else if (c === codes.greaterThan && cols <= 3) {
+      if (++seen >= depth) return true
+      cols = 0
+      if (i + 1 < text.length && text.charCodeAt(i + 1) === codes.space) i++
+    } else return false
+  }
+  return text.length - from >= maxQuotePrefix ? false : null
+}
+
+/**
  * Whether the line starting at `from` keeps the indent `column` of a list
  * item's fence (or is blank); null when the text ends before that is known.
  */
-export function keepsIndent(text: string, from: number, column: number): boolean | null {
+function keepsIndent(text: string, from: number, column: number): boolean | null {
   let cols = 0
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i)

@@ -6,7 +6,7 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
-import { endsBlankLine, freshMarkdown, keepsIndent, lineStartIndent, lineStates, maxQuotePrefix, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
+import { endsBlankLine, freshMarkdown, keepsFence, lineStartIndent, lineStates, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
 import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
@@ -34,31 +34,6 @@ function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherR
 function runAt(kind: RunKind, c: LexContext, text: string, offset: number): number {
   if (kind === 'fence' && c.fenceIndent > 0) return rawIndent(text, offset, c.lineState)
   return offset === 0 && c.startAt >= 0 ? c.startAt : lineStartIndent(text, offset, c.lineState)
-}
-
-/** Whether the next line (from `from`) keeps the fence that `c` has open: its quote markers or its list item's indent; null: not known yet. */
-function keepsFence(c: LexContext, text: string, from: number): boolean | null {
-  return c.fenceDepth > 0 ? keepsQuotes(text, from, c.fenceDepth) : keepsIndent(text, from, c.fenceIndent)
-}
-
-/**
- * Whether the line starting at `from` keeps `depth` block quote markers
- * (each after at most 3 spaces, within `maxQuotePrefix` characters); null
- * when the text ends before that is known.
- */
-function keepsQuotes(text: string, from: number, depth: number): boolean | null {
-  let seen = 0
-  let cols = 0
-  for (let i = from; i < text.length && i - from < maxQuotePrefix; i++) {
-    const c = text.charCodeAt(i)
-    if (c === codes.space) cols++
-    else if (c === codes.greaterThan && cols <= 3) {
-      if (++seen >= depth) return true
-      cols = 0
-      if (i + 1 < text.length && text.charCodeAt(i + 1) === codes.space) i++
-    } else return false
-  }
-  return text.length - from >= maxQuotePrefix ? false : null
 }
 
 export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
@@ -160,7 +135,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
           // indent (or be blank, in a list item); no lazy lines
-          const kept = keepsFence(c, text, offset + 1)
+          const kept = keepsFence(text, offset + 1, c.fenceDepth, c.fenceIndent)
           if (kept === null && !c.final) return null
           if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
         }
@@ -173,7 +148,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       out.unshift(f.make(`${mode}.quoteLf`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
         if (c.final || (c.fenceDepth === 0 && c.fenceIndent === 0)) return null
-        return keepsFence(c, text, offset + 1) === null ? [text.substring(offset)] : null
+        return keepsFence(text, offset + 1, c.fenceDepth, c.fenceIndent) === null ? [text.substring(offset)] : null
       }, [codes.lineFeed], true))
     }
     return out

@@ -8,7 +8,6 @@
  */
 import { createTokenInstance, type IToken } from 'chevrotain'
 import { heldLinePrefix, heldPrefixStart, lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { quoteModes } from '../lexer/tokens.js'
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
 import { candidateLive } from '../lexer/inline-html.js'
@@ -68,13 +67,13 @@ export class FastLane {
       if (cut < 0) return fp.sink === 'text' && this.inlineRuns(chunk)
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
-    // where a line turns into indented code the lexer switches mode
-    const line = advanceUnlessCode(s.lineState, chunk, cut)
-    if (line < 0 && s.mode === modes.prose) return false
+    // where a line turns into indented code (in prose) the lexer switches mode
+    const line = s.mode === modes.prose ? advanceUnlessCode(s.lineState, chunk, cut) : lineStateBefore(chunk, cut, s.lineState)
+    if (line < 0) return false
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
-      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return this.textThenIndent(chunk)
+      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return this.textThenIndent(chunk, fp.quotes === true)
       this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
@@ -99,7 +98,7 @@ export class FastLane {
       h.parts.push(chunk)
       h.length += chunk.length
     }
-    s.lineState = line < 0 ? lineStateBefore(chunk, cut, s.lineState) : line
+    s.lineState = line
     s.pos += cut
     if (cut < chunk.length) {
       // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
@@ -114,7 +113,7 @@ export class FastLane {
   afterIndent(chunk: string): boolean {
     const s = this.d.s
     const held = s.pending
-    if (!heldLinePrefix(held, 0, s.lineState, quoteModes.has(s.mode))) return false
+    if (!heldLinePrefix(held, 0, s.lineState, this.fast[s.mode]?.quotes === true)) return false
     s.pending = ''
     if (this.take(held + chunk)) return true
     s.pending = held
@@ -189,9 +188,9 @@ export class FastLane {
    * (`"code\n  "`): the text goes out, the spaces are held as an undecided
    * tail, since a fence (closer) may follow in the next chunk.
    */
-  private textThenIndent(chunk: string): boolean {
+  private textThenIndent(chunk: string, quotes: boolean): boolean {
     const s = this.d.s
-    const cut = heldPrefixStart(chunk, s.lineState, quoteModes.has(s.mode))
+    const cut = heldPrefixStart(chunk, s.lineState, quotes)
     this.d.out.text(chunk.slice(0, cut))
     s.lineState = lineStateBefore(chunk, cut, s.lineState)
     s.pos += cut
@@ -299,8 +298,7 @@ export class FastLane {
         if (mode === modes.span) return false
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
     }
-    // prose and pending spans: Markdown modes, where quote markers are held like spaces
-    if (endsInLineStartSpaces(chunk, s.lineState, true)) return false
+    if (endsInLineStartSpaces(chunk, s.lineState, this.fast[s.mode]!.quotes === true)) return false
     this.d.out.text(chunk)
     s.mode = mode
     s.md = md

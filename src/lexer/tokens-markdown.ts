@@ -49,12 +49,17 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   function fate(kind: RunKind, c: LexContext, text: string, offset: number, len: number, indent: number): 'done' | 'void' | 'open' | 'closes' | null {
     // a run that may open a fence is read by the fence rules (block structure first)
     if (indent >= 0 && len >= 3) return null
-    // in a backtick fence opener's info string a backtick voids the fence, and the opener is an inline run before it
-    if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
-    const ls = c.lines.stateAt(text, offset)
-    if (!candidateLive(ls)) return null
+    if (!inTag(kind, c, text, offset)) return null
     const levels = kind === 'fenceInfo' ? inlineRun(c.levels, c.fenceLen) : c.levels
     return levels.indexOf(len) >= 0 ? 'closes' : c.lines.fate(text, offset, c.final)
+  }
+
+  /** A backtick run at `offset` stands in an open tag or autolink, where that can matter. */
+  function inTag(kind: RunKind, c: LexContext, text: string, offset: number): boolean {
+    // in a tilde fence opener's info string backticks are plain text; in a backtick one a backtick voids the
+    // fence, and the opener is an inline run before it
+    if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return false
+    return candidateLive(c.lines.stateAt(text, offset))
   }
 
   /** Kinds whose backtick runs may stand inside a raw HTML tag or autolink. */
@@ -76,8 +81,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         while (end < text.length && text.charCodeAt(end) === codes.graveAccent) end++
         if (end === text.length) {
           // cut by the end of the text: its length (a level it closes, a fence it opens) is not known yet: held while in a tag
-          if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return null
-          return candidateLive(c.lines.stateAt(text, offset)) ? [text.substring(offset)] : null
+          return inTag(kind, c, text, offset) ? [text.substring(offset)] : null
         }
         return fate(kind, c, text, offset, end - offset, runAt(kind, c, text, offset)) === 'open' ? [text.substring(offset)] : null
       }, [codes.graveAccent], true)

@@ -25,6 +25,8 @@ export interface CompiledLexer {
   readonly tagEndChars: readonly number[]
   /** See {@link CompiledModes.delimiterTokens}. */
   readonly delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
+  /** See {@link CompiledModes.prefixModes}. */
+  readonly prefixModes: ReadonlySet<ModeName>
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -59,6 +61,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     tagStartChars: built.tagStartChars,
     tagEndChars: built.tagEndChars,
     delimiterTokens: built.delimiterTokens,
+    prefixModes: built.prefixModes,
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

@@ -32,6 +32,8 @@ export class TokenFactory {
   /** Per mode, the DFA over the delimiters its Incomplete token holds tails of (one per mode: its cache is shared). */
   readonly tails = new Map<ModeName, TailMatcher>()
   private readonly byName = new Map<string, TokenType>()
+  /** Modes whose Incomplete token holds a line-start prefix (see {@link incomplete}). */
+  readonly prefixModes = new Set<ModeName>()
 
   constructor(readonly ctx: { current: LexContext }) {}
 
@@ -90,20 +92,26 @@ export class TokenFactory {
     return m
   }
 
-  /** Claims a tail that could still become one of `delims` (or line-start spaces before a fence). */
-  incomplete(mode: ModeName, delims: CompiledDelimiter[], lineStartSpaces: boolean): TokenType {
+  /**
+   * Claims a tail that could still become one of `delims`; with
+   * `linePrefix`, also a line-start prefix (spaces, block quote markers, a
+   * list marker: a fence may follow it). Those modes are the Markdown ones
+   * and the capture modes between tags, where such a line releases the
+   * capture and goes on as prose: the prefix must stay with what follows it.
+   */
+  incomplete(mode: ModeName, delims: CompiledDelimiter[], linePrefix: boolean): TokenType {
     const ctx = this.ctx
     const matcher = this.tailMatcher(mode, delims)
-    const quotes = lineStartSpaces && quoteModes.has(mode)
-    const max = Math.max(quotes ? maxQuotePrefix : 3, ...delims.map((d) => d.maxLength))
+    const max = Math.max(linePrefix ? maxQuotePrefix : 3, ...delims.map((d) => d.maxLength))
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
-    if (lineStartSpaces) hint.add(codes.space)
-    // a line-start prefix may begin with a quote marker or a list marker too
-    if (quotes) for (const c of '>-+*0123456789') hint.add(c.charCodeAt(0))
+    if (linePrefix) {
+      this.prefixModes.add(mode)
+      for (const c of ' >-+*0123456789') hint.add(c.charCodeAt(0))
+    }
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current
       if (c.final || text.length - offset > max) return null
-      if (lineStartSpaces && heldLinePrefix(text, offset, c.lineState, quotes)) return [text.slice(offset)]
+      if (linePrefix && heldLinePrefix(text, offset, c.lineState, true)) return [text.slice(offset)]
       return matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
     }, [...hint], false)
   }
@@ -151,6 +159,8 @@ export interface CompiledModes {
    * produce there, so the driver can take it without a lexer run.
    */
   delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
+  /** Modes that hold a line-start prefix at the end of a text (the fast lane must hold it too). */
+  prefixModes: ReadonlySet<ModeName>
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -310,16 +320,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes }
 }
-
-/**
- * Modes that hold a line-start prefix (spaces, block quote markers, a list
- * marker) at the end of a text: the Markdown modes, and the capture modes
- * between tags, where such a line releases the capture and goes on as prose
- * (the prefix must stay with what follows it, as in one text).
- */
-export const quoteModes: ReadonlySet<ModeName> = new Set<ModeName>([
-  modes.prose, modes.span, modes.spanHold, modes.fence,
-  modes.wrapperBody, modes.invokeBody, modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
-])

@@ -9,7 +9,6 @@ import type { TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
 import type { LineState } from '../lexer/context.js'
 import { heldPrefixStart } from '../lexer/context.js'
-import { quoteModes } from '../lexer/tokens.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
@@ -22,7 +21,7 @@ export interface FastPath {
   type?: TokenType
   /** The mode holds line-start spaces (a fence may follow): a chunk ending in them needs the lexer. */
   lineStart?: boolean
-  /** Markdown outside captures: line-start block quote markers are held like spaces (see `heldLinePrefix`). */
+  /** The lexer holds line-start prefixes in this mode, quote and list markers too (`CompiledModes.prefixModes`, `heldLinePrefix`). */
   quotes?: boolean
   /**
    * The special characters other than tag starts; when a chunk has none of
@@ -127,7 +126,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
     out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
   }
-  for (const [mode, fp] of out) fp.quotes = quoteModes.has(mode)
+  for (const [mode, fp] of out) fp.quotes = lexer.prefixModes.has(mode)
   return Object.fromEntries(out)
 }
 

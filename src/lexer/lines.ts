@@ -229,16 +229,26 @@ function quiet(ls: LineState): boolean {
 /**
  * The line state after `text[from, to)` of a lexer run's text (see
  * `line-cursor.ts`). Mid-line on an ordinary line nothing counts until the
- * next line feed or `<`: it jumps there, with the positions kept in `ahead`
- * across calls, so a run pays one `indexOf` per `<` and line feed.
+ * next line feed or `<`: a short stretch is read in a loop; a long one
+ * jumps there, with the positions kept in `ahead` across calls, so a run
+ * pays one `indexOf` per `<` and line feed at most (and none for the short
+ * steps between tokens, where a search could run on to the end of the text).
  */
 export function scan(ls: LineState, text: string, from: number, to: number, ahead: Ahead): LineState {
   let i = from
   while (i < to) {
     if (quiet(ls)) {
-      if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
-      if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
-      i = Math.min(ahead.lt, ahead.lf)
+      if (to - i <= 32) {
+        while (i < to) {
+          const c = text.charCodeAt(i)
+          if (c === codes.lineFeed || c === codes.lessThan) break
+          i++
+        }
+      } else {
+        if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
+        if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
+        i = Math.min(ahead.lt, ahead.lf)
+      }
       if (i >= to) return ls
     }
     ls = next(ls, text.charCodeAt(i))

@@ -39,11 +39,20 @@ export interface TailState {
   /** Transitions on ASCII characters, by code: the common case, without hashing. */
   readonly ascii: Array<Step | undefined>
   readonly steps: Map<number, Step>
+  /**
+   * Set on the states past a whole opening tag name that nothing can
+   * lengthen (`<｜DSML｜invoke` at a chunk end): that delimiter's index, or
+   * -1 when several completed together. The lexer holds such a tail as it
+   * would any prefix, since the tag needs a character after the name, and
+   * that character alone decides (a name character: no tag starts here).
+   */
+  readonly opener?: number
 }
 
 export class TailMatcher {
   private readonly states = new Map<string, TailState>()
   private readonly init: TailState
+  private readonly boundary = new Map<number, TailState>()
 
   constructor(private readonly delims: readonly CompiledDelimiter[]) {
     const out: Pos[] = []
@@ -101,6 +110,24 @@ export class TailMatcher {
     return null
   }
 
+  /**
+   * Where reading `more` from `state` first completes a delimiter, when
+   * that is one opening tag's name (`<｜DSML｜parameter`, waiting for its
+   * boundary): its index and the offset in `more` just past the name. Null
+   * for any other first completion, or none.
+   */
+  firstOpener(state: TailState, more: string): { d: number; end: number } | null {
+    if (state.opener !== undefined) return state.opener < 0 ? null : { d: state.opener, end: 0 }
+    let cur = state
+    for (let i = 0; i < more.length; i++) {
+      const st = this.on(cur, more.charCodeAt(i))
+      if (st.accept !== 0) return st.accept === 1 && st.accepted !== null && st.accepted.length === 1 && this.delims[st.accepted[0]!]!.needsBoundary ? { d: st.accepted[0]!, end: i + 1 } : null
+      if (st.next === null) return null
+      cur = st.next
+    }
+    return null
+  }
+
   /** Whether delimiter `d`'s own regex matches `text` from its start to exactly `end`. */
   confirms(d: number, text: string, end: number): boolean {
     const re = this.delims[d]!.sticky
@@ -142,16 +169,25 @@ export class TailMatcher {
    * completed and the lexer must take it.
    */
   step(state: TailState, more: string): TailState | 'died' | 'decide' {
+    if (state.opener !== undefined) return isNameChar(more.charCodeAt(0)) ? 'died' : 'decide'
     let cur = state
     for (let i = 0; i < more.length; i++) {
       const st = this.on(cur, more.charCodeAt(i))
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
-      // complete at the end with nothing to grow into (`<tool_calls` waiting for its boundary): the lexer decides, it did not die
-      if (st.next === null) return st.accept === 1 ? 'decide' : 'died'
+      // complete at the end with nothing to grow into: only an opening tag name waits like that, for its boundary
+      if (st.next === null) return st.accept === 1 ? this.nameDone(st.accepted!) : 'died'
       cur = st.next
     }
     return cur
+  }
+
+  /** The state past the whole names of the opening tags `accepted`. */
+  private nameDone(accepted: readonly number[]): TailState {
+    const d = accepted.length === 1 ? accepted[0]! : -1
+    let s = this.boundary.get(d)
+    if (s === undefined) this.boundary.set(d, (s = { positions: [], ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), opener: d }))
+    return s
   }
 
   /** The transition from `from` on `ch`: cached, or computed once. */

@@ -51,6 +51,8 @@ export class Deferral {
   private mine: string | null = null
   private mineMode: ModeName | null = null
   private place: Place = inTag
+  /** Where the tag end of the deferred tag leads. */
+  private body: Place = inBody
 
   /** `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed. */
   constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>) {}
@@ -62,22 +64,39 @@ export class Deferral {
 
   /** The new pending text if `chunk` can wait, else null (lex `pending + chunk` now). */
   take(mode: ModeName, pending: string, chunk: string): string | null {
+    if (pending.length + chunk.length > deferLimit) return null
+    if (pending === this.mine && mode === this.mineMode) return this.keep(mode, pending + chunk, this.read(chunk, 0, this.place, this.body), this.body)
     const start = startOf[mode]
-    if (start === undefined || pending.length + chunk.length > deferLimit) return null
-    let at: Place | typeof stop = pending === this.mine && mode === this.mineMode ? this.place : this.read(pending, start.at, start.body)
-    if (at === stop) return null
-    at = this.read(chunk, at, start.body)
-    if (at === stop) return null
-    this.place = at
-    this.mineMode = mode
-    this.mine = pending + chunk
-    return this.mine
+    if (start === undefined) return null
+    const at = this.read(pending, 0, start.at, start.body)
+    return at === stop ? null : this.keep(mode, pending + chunk, this.read(chunk, 0, at, start.body), start.body)
   }
 
-  /** Where the reader stands after `text`, or `stop` if some character could end the block or break it. */
-  private read(text: string, from: Place, body: Place): Place | typeof stop {
+  /**
+   * `text`, pending in body mode `mode`, starts with an opening tag whose
+   * name ends at `nameEnd` and whose token would push `tagMode`: the new
+   * pending text if the rest can wait as that tag's attributes would, else
+   * null.
+   */
+  opener(mode: ModeName, tagMode: ModeName, text: string, nameEnd: number): string | null {
+    const start = startOf[tagMode]
+    if (start === undefined || text.length > deferLimit) return null
+    return this.keep(mode, text, this.read(text, nameEnd, start.at, start.body), start.body)
+  }
+
+  private keep(mode: ModeName, text: string, at: Place | typeof stop, body: Place): string | null {
+    if (at === stop) return null
+    this.place = at
+    this.body = body
+    this.mineMode = mode
+    this.mine = text
+    return text
+  }
+
+  /** Where the reader stands after `text` from `offset`, or `stop` if some character could end the block or break it. */
+  private read(text: string, offset: number, from: Place, body: Place): Place | typeof stop {
     let at: Place = from
-    for (let i = 0; i < text.length; i++) {
+    for (let i = offset; i < text.length; i++) {
       const c = text.charCodeAt(i)
       switch (at) {
         case inTag:

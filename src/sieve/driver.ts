@@ -120,6 +120,17 @@ export class Driver implements DriverCore {
     return true
   }
 
+  deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean {
+    const s = this.s
+    if (s.capture!.length + text.length > this.opts.captureLimit) return false
+    const next = this.deferral.opener(s.mode, tagMode, text, nameEnd)
+    if (next === null) return false
+    s.pending = next
+    this.lane.tail = null
+    this.lane.noteHeldTail()
+    return true
+  }
+
   end(): void {
     const s = this.s
     if (s.capture !== null) flushRun(s.capture)

@@ -17,6 +17,7 @@ import { decideRun, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import type { SieveStats } from '../types.js'
+import { continuesCapture } from './capture-rules.js'
 import type { Emitter } from './emitter.js'
 import { blank, endsInLineStartSpaces, laneTables, type FastPath, type LaneTables } from './fast-path.js'
 import { flushRun, type DriverOptions, type DriverState } from './state.js'
@@ -33,6 +34,8 @@ export interface LaneHost {
   lexChunk(chunk: string): true
   /** Handle a delimiter token found at the start of `text`, then the rest of `text`. */
   takeToken(tok: IToken, text: string): void
+  /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`defer.ts`). */
+  deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean
 }
 
 export class FastLane {
@@ -153,7 +156,7 @@ export class FastLane {
       next = again
       tail = rest
     }
-    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk)
+    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(matcher, chunk)
     if (typeof next === 'string') return false
     this.tail = next
     s.pending = tail
@@ -181,6 +184,29 @@ export class FastLane {
     if (!matcher.confirms(hit.d, text, end)) return false
     d.takeToken(createTokenInstance(type, text.slice(0, end), 0, end - 1, NaN, NaN, NaN, NaN), text)
     return true
+  }
+
+  /**
+   * Inside a capture the held tail and the chunk complete the name of an
+   * opening tag that continues the block (`<｜DSML｜parameter` + ` name="pa`):
+   * its attributes may wait for the chunk that ends or breaks the tag, as
+   * they would after a lexed opener, and one lexer run then takes the tag,
+   * its attributes and what follows. Anything else: the lexer.
+   */
+  private openerWaits(matcher: TailMatcher, chunk: string): boolean {
+    const d = this.d
+    const s = d.s
+    const types = d.lexer.delimiterTokens.get(s.mode)
+    if (types === undefined || this.tail === null) return false
+    const hit = matcher.firstOpener(this.tail, chunk)
+    const type = hit === null ? null : types[hit.d]
+    if (hit === null || type === null || type === undefined) return false
+    const info = d.lexer.infoByIdx[type.tokenTypeIdx!]!
+    if (info.push === null || !continuesCapture(s.mode, info.category)) return false
+    const text = s.pending + chunk
+    const end = s.pending.length + hit.end
+    // the token's own regex has the last word, on the name's boundary too
+    return matcher.confirms(hit.d, text, end) && d.deferTag(info.push, text, end)
   }
 
   /**

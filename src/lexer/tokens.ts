@@ -153,10 +153,11 @@ export interface CompiledModes {
   /** Single characters that are a whole tag end, one nothing can lengthen (`>`, `＞`): right after an attribute they end the tag. */
   tagEndChars: number[]
   /**
-   * Per capture body mode, the token type of each delimiter of its tail
-   * matcher, by index (null: one the driver leaves to the lexer). A closing
-   * tag the matcher completes for good is exactly the token the lexer would
-   * produce there, so the driver can take it without a lexer run.
+   * Per capture body mode and CDATA, the token type of each delimiter of its
+   * tail matcher, by index (null: one the driver leaves to the lexer). A
+   * closing tag (or `<![CDATA[`, `]]>`) the matcher completes for good is
+   * exactly the token the lexer would produce there, so the driver can take
+   * it without a lexer run.
    */
   delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** Modes that hold a line-start prefix at the end of a text (the fast lane must hold it too). */
@@ -241,10 +242,11 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     }, tagStartChars, true)
   }
   const delimiterTokens = new Map<ModeName, ReadonlyArray<TokenType | null>>()
-  const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extraDelims: CompiledDelimiter[] = [], plain?: [CategoryName, number[]]) => {
+  /** `extra`: delimiters of the mode's other tokens, with the token when it is one the driver may take by itself. */
+  const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extra: Array<[CompiledDelimiter, TokenType | null]> = [], plain?: [CategoryName, number[]]) => {
     const t = tags(mode, targets)
-    const delims = [...t.delims, ...extraDelims]
-    if (bodyModes.has(mode)) delimiterTokens.set(mode, [...t.tokens, ...extraDelims.map(() => null)])
+    const delims = [...t.delims, ...extra.map(([d]) => d)]
+    if (bodyModes.has(mode)) delimiterTokens.set(mode, [...t.tokens, ...extra.map(([, tok]) => tok)])
     const lt = plain === undefined ? [] : [plainLt(mode, plain[0], plain[1], delims)]
     out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }
@@ -280,7 +282,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
       oneChar(tagMode, 'Junk', asText, anyChar),
-    ], true, [tagEnd])
+    ], true, [[tagEnd, null]])
     out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
     out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
   }
@@ -294,20 +296,25 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     ]
     return f.delimiter(`${back}.CommentOpen`, 'CommentOpen', mode, commentOpen)
   }
-  const structural = (mode: ModeName) => [...md.runs(mode), comment(mode === modes.wrapperBody ? modes.commentWrapper : modes.commentInvoke, mode)]
   const junkTail = (mode: ModeName) => [ws(mode), nlWs(mode), oneChar(mode, 'Junk', asText, anyChar)]
 
+  const wrapperComment = comment(modes.commentWrapper, modes.wrapperBody)
   build(modes.wrapperBody, { ...reopen, 'open.invoke': modes.tagInvoke, 'close.wrapper': modes.prose, 'open.parameter': asText, 'close.invoke': asText, 'close.parameter': asText },
-    structural(modes.wrapperBody), junkTail(modes.wrapperBody), true, [commentOpen])
+    [...md.runs(modes.wrapperBody), wrapperComment], junkTail(modes.wrapperBody), true, [[commentOpen, wrapperComment]])
+  const invokeComment = comment(modes.commentInvoke, modes.invokeBody)
   build(modes.invokeBody, { ...reopen, 'open.parameter': modes.tagParameter, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'close.parameter': asText },
-    [...structural(modes.invokeBody), oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [commentOpen])
+    [...md.runs(modes.invokeBody), invokeComment, oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [[commentOpen, invokeComment]])
   build(modes.jsonBody, { ...reopen, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'open.parameter': asText, 'close.parameter': asText }, [],
     [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false, [], ['JsonText', tagStartChars])
+  const valueCdata = f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen)
+  const valueComment = comment(modes.commentValue, modes.value)
   build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
-    [f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen), comment(modes.commentValue, modes.value)],
-    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [cdataOpen, commentOpen], ['ValueText', tagStartChars])
+    [valueCdata, valueComment],
+    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', tagStartChars])
+  const cdataEnd = f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose)
+  delimiterTokens.set(modes.cdata, [cdataEnd])
   out[modes.cdata] = [
-    f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose),
+    cdataEnd,
     f.incomplete(modes.cdata, [cdataClose], false),
     text(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
     oneChar(modes.cdata, 'CDataText', null, [codes.rightSquareBracket]),

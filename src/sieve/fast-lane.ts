@@ -157,6 +157,12 @@ export class FastLane {
       tail = rest
     }
     if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(matcher, chunk)
+    if (next === 'died' && s.capture !== null) {
+      // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
+      s.pending = ''
+      this.tail = null
+      return this.take(tail) || d.lexChunk(tail)
+    }
     if (typeof next === 'string') return false
     this.tail = next
     s.pending = tail
@@ -237,9 +243,23 @@ export class FastLane {
   private plainUpTo(chunk: string, fp: FastPath): number {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.runsAreContent(chunk) ? chunk.length : -1
-    if (mode === modes.cdata) return cdataIsText(chunk) ? chunk.length : -1
+    if (mode === modes.cdata) return this.cdataText(chunk)
     if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
     return this.plainTagStarts(chunk, fp)
+  }
+
+  /**
+   * CDATA content with `]` in it (`a[i]`, `[[1]]`) is text when no `]]>` is
+   * in the chunk, up to a `]` or `]]` at its end, which the next chunk could
+   * make `]]>`: that is held, as the lexer's Incomplete token holds it.
+   */
+  private cdataText(chunk: string): number {
+    if (chunk.indexOf(']]>') >= 0) return -1
+    let cut = chunk.length
+    while (cut > 0 && cut > chunk.length - 2 && chunk.charCodeAt(cut - 1) === codes.rightSquareBracket) cut--
+    if (cut === chunk.length) return cut
+    this.heldTail = this.d.lexer.tails.get(modes.cdata)?.start(chunk.slice(cut)) ?? null
+    return this.heldTail === null ? -1 : cut
   }
 
   /**
@@ -352,11 +372,4 @@ export class FastLane {
   }
 }
 
-/**
- * CDATA content with `]` in it (`a[i]`, `[[1]]`) is still text when no `]]>`
- * is in the chunk and it does not end in `]` (which the next chunk could
- * complete: the lexer holds that tail).
- */
-function cdataIsText(chunk: string): boolean {
-  return chunk.charCodeAt(chunk.length - 1) !== codes.rightSquareBracket && chunk.indexOf(']]>') < 0
-}
+

@@ -57,6 +57,34 @@ describe('fast paths', () => {
     expect(sieve.stats().lexerRuns).toBe(runs)
   })
 
+  it('should support `]` and `]]` at a chunk end in CDATA held without the lexer, and `]]>` completed by the next chunk', () => {
+    const value = 'a[i] = b[[0]]]'
+    const input = `<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[${value}]]></parameter>\n  </invoke>\n</tool_calls>`
+    const sieve = createSieve()
+    const at = input.indexOf('CDATA[') + 6
+    const events = sieve.push(input.slice(0, at))
+    const runs = sieve.stats().lexerRuns
+    for (const c of ['a[i', ']', ' = b[[0]', ']', ']]', ']', '>']) events.push(...sieve.push(c))
+    // the held tails decide without the lexer, `]]>` too: it ends the CDATA as the lexer's token would
+    expect(sieve.stats().lexerRuns).toBe(runs)
+    events.push(...sieve.push(input.slice(input.indexOf(']]></parameter>') + 3)), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: value } }])
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
+  })
+
+  it('should support a whole opening tag name at a chunk end held without the lexer until its boundary arrives', () => {
+    const sieve = createSieve()
+    const events = [...sieve.push('x <tool_'), ...sieve.push('calls')]
+    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(textOf(events)).toBe('x ')
+    events.push(...sieve.push('>\n  <invoke name="a">\n    <parameter name="p">x</parameter>\n  </invoke>\n</tool_calls>'), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+    // a name character instead: no tag started at the `<`, all of it is text
+    const other = createSieve()
+    const text = [...other.push('x <tool_'), ...other.push('calls'), ...other.push('_list> y'), ...other.end()]
+    expect(textOf(text)).toBe('x <tool_calls_list> y')
+  })
+
   it('should support a `<` that starts nothing once the next chunk arrives (`if a <` + ` b`): text without the lexer', () => {
     const sieve = createSieve()
     const events = [...sieve.push('if a <'), ...sieve.push(' b then'), ...sieve.push(' <'), ...sieve.push('= c'), ...sieve.end()]

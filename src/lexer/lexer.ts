@@ -3,7 +3,7 @@
  * grammar (compiled once, cached), and running it on a piece of text from a
  * given mode and context.
  */
-import { Lexer, type IToken, type TokenType } from 'chevrotain'
+import { Lexer, type ILexingResult, type IToken, type TokenType } from 'chevrotain'
 import type { Grammar } from '../grammar/types.js'
 import { freshMarkdown, type LexContext } from './context.js'
 import { LineCursor } from './line-cursor.js'
@@ -46,6 +46,12 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     { modes: built.modes, defaultMode: modes.prose },
     { positionTracking: 'onlyOffset', ensureOptimizations: true, recoveryEnabled: true, skipValidations: false },
   )
+  // `tokenize` checks the definition errors on every call with lodash's isEmpty: a tenth of a short run's cost.
+  // The definition was validated above (none, or the constructor threw), so runs call the method behind it
+  // directly: chevrotain is pinned to an exact version, and the public method stays the fallback.
+  const internal = (lexer as unknown as { tokenizeInternal?: (text: string, mode: string) => ILexingResult }).tokenizeInternal
+  const run: (text: string, mode: string) => ILexingResult =
+    typeof internal === 'function' && lexer.lexerDefinitionErrors.length === 0 ? internal.bind(lexer) : (text, mode) => lexer.tokenize(text, mode)
   const infoByIdx: Array<TokenInfo | undefined> = []
   const typeByName = new Map<string, TokenType>()
   for (const [t, info] of built.info) {
@@ -65,7 +71,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
-      const r = lexer.tokenize(text, mode)
+      const r = run(text, mode)
       // every mode ends in a catch-all token, so an error here is a bug: never let the lexer drop characters silently
       if (r.errors.length > 0) throw new Error(`lexer error in mode ${mode}: ${r.errors[0]!.message}`)
       return r.tokens

@@ -355,18 +355,24 @@ export class FastLane {
   }
 
   /**
-   * Inside a fence a backtick or tilde run matters only at line start (a
-   * closer); runs elsewhere are content, so the chunk is still plain text
-   * (code with backticks, `~/` paths).
+   * Inside a fence a backtick or tilde run matters only at line start, and
+   * only as long as the fence's own run or longer (a closer); runs elsewhere
+   * are content, so the chunk is still plain text (code with backticks, `~/`
+   * paths, a `` ` `` opening a line of a ```` fence).
    */
   private runsAreContent(chunk: string): boolean {
-    const at = this.d.s.lineState
+    const s = this.d.s
+    const at = s.lineState
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c !== codes.graveAccent && c !== codes.tilde) continue
-      if ((this.d.s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)) >= 0) return false
-      // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start)
-      while (i + 1 < chunk.length && chunk.charCodeAt(i + 1) === c) i++
+      const lineStart = (s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)) >= 0
+      let end = i + 1
+      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start); at line
+      // start one that ends in the chunk is content when it cannot close the fence (`decideRun`: it stays)
+      if (lineStart && (end === chunk.length || (c === s.md.fenceCh && end - i >= s.md.fenceLen))) return false
+      i = end - 1
     }
     return true
   }

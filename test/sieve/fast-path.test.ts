@@ -46,6 +46,16 @@ describe('fast paths', () => {
     expect(sieve.stats().lexerRuns).toBe(runs)
   })
 
+  it('should support line-start runs in fence content that cannot close it (shorter, or the other character) without the lexer', () => {
+    const input = '````md\n``` three is too short\n` one\n~~~~ tildes\n' + block + '\n````\n' + block
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
+    const sieve = createSieve()
+    sieve.push('````md\n')
+    const runs = sieve.stats().lexerRuns
+    for (const c of ['``` three', ' is too short\n', '` one\n', '~~~~ tildes\n']) sieve.push(c)
+    expect(sieve.stats().lexerRuns).toBe(runs)
+  })
+
   it('should support brackets in CDATA content without the lexer, and `]]>` split anywhere', () => {
     const value = 'a[i] = b[[0]] ]] > ] ]>'
     const input = `<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[${value}]]></parameter>\n  </invoke>\n</tool_calls>`

@@ -13,7 +13,7 @@ import type { HeldCandidate } from '../lexer/line-cursor.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { decideRun, type GuardSettings } from '../lexer/markdown.js'
+import { decideLineFeed, decideRun, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import type { SieveStats } from '../types.js'
@@ -61,13 +61,13 @@ export class FastLane {
   take(chunk: string): boolean {
     const s = this.d.s
     const fp = this.fast[s.mode]
-    if (fp === undefined) return false
+    if (fp === undefined) return this.lineEnds(chunk, null)
     // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
     if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
-      if (cut < 0) return fp.sink === 'text' && this.inlineRuns(chunk)
+      if (cut < 0) return fp.sink === 'text' && (this.inlineRuns(chunk) || this.lineEnds(chunk, fp))
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
     // where a line turns into indented code (in prose) the lexer switches mode
@@ -301,11 +301,11 @@ export class FastLane {
 
   /**
    * Prose or a pending code span whose only specials are backtick or tilde
-   * runs inside a line (and tag starts that start nothing): all of it is
+   * runs that open no fence (and tag starts that start nothing): all of it is
    * text, and each run moves the Markdown state exactly as the lexer's run
    * token would (`decideRun`: `` `x` `` opens and closes a span); a run the
-   * chunk end cuts is carried, as the lexer carries it. Anything else (a run
-   * at line start, a line feed inside a span, a live tag start) is left to
+   * chunk end cuts is carried, as the lexer carries it. Anything else (a fence
+   * opener, a line feed inside a span, a live tag start) is left to
    * the lexer, before anything is changed.
    */
   private inlineRuns(chunk: string): boolean {
@@ -334,8 +334,8 @@ export class FastLane {
           carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
           break
         }
-        if (lineStartIndent(chunk, i, s.lineState) >= 0) return false
-        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, -1, this.d.guard)
+        // at a line start the run is read as the lexer's run token reads it there: a fence opener is left to the lexer
+        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
         if (d.target !== null && d.target !== modes.prose && d.target !== modes.span) return false
         if (d.target !== null) mode = d.target
         if (d.md !== null) md = d.md
@@ -352,6 +352,37 @@ export class FastLane {
     s.lineState = endLine
     s.pos += chunk.length
     return true
+  }
+
+  /**
+   * A fence opener's info string (outside quotes and list items), the
+   * spaces after a closer, or a line of indented code, ending in this chunk
+   * with nothing special before its line feed: the line is text, the line
+   * feed moves to the mode `decideLineFeed` gives (the fence, prose), and the
+   * rest is a chunk of its own. Else the lexer, before anything is changed.
+   */
+  private lineEnds(chunk: string, fp: FastPath | null): boolean {
+    const s = this.d.s
+    const mode = s.mode
+    if (s.capture !== null || s.hold !== null) return false
+    if (mode === modes.fenceInfo ? s.md.fenceDepth > 0 || s.md.fenceIndent > 0 : mode !== modes.fenceClose && mode !== modes.indented) return false
+    const lf = chunk.indexOf('\n')
+    if (lf < 0) return false
+    for (let i = 0; i < lf; i++) {
+      const c = chunk.charCodeAt(i)
+      // after a closer only spaces may follow (anything else makes the run content), in an info string no tag or run
+      if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return false
+    }
+    const d = decideLineFeed(mode, false, s.md)
+    const line = lf + 1
+    this.d.out.text(chunk.slice(0, line))
+    s.lineState = lineStateBefore(chunk, line, s.lineState)
+    s.pos += line
+    if (d.target !== null) s.mode = d.target
+    if (d.md !== null) s.md = d.md
+    if (line === chunk.length) return true
+    const rest = chunk.slice(line)
+    return this.take(rest) || this.d.lexChunk(rest)
   }
 
   /**

@@ -62,6 +62,7 @@ export class FastLane {
     const s = this.d.s
     const fp = this.fast[s.mode]
     if (fp === undefined) return this.lineEnds(chunk, null)
+    this.heldCarry = null
     // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
     if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
@@ -103,6 +104,11 @@ export class FastLane {
     }
     s.lineState = line
     s.pos += cut
+    if (this.heldCarry !== null) {
+      // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
+      s.carry = this.heldCarry
+      this.heldCarry = null
+    }
     if (cut < chunk.length) {
       // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
       s.pending = chunk.slice(cut)
@@ -234,6 +240,8 @@ export class FastLane {
 
   /** The state of the tail `plainTagStarts` found, for `take` to hold. */
   private heldTail: TailState | null = null
+  /** The run `runsAreContent` found cut by the chunk end at a line start, for `take` to carry. */
+  private heldCarry: RunCarry | null = null
 
   /**
    * The chunk has characters that are special in this mode: how much of it
@@ -397,12 +405,14 @@ export class FastLane {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c !== codes.graveAccent && c !== codes.tilde) continue
-      const lineStart = (s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)) >= 0
+      const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
       let end = i + 1
       while (end < chunk.length && chunk.charCodeAt(end) === c) end++
       // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start); at line
-      // start one that ends in the chunk is content when it cannot close the fence (`decideRun`: it stays)
-      if (lineStart && (end === chunk.length || (c === s.md.fenceCh && end - i >= s.md.fenceLen))) return false
+      // start one that ends in the chunk is content when it cannot close the fence (`decideRun`: it stays), and
+      // one the chunk cuts is carried, as the lexer's runPart token carries it, to be decided by the next chunk
+      if (indent >= 0 && end === chunk.length) this.heldCarry = { ch: c, len: end - i, indent, mode: modes.fence }
+      else if (indent >= 0 && c === s.md.fenceCh && end - i >= s.md.fenceLen) return false
       i = end - 1
     }
     return true

@@ -56,6 +56,20 @@ describe('fast paths', () => {
     expect(sieve.stats().lexerRuns).toBe(runs)
   })
 
+  it('should support a fence closer cut by chunk ends carried without the lexer, and a line feed closing it', () => {
+    const input = '```js\nconst a = 1\n``' + '`\n' + block
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
+    const sieve = createSieve()
+    const events = sieve.push('```js\n')
+    const runs = sieve.stats().lexerRuns
+    // `` is carried without the lexer; ` continues it (the lexer adds the pieces up: one run); the line feed then
+    // decides it (a closer) and ends the line without the lexer
+    for (const c of ['const a = 1\n``', '`', '\n']) events.push(...sieve.push(c))
+    expect(sieve.stats().lexerRuns).toBe(runs + 1)
+    events.push(...sieve.push(block), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+  })
+
   it('should support brackets in CDATA content without the lexer, and `]]>` split anywhere', () => {
     const value = 'a[i] = b[[0]] ]] > ] ]>'
     const input = `<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[${value}]]></parameter>\n  </invoke>\n</tool_calls>`

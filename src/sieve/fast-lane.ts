@@ -328,6 +328,8 @@ export class FastLane {
     let carry: RunCarry | null = null
     let line = s.lineState
     let lineAt = 0
+    let cut = chunk.length
+    let tail: TailState | null = null
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
@@ -350,15 +352,27 @@ export class FastLane {
         i = end - 1
       } else if (c === codes.lineFeed) {
         if (mode === modes.span) return false
-      } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) return false
+      } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
+        // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
+        // mode reached there holds it
+        tail = this.d.lexer.tails.get(mode)?.start(chunk.slice(i)) ?? null
+        if (tail === null) return false
+        cut = i
+        break
+      }
     }
-    if (endsInLineStartSpaces(chunk, s.lineState, this.fast[s.mode]!.quotes === true)) return false
-    this.d.out.text(chunk)
+    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fast[s.mode]!.quotes === true)) return false
+    this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))
     s.mode = mode
     s.md = md
     s.carry = carry
-    s.lineState = endLine
-    s.pos += chunk.length
+    s.lineState = cut === chunk.length ? endLine : lineStateBefore(chunk, cut, s.lineState)
+    s.pos += cut
+    if (tail !== null) {
+      s.pending = chunk.slice(cut)
+      this.tail = tail
+      this.noteHeldTail()
+    }
     return true
   }
 

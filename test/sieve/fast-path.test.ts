@@ -131,6 +131,19 @@ describe('fast paths', () => {
     expect(sieve.stats().lexerRuns).toBe(0)
   })
 
+  it('should support a run then a tag start the chunk end cuts (`` see `<｜DS ``): the tag start held in the span, without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['see `<｜DS', 'ML｜tool', '_calls', '` for ', 'the tag.']
+    const events = chunks.slice(0, 3).flatMap((c) => sieve.push(c))
+    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(textOf(events)).toBe('see `')
+    // the name's boundary decides the tag: one lexer run, and it was an example in inline code
+    events.push(...chunks.slice(3).flatMap((c) => sieve.push(c)), ...sieve.end())
+    expect(sieve.stats().lexerRuns).toBe(1)
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(calls(events)).toEqual([])
+  })
+
   it('should support a tag inside inline code as an example, and after it a live block, for every chunking', () => {
     const input = 'Write `<tool_calls>` or ``<tool_calls>` ``, then:\n' + block
     const events = expectChunkInvariant(input)

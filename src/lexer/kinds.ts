@@ -17,6 +17,8 @@ export const cat = {
   ParamClose: category('ParamClose'),
   TagEnd: category('TagEnd'),
   AttrName: category('AttrName'),
+  /** A whole ` name="value"` (spaces, name, `=`, quoted value) in one token: the common attribute, lexed and parsed once. */
+  Attr: category('Attr'),
   Eq: category('Eq'),
   QuoteOpen: category('QuoteOpen'),
   AttrText: category('AttrText'),

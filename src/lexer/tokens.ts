@@ -118,6 +118,9 @@ export class TokenFactory {
 }
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
+
+/** Spaces, a name, `=` and a quoted value: the `Attr` token (the parser reads it as the pieces it stands for). */
+export const attribute = /[ \t\r\n]+[A-Za-z0-9_.:\-]+[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')/y
 /** The capture modes between tags, where closing tags come most often. */
 const bodyModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.value, modes.invokeBody, modes.wrapperBody, modes.jsonBody])
 const tagModeOf: Record<Role, ModeName> = { wrapper: modes.tagWrapper, invoke: modes.tagInvoke, parameter: modes.tagParameter }
@@ -275,6 +278,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       ...md.runs(tagMode),
       f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
     ], [
+      // a whole attribute when its closing quote is in the text (most are): one token instead of six; the pieces
+      // below take any other shape, and an attribute a chunk end cuts
+      f.regex(`${tagMode}.Attr`, 'Attr', null, attribute, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true),
       ws(tagMode), nlWs(tagMode),
       // every name character may start the token: a chunk boundary inside `a.b` must not turn `.b` into junk
       f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z0-9_.:\-]+/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'].map((c) => c.charCodeAt(0)), false),

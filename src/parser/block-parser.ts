@@ -5,7 +5,7 @@
  *              | (invoke gap)+ WrapperClose            (missing opening wrapper)
  *   invoke    := InvokeOpen tagRest (JsonOpen JsonText* | (Ws | comment | param)*) InvokeClose
  *   param     := ParamOpen tagRest (ValueText | cdata | comment)* ParamClose
- *   tagRest   := (Ws | AttrName | Eq | QuoteOpen AttrText* QuoteClose)* TagEnd
+ *   tagRest   := (Ws | AttrName | Eq | Attr | QuoteOpen AttrText* QuoteClose)* TagEnd
  *
  * It consumes role categories only. Recovery is off: a block that does not
  * fit is released as text by the driver, never repaired into something plausible.
@@ -47,6 +47,9 @@ export interface ParsedBlock {
   wrapperAttrs: Record<string, string> | null
   invokes: ParsedInvoke[]
 }
+
+/** The name and the (double- or single-quoted) value of an `Attr` token. */
+const attributeParts = /^[ \t\r\n]+([A-Za-z0-9_.:\-]+)[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')$/
 
 function lower(s: string): string {
   return s.toLowerCase()
@@ -188,6 +191,16 @@ class BlockParser extends EmbeddedActionsParser {
     tag.afterEq = false
   }
 
+  /** A whole attribute token: exactly what its pieces (spaces, name, `=`, quoted value) would have done, in order. */
+  private attribute(image: string): void {
+    const m = attributeParts.exec(image)!
+    this.endWord()
+    this.tag.word = m[1]!
+    this.eqAction()
+    this.tag.value = m[2] ?? m[3]!
+    this.quotedAction()
+  }
+
   private tagRest = this.RULE('tagRest', (): Record<string, string> => {
     // the attribute an `=` may still give a value to; the first value of a name wins;
     // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
@@ -201,6 +214,12 @@ class BlockParser extends EmbeddedActionsParser {
         },
       },
       { ALT: () => { this.CONSUME(cat.Eq); this.ACTION(this.eqAction) } },
+      {
+        ALT: () => {
+          const image = this.CONSUME(cat.Attr).image
+          this.ACTION(() => this.attribute(image))
+        },
+      },
       {
         ALT: () => {
           this.CONSUME(cat.QuoteOpen)

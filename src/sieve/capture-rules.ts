@@ -6,7 +6,7 @@
 import type { CategoryName } from '../lexer/kinds.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 
-const tag: ReadonlySet<CategoryName> = new Set(['Ws', 'AttrName', 'Eq', 'QuoteOpen', 'TagEnd'])
+const tag: ReadonlySet<CategoryName> = new Set(['Ws', 'Attr', 'AttrName', 'Eq', 'QuoteOpen', 'TagEnd'])
 const attr: ReadonlySet<CategoryName> = new Set(['AttrText', 'QuoteClose'])
 const comment: ReadonlySet<CategoryName> = new Set(['CommentText', 'CommentClose'])
 

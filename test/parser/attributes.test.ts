@@ -1,0 +1,38 @@
+/**
+ * Attribute lists. A whole ` name="value"` is one `Attr` token when its
+ * closing quote is in the lexed text; any other shape, or an attribute a
+ * chunk end cuts, comes as pieces (spaces, name, `=`, quotes, text). The
+ * parser reads the whole token as the pieces it stands for, so every
+ * chunking gives the same arguments, odd attribute lists included.
+ */
+import { describe, expect, it } from 'vitest'
+import { calls, expectChunkInvariant } from '../helpers/chunking.js'
+
+const block = (invokeAttrs: string, paramAttrs = ' name="p"') =>
+  `<tool_calls>\n<invoke${invokeAttrs}>\n<parameter${paramAttrs}>v</parameter>\n</invoke>\n</tool_calls>`
+
+describe('attribute lists', () => {
+  it.each([
+    ['double quotes', ' name="read"', 'read'],
+    ['single quotes, spaces around `=`, an upper-case name', "  NAME = 'read' ", 'read'],
+    ['a line break between attributes', ' id="1"\n  name="read"', 'read'],
+    ['a bare word before the attribute', ' flag name="read"', 'read'],
+    ['the first value of a name wins', ' name="read" name="write"', 'read'],
+    ['an empty first value gives way to the next', ' name="" name="write"', 'write'],
+    ['a quote inside the other quotes', ` name="it's" x='say "hi"'`, "it's"],
+    // `name=` waits for a value and the next word is it (`x`); the quoted value after `x=` belongs to nothing
+    ['a bare word taken as the value an `=` waits for', ' name= x="y"', 'x'],
+  ])('should support %s, in every chunking', (_, attrs, name) => {
+    expect(calls(expectChunkInvariant(block(attrs)))).toEqual([{ name, input: { p: 'v' } }])
+  })
+
+  it('should support parameter attributes as a whole token and as pieces alike (`string="true"` keeps the text)', () => {
+    const input = block(' name="f"', ` name="p"  string='true'`).replace('>v<', '> 42 <')
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'f', input: { p: ' 42 ' } }])
+  })
+
+  it('should not support an attribute without a closing quote: the tag runs on into the value and the block is text', () => {
+    const input = block(' name="read')
+    expect(calls(expectChunkInvariant(input))).toEqual([])
+  })
+})

@@ -128,6 +128,24 @@ export class TailMatcher {
     return null
   }
 
+  /**
+   * Whether delimiter `d`'s own regex matches all of `image`, a delimiter
+   * `firstComplete` found (one that cannot grow, so text after it cannot
+   * change the match). The same few closing tags recur: each is asked once.
+   */
+  confirmsWhole(d: number, image: string): boolean {
+    let cache = this.confirmed[d]
+    if (cache === undefined) cache = this.confirmed[d] = new Map()
+    let ok = cache.get(image)
+    if (ok === undefined) {
+      ok = this.confirms(d, image, image.length)
+      if (cache.size < 1024) cache.set(image, ok)
+    }
+    return ok
+  }
+
+  private readonly confirmed: Array<Map<string, boolean> | undefined> = []
+
   /** Whether delimiter `d`'s own regex matches `text` from its start to exactly `end`. */
   confirms(d: number, text: string, end: number): boolean {
     const re = this.delims[d]!.sticky

@@ -193,8 +193,9 @@ export class FastLane {
     const text = s.pending + chunk
     const end = s.pending.length + hit.end
     // the token's own regex has the last word on what it matches
-    if (!matcher.confirms(hit.d, text, end)) return false
-    d.takeToken(createTokenInstance(type, text.slice(0, end), 0, end - 1, NaN, NaN, NaN, NaN), text)
+    const image = text.slice(0, end)
+    if (!matcher.confirmsWhole(hit.d, image)) return false
+    d.takeToken(createTokenInstance(type, image, 0, end - 1, NaN, NaN, NaN, NaN), text)
     return true
   }
 

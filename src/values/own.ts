@@ -6,7 +6,10 @@
 
 /** Adds `key` as an own, enumerable data property, whatever its name. */
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
+  // an assignment makes the same property unless Object.prototype has the name (`__proto__` is a setter there,
+  // and a polluted prototype could add others); defining a property with a descriptor costs far more per key
+  if (!(key in Object.prototype)) obj[key] = value
+  else Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
 }
 
 /** A plain `{}`, so consumers get an ordinary object; keys go in with {@link setOwn}. */

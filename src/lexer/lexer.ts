@@ -12,6 +12,7 @@ import { modes, type ModeName } from './modes.js'
 import { buildModes, type CompiledModes, type TokenInfo } from './tokens.js'
 import { allCategories } from './kinds.js'
 import type { TailMatcher } from './tail.js'
+import type { CompiledDelimiter } from './frames.js'
 
 export interface CompiledLexer {
   readonly grammar: Grammar
@@ -27,6 +28,8 @@ export interface CompiledLexer {
   readonly delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** See {@link CompiledModes.prefixModes}. */
   readonly prefixModes: ReadonlySet<ModeName>
+  /** See {@link CompiledModes.tagEnd}. */
+  readonly tagEnd: CompiledDelimiter
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -68,6 +71,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     tagEndChars: built.tagEndChars,
     delimiterTokens: built.delimiterTokens,
     prefixModes: built.prefixModes,
+    tagEnd: built.tagEnd,
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

@@ -127,6 +127,11 @@ export class TailMatcher {
     }
     return null
   }
+  /** {@link firstOpener} from the start of `text`: the opening tag name `text` starts with. */
+  openerAt(text: string): { d: number; end: number } | null {
+    return this.firstOpener(this.init, text)
+  }
+
 
   /**
    * Whether delimiter `d`'s own regex matches all of `image`, a delimiter

@@ -165,6 +165,8 @@ export interface CompiledModes {
   delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** Modes that hold a line-start prefix at the end of a text (the fast lane must hold it too). */
   prefixModes: ReadonlySet<ModeName>
+  /** The end of an opening tag, in every spelling (spaces before it included): the tag modes' TagEnd token. */
+  tagEnd: CompiledDelimiter
 }
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
@@ -333,5 +335,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd }
 }

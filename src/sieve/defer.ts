@@ -57,6 +57,11 @@ export class Deferral {
   /** `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed. */
   constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>) {}
 
+  /** `pending` is text this deferral holds (not a tail the lexer left). */
+  owns(pending: string): boolean {
+    return pending !== '' && pending === this.mine
+  }
+
   /** The lexer took the pending text: whatever is pending next is the lexer's. */
   reset(): void {
     this.mine = null

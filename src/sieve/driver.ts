@@ -18,6 +18,7 @@ import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
 import { Holds } from './holds.js'
+import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 /** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
@@ -32,13 +33,16 @@ export class Driver implements DriverCore {
   private ctxNow: LexContext | null = null
   private readonly lane: FastLane
   private readonly deferral: Deferral
+  private readonly tagReader: TagReader
   private readonly holds: Holds
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
-    this.deferral = new Deferral(laneTables(lexer))
+    const tables = laneTables(lexer)
+    this.deferral = new Deferral(tables)
+    this.tagReader = tables.tagReader
     this.holds = new Holds(this)
   }
 
@@ -80,6 +84,11 @@ export class Driver implements DriverCore {
    * then the rest of `text` goes on by the fast lane or the lexer.
    */
   takeToken(tok: IToken, text: string): void {
+    this.takeTokens([tok], text, tok.image.length)
+  }
+
+  /** Tokens read off the start of `text` without the lexer, up to `end`: handled as `takeToken` handles one. */
+  private takeTokens(tokens: IToken[], text: string, end: number): void {
     const s = this.s
     const base = s.pos
     const startLine = s.lineState
@@ -89,12 +98,14 @@ export class Driver implements DriverCore {
     this.lane.candidate = null
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
-    const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
-    // a restart covers the rest of `text`
-    if (r !== null) return this.run(r, false)
-    s.pos = base + tok.image.length
-    s.lineState = lineStateBefore(text, tok.image.length, startLine)
-    const rest = text.slice(tok.image.length)
+    for (const tok of tokens) {
+      const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
+      // a restart covers the rest of `text`
+      if (r !== null) return this.run(r, false)
+    }
+    s.pos = base + end
+    s.lineState = lineStateBefore(text, end, startLine)
+    const rest = text.slice(end)
     if (rest.length > 0 && !this.lane.take(rest)) this.lexChunk(rest)
   }
 
@@ -114,7 +125,15 @@ export class Driver implements DriverCore {
     const s = this.s
     if (s.capture!.length + s.pending.length + chunk.length > this.opts.captureLimit) return false
     const next = this.deferral.take(s.mode, s.pending, chunk)
-    if (next === null) return false
+    if (next === null) {
+      // the deferred tag can wait no longer: in its common shape it is read without the lexer
+      if (!this.deferral.owns(s.pending)) return false
+      const text = s.pending + chunk
+      const read = this.tagReader.read(s.mode, text)
+      if (read === null) return false
+      this.takeTokens(read.tokens, text, read.end)
+      return true
+    }
     s.pending = next
     this.lane.tail = null
     return true

@@ -11,6 +11,7 @@ import type { LineState } from '../lexer/context.js'
 import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { TagReader } from './tag-tokens.js'
 
 export interface FastPath {
   /** Finds a character that needs the lexer in this mode. */
@@ -79,6 +80,8 @@ export interface LaneTables {
   tagStarts: CharSet
   /** Single characters that are a whole tag end (see `CompiledLexer.tagEndChars`). */
   tagEnds: CharSet
+  /** Reads a deferred tag in its common shape without the lexer. */
+  tagReader: TagReader
 }
 
 /** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
@@ -87,7 +90,9 @@ const cache = new WeakMap<CompiledLexer, LaneTables>()
 export function laneTables(lexer: CompiledLexer): LaneTables {
   let hit = cache.get(lexer)
   if (hit === undefined) {
-    hit = { modes: buildFastPaths(lexer), tagStarts: new CharSet(lexer.tagStartChars), tagEnds: new CharSet(lexer.tagEndChars) }
+    const tagStarts = new CharSet(lexer.tagStartChars)
+    const tagEnds = new CharSet(lexer.tagEndChars)
+    hit = { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts) }
     cache.set(lexer, hit)
   }
   return hit

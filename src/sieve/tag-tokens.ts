@@ -1,0 +1,135 @@
+/**
+ * A deferred tag read without the lexer (DESIGN: "Fast path"). When the
+ * deferral stops (`defer.ts`), the pending text is most often one opening
+ * tag in its common shape: the tag's name, whole attributes, spaces, the
+ * tag end, then value text, or the blanks before the next tag. Each of those
+ * is one token of one mode, matched by one regex or character class, and
+ * nothing earlier in the mode's token order can match there; this reads
+ * them into the tokens the lexer would make. Any other shape (an attribute
+ * the text does not close, a line break inside the tag, a stray character,
+ * blanks at the end of the text, which the lexer holds) ends the reading,
+ * and the lexer takes the rest.
+ */
+import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
+import { codes } from '../lexer/codes.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import { attribute } from '../lexer/tokens.js'
+import { canGrow } from '../lexer/frames.js'
+import { continuesCapture } from './capture-rules.js'
+import type { CharSet } from './fast-path.js'
+
+interface TagTypes {
+  attr: TokenType
+  ws: TokenType
+  end: TokenType
+  body: ModeName
+}
+
+/** A parameter's value: text up to a tag start; between tags: blanks before one. */
+type BodyTypes = { text: TokenType } | { ws: TokenType; nl: TokenType }
+
+export class TagReader {
+  private readonly tags = new Map<ModeName, TagTypes>()
+  private readonly bodies = new Map<ModeName, BodyTypes>()
+
+  constructor(private readonly lexer: CompiledLexer, private readonly tagStarts: CharSet) {
+    const type = (name: string): TokenType => {
+      const t = lexer.typeByName.get(name)
+      if (t === undefined) throw new Error(`no token type ${name}`)
+      return t
+    }
+    const bodyOf: Array<[ModeName, ModeName]> = [[modes.tagWrapper, modes.wrapperBody], [modes.tagInvoke, modes.invokeBody], [modes.tagParameter, modes.value]]
+    for (const [tag, body] of bodyOf) this.tags.set(tag, { attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
+    for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
+    this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
+  }
+
+  /**
+   * The tokens at the start of `text`, lexed from `mode` (a body mode whose
+   * text opens a tag, or a tag mode), through the tag's end and its value
+   * or blanks; and where they end. Null when the tag's end is not reached.
+   */
+  read(mode: ModeName, text: string): { tokens: IToken[]; end: number } | null {
+    const tokens: IToken[] = []
+    let at = 0
+    let tag = this.tags.get(mode)
+    if (tag === undefined) {
+      const opened = this.opener(mode, text)
+      if (opened === null) return null
+      tokens.push(opened.token)
+      at = opened.token.image.length
+      tag = opened.tag
+    }
+    const tagEnd = this.lexer.tagEnd
+    for (;;) {
+      if (at >= text.length) return null
+      // the tag end (spaces before it included) comes first in a tag mode's tokens; one the text end could still
+      // lengthen is the lexer's to hold
+      tagEnd.sticky.lastIndex = at
+      const e = tagEnd.sticky.exec(text)
+      if (e !== null) {
+        const end = at + e[0].length
+        if (end === text.length && canGrow(tagEnd, e[0])) return null
+        tokens.push(token(tag.end, text, at, end))
+        at = end
+        break
+      }
+      attribute.lastIndex = at
+      const a = attribute.exec(text)
+      let end = at
+      if (a !== null) end = at + a[0].length
+      else while (end < text.length && isSpace(text.charCodeAt(end))) end++
+      // a line break in a tag could put a line prefix (the lexer holds one at the end of a text) inside it
+      if (end === at || (a !== null && a[0].indexOf('\n') >= 0)) return null
+      tokens.push(token(a !== null ? tag.attr : tag.ws, text, at, end))
+      at = end
+    }
+    return { tokens, end: this.body(tag.body, text, at, tokens) }
+  }
+
+  /** The opening tag at the start of `text` in body mode `mode`, when it continues the block. */
+  private opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
+    const lexer = this.lexer
+    const matcher = lexer.tails.get(mode)
+    const types = lexer.delimiterTokens.get(mode)
+    if (matcher === undefined || types === undefined) return null
+    const hit = matcher.openerAt(text)
+    const type = hit === null ? null : types[hit.d]
+    if (hit === null || type === null || type === undefined) return null
+    const info = lexer.infoByIdx[type.tokenTypeIdx!]!
+    const tag = info.push === null ? undefined : this.tags.get(info.push)
+    if (tag === undefined || !continuesCapture(mode, info.category) || !matcher.confirms(hit.d, text, hit.end)) return null
+    return { token: token(type, text, 0, hit.end), tag }
+  }
+
+  /** After the tag end: value text up to a tag start, or blanks before one (not blanks that end the text). */
+  private body(mode: ModeName, text: string, at: number, tokens: IToken[]): number {
+    const b = this.bodies.get(mode)
+    if (b === undefined) return at
+    if ('text' in b) {
+      let end = at
+      while (end < text.length && !this.tagStarts.has(text.charCodeAt(end))) end++
+      if (end > at) tokens.push(token(b.text, text, at, end))
+      return end
+    }
+    let end = at
+    while (end < text.length && (isSpace(text.charCodeAt(end)) || text.charCodeAt(end) === codes.lineFeed)) end++
+    if (end === text.length || !this.tagStarts.has(text.charCodeAt(end))) return at
+    while (at < end) {
+      let next = at + 1
+      if (text.charCodeAt(at) !== codes.lineFeed) while (next < end && isSpace(text.charCodeAt(next))) next++
+      tokens.push(token(text.charCodeAt(at) === codes.lineFeed ? b.nl : b.ws, text, at, next))
+      at = next
+    }
+    return end
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === codes.space || c === codes.tab || c === codes.carriageReturn
+}
+
+function token(type: TokenType, text: string, start: number, end: number): IToken {
+  return createTokenInstance(type, text.slice(start, end), start, end - 1, NaN, NaN, NaN, NaN)
+}

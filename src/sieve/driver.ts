@@ -87,6 +87,13 @@ export class Driver implements DriverCore {
     this.takeTokens([tok], text, tok.image.length)
   }
 
+  readTag(text: string): boolean {
+    const read = this.tagReader.read(this.s.mode, text)
+    if (read === null) return false
+    this.takeTokens(read.tokens, text, read.end)
+    return true
+  }
+
   /** Tokens read off the start of `text` without the lexer, up to `end`: handled as `takeToken` handles one. */
   private takeTokens(tokens: IToken[], text: string, end: number): void {
     const s = this.s
@@ -127,12 +134,7 @@ export class Driver implements DriverCore {
     const next = this.deferral.take(s.mode, s.pending, chunk)
     if (next === null) {
       // the deferred tag can wait no longer: in its common shape it is read without the lexer
-      if (!this.deferral.owns(s.pending)) return false
-      const text = s.pending + chunk
-      const read = this.tagReader.read(s.mode, text)
-      if (read === null) return false
-      this.takeTokens(read.tokens, text, read.end)
-      return true
+      return this.deferral.owns(s.pending) && this.readTag(s.pending + chunk)
     }
     s.pending = next
     this.lane.tail = null

@@ -34,6 +34,8 @@ export interface LaneHost {
   lexChunk(chunk: string): true
   /** Handle a delimiter token found at the start of `text`, then the rest of `text`. */
   takeToken(tok: IToken, text: string): void
+  /** Read the tag `text` starts with, in its common shape, without the lexer (`tag-tokens.ts`); false: not read. */
+  readTag(text: string): boolean
   /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`defer.ts`). */
   deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean
 }
@@ -163,6 +165,8 @@ export class FastLane {
       tail = rest
     }
     if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(matcher, chunk)
+    // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts
+    if (next === 'decide' && s.hold === null && s.mode === modes.prose) return d.readTag(tail)
     if (next === 'died' && s.capture !== null) {
       // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
       s.pending = ''

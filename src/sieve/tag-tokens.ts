@@ -46,9 +46,10 @@ export class TagReader {
   }
 
   /**
-   * The tokens at the start of `text`, lexed from `mode` (a body mode whose
-   * text opens a tag, or a tag mode), through the tag's end and its value
-   * or blanks; and where they end. Null when the tag's end is not reached.
+   * The tokens at the start of `text`, lexed from `mode` (prose or a body
+   * mode whose text opens a tag, or a tag mode), through the tag's end and
+   * its value or blanks; and where they end. Null when the tag's end is not
+   * reached.
    */
   read(mode: ModeName, text: string): { tokens: IToken[]; end: number } | null {
     const tokens: IToken[] = []
@@ -88,7 +89,7 @@ export class TagReader {
     return { tokens, end: this.body(tag.body, text, at, tokens) }
   }
 
-  /** The opening tag at the start of `text` in body mode `mode`, when it continues the block. */
+  /** The opening tag at the start of `text` in body mode `mode`, when it continues the block (in prose: starts one). */
   private opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
     const lexer = this.lexer
     const matcher = lexer.tails.get(mode)
@@ -99,7 +100,7 @@ export class TagReader {
     if (hit === null || type === null || type === undefined) return null
     const info = lexer.infoByIdx[type.tokenTypeIdx!]!
     const tag = info.push === null ? undefined : this.tags.get(info.push)
-    if (tag === undefined || !continuesCapture(mode, info.category) || !matcher.confirms(hit.d, text, hit.end)) return null
+    if (tag === undefined || (mode !== modes.prose && !continuesCapture(mode, info.category)) || !matcher.confirms(hit.d, text, hit.end)) return null
     return { token: token(type, text, 0, hit.end), tag }
   }
 

@@ -34,6 +34,7 @@ describe('tag reader', () => {
     ['the fullwidth spelling', modes.invokeBody, '＜ＤＳＭＬ＜parameter name="x"＞v＜／', '＜／'],
     ['blanks that end the text (the lexer holds them): read up to the tag end', modes.wrapperBody, '<invoke name="a">\n  ', '\n  '],
     ['a value to the end of the text', modes.invokeBody, '<parameter name="p">src/a', ''],
+    ['a block\'s opener in prose, the line break after it', modes.prose, '<｜DSML｜tool_calls>\n<｜DSML｜inv', '<｜DSML｜inv'],
     ['spaces and a tab before the tag end, `=` with spaces', modes.tagInvoke, ' name = "a" \t>\n<', '<'],
   ])('should support %s: the lexer\'s tokens, up to where it stops', (_, mode, text, rest) => {
     const read = reader.read(mode, text)
@@ -50,8 +51,8 @@ describe('tag reader', () => {
     const body = fc.constantFrom('', 'src/a.rs', '\n', '\n  ', ' ', '<', '</parameter>', '\n<')
     let reads = 0
     fc.assert(
-      fc.property(fc.constantFrom<ModeName>(modes.tagInvoke, modes.tagParameter, modes.invokeBody, modes.wrapperBody), fc.array(piece, { maxLength: 8 }), body, (mode, pieces, after) => {
-        const opener = mode === modes.invokeBody ? '<parameter' : mode === modes.wrapperBody ? '<invoke' : ''
+      fc.property(fc.constantFrom<ModeName>(modes.tagInvoke, modes.tagParameter, modes.invokeBody, modes.wrapperBody, modes.prose), fc.array(piece, { maxLength: 8 }), body, (mode, pieces, after) => {
+        const opener = mode === modes.invokeBody ? '<parameter' : mode === modes.wrapperBody ? '<invoke' : mode === modes.prose ? '<tool_calls' : ''
         const text = opener + pieces.join('') + after
         const read = reader.read(mode, text)
         if (read === null) return
@@ -72,6 +73,7 @@ describe('tag reader', () => {
     ['a tag whose end the text does not reach', modes.invokeBody, '<parameter name="p" '],
     ['a parameter straight in the wrapper (it breaks the block)', modes.wrapperBody, '<parameter name="p">x<'],
     ['a stray character in the tag', modes.tagInvoke, ' name="a" !>'],
+    ['a closing tag in prose (a mention: text)', modes.prose, '</tool_calls>\n'],
   ])('should not support %s: it reads nothing', (_, mode, text) => {
     expect(reader.read(mode, text)).toBeNull()
   })

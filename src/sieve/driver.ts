@@ -88,7 +88,7 @@ export class Driver implements DriverCore {
   }
 
   readTag(text: string): boolean {
-    const read = this.tagReader.read(this.s.mode, text)
+    const read = this.s.mode === modes.cdata ? this.tagReader.cdataEnd(text) : this.tagReader.read(this.s.mode, text)
     if (read === null) return false
     this.takeTokens(read.tokens, text, read.end)
     return true

@@ -70,6 +70,8 @@ export class FastLane {
     let cut = chunk.length
     if (fp.special.find(chunk) >= 0) {
       cut = this.plainUpTo(chunk, fp)
+      // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
+      if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
       if (cut < 0) return fp.sink === 'text' && (this.inlineRuns(chunk) || this.lineEnds(chunk, fp))
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)

@@ -32,6 +32,7 @@ type BodyTypes = { text: TokenType } | { ws: TokenType; nl: TokenType }
 export class TagReader {
   private readonly tags = new Map<ModeName, TagTypes>()
   private readonly bodies = new Map<ModeName, BodyTypes>()
+  private readonly cdataText: TokenType
 
   constructor(private readonly lexer: CompiledLexer, private readonly tagStarts: CharSet) {
     const type = (name: string): TokenType => {
@@ -43,6 +44,7 @@ export class TagReader {
     for (const [tag, body] of bodyOf) this.tags.set(tag, { attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
     for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
     this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
+    this.cdataText = type(`${modes.cdata}.CDataText`)
   }
 
   /**
@@ -87,6 +89,20 @@ export class TagReader {
       at = end
     }
     return { tokens, end: this.body(tag.body, text, at, tokens) }
+  }
+
+  /**
+   * CDATA content and its end (`a[i]]]>`) in one text: the content's token
+   * and the `]]>` token, the lexer's types, and where they end. Null when
+   * `]]>` is not in `text`.
+   */
+  cdataEnd(text: string): { tokens: IToken[]; end: number } | null {
+    const at = text.indexOf(']]>')
+    const close = this.lexer.delimiterTokens.get(modes.cdata)?.[0]
+    if (at < 0 || close === null || close === undefined) return null
+    const tokens = at > 0 ? [token(this.cdataText, text, 0, at)] : []
+    tokens.push(token(close, text, at, at + 3))
+    return { tokens, end: at + 3 }
   }
 
   /** The opening tag at the start of `text` in body mode `mode`, when it continues the block (in prose: starts one). */

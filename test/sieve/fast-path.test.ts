@@ -96,6 +96,19 @@ describe('fast paths', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
   })
 
+  it('should support the end of CDATA inside a chunk (`x]]]>` + more) without the lexer', () => {
+    const input = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[a]]]></parameter>\n  </invoke>\n</tool_calls>'
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'a]' } }])
+    const sieve = createSieve()
+    const at = input.indexOf('CDATA[') + 6
+    const events = sieve.push(input.slice(0, at))
+    const runs = sieve.stats().lexerRuns
+    events.push(...sieve.push('a]]]></par'))
+    expect(sieve.stats().lexerRuns).toBe(runs)
+    events.push(...sieve.push(input.slice(at + 'a]]]></par'.length)), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'a]' } }])
+  })
+
   it('should support a whole opening tag name at a chunk end held without the lexer until its boundary arrives', () => {
     const sieve = createSieve()
     const events = [...sieve.push('x <tool_'), ...sieve.push('calls')]

@@ -30,6 +30,14 @@ const rules: Partial<Record<ModeName, ReadonlySet<CategoryName>>> = {
   [modes.commentValue]: comment,
 }
 
+let lastMode: ModeName | null = null
+let lastRule: ReadonlySet<CategoryName> | undefined
+
 export function continuesCapture(mode: ModeName, category: CategoryName): boolean {
-  return rules[mode]?.has(category) ?? false
+  // asked per token of a capture, mostly several times in one mode: one keyed lookup per mode change
+  if (mode !== lastMode) {
+    lastMode = mode
+    lastRule = rules[mode]
+  }
+  return lastRule?.has(category) ?? false
 }

@@ -51,6 +51,9 @@ export class Deferral {
   private mine: string | null = null
   private mineMode: ModeName | null = null
   private place: Place = inTag
+  /** `startOf` for `startMode`. */
+  private startMode: ModeName | null = null
+  private start: { at: Place; body: Place } | undefined = undefined
   /** Where the tag end of the deferred tag leads. */
   private body: Place = inBody
 
@@ -71,7 +74,12 @@ export class Deferral {
   take(mode: ModeName, pending: string, chunk: string): string | null {
     if (pending.length + chunk.length > deferLimit) return null
     if (pending === this.mine && mode === this.mineMode) return this.keep(mode, pending + chunk, this.read(chunk, 0, this.place, this.body), this.body)
-    const start = startOf[mode]
+    // most chunks of a capture come in a mode that defers nothing: answered without a keyed lookup
+    if (mode !== this.startMode) {
+      this.startMode = mode
+      this.start = startOf[mode]
+    }
+    const start = this.start
     if (start === undefined) return null
     const at = this.read(pending, 0, start.at, start.body)
     return at === stop ? null : this.keep(mode, pending + chunk, this.read(chunk, 0, at, start.body), start.body)

@@ -46,11 +46,33 @@ export class FastLane {
   /** `pending` is a backtick run held in an open HTML candidate: how far its look-ahead has read. */
   candidate: HeldCandidate | null = null
   private readonly fast: Partial<Record<ModeName, FastPath>>
+  /** The mode the lookups below were made for: the mode mostly stays from one chunk to the next, and a keyed lookup per chunk showed in profiles. */
+  private laneMode: ModeName | null = null
+  private laneFp: FastPath | undefined = undefined
+  private laneMatcher: TailMatcher | undefined = undefined
   private readonly tables: LaneTables
 
   constructor(private readonly d: LaneHost) {
     this.tables = laneTables(d.lexer)
     this.fast = this.tables.modes
+  }
+
+  /** The current mode's fast path. */
+  private fastPath(): FastPath | undefined {
+    if (this.d.s.mode !== this.laneMode) this.switchTo(this.d.s.mode)
+    return this.laneFp
+  }
+
+  /** The current mode's tail matcher. */
+  private matcher(): TailMatcher | undefined {
+    if (this.d.s.mode !== this.laneMode) this.switchTo(this.d.s.mode)
+    return this.laneMatcher
+  }
+
+  private switchTo(mode: ModeName): void {
+    this.laneMode = mode
+    this.laneFp = this.fast[mode]
+    this.laneMatcher = this.d.lexer.tails.get(mode)
   }
 
   /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
@@ -62,7 +84,7 @@ export class FastLane {
   /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
   take(chunk: string): boolean {
     const s = this.d.s
-    const fp = this.fast[s.mode]
+    const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
     this.heldCarry = null
     // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
@@ -126,7 +148,7 @@ export class FastLane {
   afterIndent(chunk: string): boolean {
     const s = this.d.s
     const held = s.pending
-    if (!heldLinePrefix(held, 0, s.lineState, this.fast[s.mode]?.quotes === true)) return false
+    if (!heldLinePrefix(held, 0, s.lineState, this.fastPath()?.quotes === true)) return false
     s.pending = ''
     if (this.take(held + chunk)) return true
     s.pending = held
@@ -147,7 +169,7 @@ export class FastLane {
     const d = this.d
     const s = d.s
     if (this.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return false
-    const matcher = d.lexer.tails.get(s.mode)
+    const matcher = this.matcher()
     if (matcher === undefined) return false
     let next = matcher.step(this.tail, chunk)
     let tail = s.pending + chunk
@@ -285,7 +307,7 @@ export class FastLane {
   private blankThenTag(chunk: string): number {
     let i = 0
     while (i < chunk.length && blank.has(chunk.charCodeAt(i))) i++
-    const matcher = this.d.lexer.tails.get(this.d.s.mode)
+    const matcher = this.matcher()
     if (i === chunk.length || matcher === undefined) return -1
     this.heldTail = matcher.start(chunk.slice(i))
     return this.heldTail === null ? -1 : i
@@ -301,7 +323,7 @@ export class FastLane {
    */
   private plainTagStarts(chunk: string, fp: FastPath): number {
     if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.find(chunk) >= 0)) return -1
-    const matcher = this.d.lexer.tails.get(this.d.s.mode)
+    const matcher = this.matcher()
     if (matcher === undefined) return -1
     let first = chunk.length
     for (const c of this.d.lexer.tagStartChars) {
@@ -328,7 +350,7 @@ export class FastLane {
     if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
     const endLine = advanceUnlessCode(s.lineState, chunk, chunk.length)
     if (endLine < 0) return false
-    const matcher = this.d.lexer.tails.get(s.mode)
+    const matcher = this.matcher()
     if (matcher === undefined) return false
     let mode: ModeName = s.mode
     let md: MarkdownState = s.md
@@ -368,7 +390,7 @@ export class FastLane {
         break
       }
     }
-    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fast[s.mode]!.quotes === true)) return false
+    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return false
     this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))
     s.mode = mode
     s.md = md

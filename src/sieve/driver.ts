@@ -50,27 +50,43 @@ export class Driver implements DriverCore {
     const s = this.s
     if (chunk.length === 0) return
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
-    if (s.carry !== null && this.settleRun(chunk) && this.lane.take(chunk)) return
+    if (s.carry !== null) {
+      const k = this.settleRun(chunk)
+      if (k === chunk.length) return
+      if (k > 0) return void (this.lane.take(chunk.slice(k)) || this.lexChunk(chunk.slice(k)))
+      if (k === 0 && this.lane.take(chunk)) return
+    }
     if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.extendCandidate(chunk) || this.lane.afterIndent(chunk))) return
     this.lexChunk(chunk)
   }
 
   /**
-   * A run carried to the end of the last chunk ends where this one starts
-   * with another character: decide it as `lexWindow` would, without the
-   * lexer, so the chunk may still take the fast lane. Only outside captures
-   * and holds, where the decision is just the next mode.
+   * A run carried to the end of the last chunk: the characters of `chunk`
+   * that continue it go out as text (the lexer's runPart token), and where
+   * it ends it is decided as `lexWindow` would decide it, without the lexer,
+   * so the rest of the chunk may still take the fast lane. Only outside
+   * captures and holds, where the decision is just the next mode. Returns
+   * how many characters of `chunk` it took, or -1: the lexer decides.
    */
-  private settleRun(chunk: string): boolean {
+  private settleRun(chunk: string): number {
     const s = this.s
     const c = s.carry!
-    if (s.capture !== null || s.hold !== null || s.pending !== '' || chunk.charCodeAt(0) === c.ch) return false
-    const d = this.decideCarry(c, c.mode as ModeName, s.md)
-    if (d.target === modes.halt) return false
-    s.carry = null
-    if (d.md !== null) s.md = d.md
-    if (d.target !== null) s.mode = d.target
-    return true
+    if (s.capture !== null || s.hold !== null || s.pending !== '') return -1
+    let k = 0
+    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
+    const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
+    const d = k === chunk.length ? null : this.decideCarry(run, c.mode as ModeName, s.md)
+    if (d !== null && d.target === modes.halt) return -1
+    if (k > 0) {
+      const piece = k === chunk.length ? chunk : chunk.slice(0, k)
+      this.out.text(piece)
+      s.pos += k
+      s.lineState = lineStateBefore(piece, k, s.lineState)
+    }
+    s.carry = d === null ? run : null
+    if (d !== null && d.md !== null) s.md = d.md
+    if (d !== null && d.target !== null) s.mode = d.target
+    return k
   }
 
   /** What a carried run means once it has ended, decided as its run token would be in `mode`. */

@@ -62,10 +62,9 @@ describe('fast paths', () => {
     const sieve = createSieve()
     const events = sieve.push('```js\n')
     const runs = sieve.stats().lexerRuns
-    // `` is carried without the lexer; ` continues it (the lexer adds the pieces up: one run); the line feed then
-    // decides it (a closer) and ends the line without the lexer
+    // `` is carried, ` continues it, the line feed decides it (a closer) and ends the line: none of it needs the lexer
     for (const c of ['const a = 1\n``', '`', '\n']) events.push(...sieve.push(c))
-    expect(sieve.stats().lexerRuns).toBe(runs + 1)
+    expect(sieve.stats().lexerRuns).toBe(runs)
     events.push(...sieve.push(block), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
@@ -162,6 +161,16 @@ describe('fast paths', () => {
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
     expect(textOf(events)).toBe('Write `<tool_calls>` or ``<tool_calls>` ``, then:\n')
+  })
+
+  it('should support a carried run that the next chunk continues, decided where it ends, without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['a `', '`', '`b` `', '`` c ', '```', '`', ' d']
+    const events = chunks.flatMap((c) => sieve.push(c))
+    expect(sieve.stats().lexerRuns).toBe(0)
+    events.push(...sieve.end())
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(calls(expectChunkInvariant(chunks.join('') + '\n\n' + block))).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
 
   it('should not support a carried run deciding without the lexer when the next chunk continues it', () => {

@@ -156,7 +156,7 @@ export interface CompiledModes {
   /** Single characters that are a whole tag end, one nothing can lengthen (`>`, `＞`): right after an attribute they end the tag. */
   tagEndChars: number[]
   /**
-   * Per capture body mode, CDATA and prose, the token type of each delimiter
+   * Per capture body mode, CDATA, prose and span, the token type of each delimiter
    * of its tail matcher, by index (null: one the driver leaves to the
    * lexer). A closing tag (or `<![CDATA[`, `]]>`) the matcher completes for
    * good, or an opening tag's name and boundary, is exactly the token the
@@ -252,7 +252,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const build = (mode: ModeName, targets: TagTargets, before: TokenType[], after: TokenType[], lineStartSpaces: boolean, extra: Array<[CompiledDelimiter, TokenType | null]> = [], plain?: [CategoryName, number[]]) => {
     const t = tags(mode, targets)
     const delims = [...t.delims, ...extra.map(([d]) => d)]
-    if (bodyModes.has(mode) || mode === modes.prose) delimiterTokens.set(mode, [...t.tokens, ...extra.map(([, tok]) => tok)])
+    if (bodyModes.has(mode) || mode === modes.prose || mode === modes.span) delimiterTokens.set(mode, [...t.tokens, ...extra.map(([, tok]) => tok)])
     const lt = plain === undefined ? [] : [plainLt(mode, plain[0], plain[1], delims)]
     out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }

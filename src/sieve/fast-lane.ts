@@ -189,8 +189,9 @@ export class FastLane {
       tail = rest
     }
     if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(matcher, chunk)
-    // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts
-    if (next === 'decide' && s.hold === null && s.mode === modes.prose) return d.readTag(tail)
+    // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
+    // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
+    if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) return this.closingTag(matcher, chunk) || (s.mode === modes.prose && d.readTag(tail))
     if (next === 'died' && s.capture !== null) {
       // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
       s.pending = ''
@@ -205,10 +206,11 @@ export class FastLane {
   }
 
   /**
-   * Inside a capture the held tail and the chunk complete a delimiter that
-   * cannot grow (`</｜DSML｜parameter>`): at the start of the text the
-   * lexer would produce exactly that token, so the driver takes it without a
-   * lexer run (one per closing tag inside a block). Anything else: the lexer.
+   * The held tail and the chunk complete a delimiter that cannot grow
+   * (`</｜DSML｜parameter>`): at the start of the text the lexer would
+   * produce exactly that token, so the driver takes it without a lexer run
+   * (one per closing tag inside a block; a closer mentioned in prose or
+   * inline code, which is text). Anything else: the lexer.
    */
   private closingTag(matcher: TailMatcher, chunk: string): boolean {
     const d = this.d
@@ -218,6 +220,8 @@ export class FastLane {
     const hit = matcher.firstComplete(this.tail, chunk)
     const type = hit === null ? null : types[hit.d]
     if (hit === null || type === null || type === undefined) return false
+    // outside a capture only a tag that is text where it stands (a closer mentioned in prose or inline code)
+    if (s.capture === null && d.lexer.infoByIdx[type.tokenTypeIdx!]!.push !== s.mode) return false
     const text = s.pending + chunk
     const end = s.pending.length + hit.end
     // the token's own regex has the last word on what it matches

@@ -156,6 +156,15 @@ describe('fast paths', () => {
     expect(calls(events)).toEqual([])
   })
 
+  it('should support closing tags mentioned in inline code and in prose as text, without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['see `</tool', '_calls>` and </｜DSML｜in', 'voke> here']
+    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(sieve.sawToolCallSyntax()).toBe(true)
+  })
+
   it('should support a tag inside inline code as an example, and after it a live block, for every chunking', () => {
     const input = 'Write `<tool_calls>` or ``<tool_calls>` ``, then:\n' + block
     const events = expectChunkInvariant(input)

@@ -1,0 +1,85 @@
+/**
+ * What every part of the fast lane shares (DESIGN: "Fast path"): the
+ * driver it works for, the current mode's fast path and tail matcher
+ * (looked up once per mode change), and what a chunk's reading leaves for
+ * `take` to hold or carry. `fast-lane.ts` builds on it.
+ */
+import type { IToken } from 'chevrotain'
+import type { RunCarry } from '../lexer/context.js'
+import type { HeldCandidate } from '../lexer/line-cursor.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import type { GuardSettings } from '../lexer/markdown.js'
+import type { ModeName } from '../lexer/modes.js'
+import type { TailMatcher, TailState } from '../lexer/tail.js'
+import type { SieveStats } from '../types.js'
+import type { Emitter } from './emitter.js'
+import { laneTables, type FastPath, type LaneTables } from './fast-path.js'
+import type { DriverOptions, DriverState } from './state.js'
+
+/** What the fast lane needs from the driver. */
+export interface LaneHost {
+  readonly s: DriverState
+  readonly out: Emitter
+  readonly lexer: CompiledLexer
+  readonly opts: DriverOptions
+  readonly stats: SieveStats
+  readonly guard: GuardSettings
+  /** Lex the pending tail and `chunk` (the slow path). */
+  lexChunk(chunk: string): true
+  /** Handle a delimiter token found at the start of `text`, then the rest of `text`. */
+  takeToken(tok: IToken, text: string): void
+  /** Read the tag `text` starts with, in its common shape, without the lexer (`tag-tokens.ts`); false: not read. */
+  readTag(text: string): boolean
+  /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`defer.ts`). */
+  deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean
+}
+
+export abstract class LaneBase {
+  /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
+  tail: TailState | null = null
+  /** `pending` is a backtick run held in an open HTML candidate: how far its look-ahead has read. */
+  candidate: HeldCandidate | null = null
+  protected readonly fast: Partial<Record<ModeName, FastPath>>
+  /** The mode the lookups below were made for: the mode mostly stays from one chunk to the next, and a keyed lookup per chunk showed in profiles. */
+  private laneMode: ModeName | null = null
+  private laneFp: FastPath | undefined = undefined
+  private laneMatcher: TailMatcher | undefined = undefined
+  protected readonly tables: LaneTables
+
+  constructor(protected readonly d: LaneHost) {
+    this.tables = laneTables(d.lexer)
+    this.fast = this.tables.modes
+  }
+
+  /** The current mode's fast path. */
+  protected fastPath(): FastPath | undefined {
+    if (this.d.s.mode !== this.laneMode) this.switchTo(this.d.s.mode)
+    return this.laneFp
+  }
+
+  /** The current mode's tail matcher. */
+  protected matcher(): TailMatcher | undefined {
+    if (this.d.s.mode !== this.laneMode) this.switchTo(this.d.s.mode)
+    return this.laneMatcher
+  }
+
+  private switchTo(mode: ModeName): void {
+    this.laneMode = mode
+    this.laneFp = this.fast[mode]
+    this.laneMatcher = this.d.lexer.tails.get(mode)
+  }
+
+  /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
+  noteHeldTail(): void {
+    const s = this.d.s
+    if (s.capture === null && s.pending.length > this.d.stats.maxHeldTail) this.d.stats.maxHeldTail = s.pending.length
+  }
+
+  /** The state of the tail `plainTagStarts` found, for `take` to hold. */
+  protected heldTail: TailState | null = null
+  /** The run `runsAreContent` found cut by the chunk end at a line start, for `take` to carry. */
+  protected heldCarry: RunCarry | null = null
+
+  /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
+  abstract take(chunk: string): boolean
+}

@@ -1,0 +1,144 @@
+/**
+ * The fast lane's Markdown chunks: inline backtick and tilde runs in prose
+ * and code spans, runs in fenced code, and the line feeds that end a fence
+ * opener's info string, a closer's line or an indented-code line. Each
+ * moves the Markdown state exactly as the lexer's run or line feed token
+ * would (`markdown.ts` decides both); anything else is left to the lexer,
+ * before anything is changed.
+ */
+import { lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
+import { candidateLive } from '../lexer/inline-html.js'
+import { codes } from '../lexer/codes.js'
+import { decideLineFeed, decideRun } from '../lexer/markdown.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { TailState } from '../lexer/tail.js'
+import { endsInLineStartSpaces, type FastPath } from './fast-path.js'
+import { LaneBase } from './lane-base.js'
+
+export abstract class MarkdownLane extends LaneBase {
+  /**
+   * Prose or a pending code span whose only specials are backtick or tilde
+   * runs that open no fence (and tag starts that start nothing): all of it is
+   * text, and each run moves the Markdown state exactly as the lexer's run
+   * token would (`decideRun`: `` `x` `` opens and closes a span); a run the
+   * chunk end cuts is carried, as the lexer carries it. Anything else (a fence
+   * opener, a line feed inside a span, a live tag start) is left to
+   * the lexer, before anything is changed.
+   */
+  protected inlineRuns(chunk: string): boolean {
+    const s = this.d.s
+    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
+    const endLine = advanceUnlessCode(s.lineState, chunk, chunk.length)
+    if (endLine < 0) return false
+    const matcher = this.matcher()
+    if (matcher === undefined) return false
+    let mode: ModeName = s.mode
+    let md: MarkdownState = s.md
+    let carry: RunCarry | null = null
+    let line = s.lineState
+    let lineAt = 0
+    let cut = chunk.length
+    let tail: TailState | null = null
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c === codes.graveAccent || c === codes.tilde) {
+        // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
+        line = advanceLines(line, chunk, lineAt, i)
+        lineAt = i
+        if (c === codes.graveAccent && candidateLive(line)) return false
+        let end = i + 1
+        while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+        if (end === chunk.length) {
+          // its length is not known yet: carried, as the lexer's runPart token carries it, and decided by the next chunk
+          carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
+          break
+        }
+        // at a line start the run is read as the lexer's run token reads it there: a fence opener is left to the lexer
+        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
+        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span) return false
+        if (d.target !== null) mode = d.target
+        if (d.md !== null) md = d.md
+        i = end - 1
+      } else if (c === codes.lineFeed) {
+        if (mode === modes.span) return false
+      } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
+        // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
+        // mode reached there holds it
+        tail = this.d.lexer.tails.get(mode)?.start(chunk.slice(i)) ?? null
+        if (tail === null) return false
+        cut = i
+        break
+      }
+    }
+    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return false
+    this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))
+    s.mode = mode
+    s.md = md
+    s.carry = carry
+    s.lineState = cut === chunk.length ? endLine : lineStateBefore(chunk, cut, s.lineState)
+    s.pos += cut
+    if (tail !== null) {
+      s.pending = chunk.slice(cut)
+      this.tail = tail
+      this.noteHeldTail()
+    }
+    return true
+  }
+
+  /**
+   * A fence opener's info string (outside quotes and list items), the
+   * spaces after a closer, or a line of indented code, ending in this chunk
+   * with nothing special before its line feed: the line is text, the line
+   * feed moves to the mode `decideLineFeed` gives (the fence, prose), and the
+   * rest is a chunk of its own. Else the lexer, before anything is changed.
+   */
+  protected lineEnds(chunk: string, fp: FastPath | null): boolean {
+    const s = this.d.s
+    const mode = s.mode
+    if (s.capture !== null || s.hold !== null) return false
+    if (mode === modes.fenceInfo ? s.md.fenceDepth > 0 || s.md.fenceIndent > 0 : mode !== modes.fenceClose && mode !== modes.indented) return false
+    const lf = chunk.indexOf('\n')
+    if (lf < 0) return false
+    for (let i = 0; i < lf; i++) {
+      const c = chunk.charCodeAt(i)
+      // after a closer only spaces may follow (anything else makes the run content), in an info string no tag or run
+      if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return false
+    }
+    const d = decideLineFeed(mode, false, s.md)
+    const line = lf + 1
+    this.d.out.text(chunk.slice(0, line))
+    s.lineState = lineStateBefore(chunk, line, s.lineState)
+    s.pos += line
+    if (d.target !== null) s.mode = d.target
+    if (d.md !== null) s.md = d.md
+    if (line === chunk.length) return true
+    const rest = chunk.slice(line)
+    return this.take(rest) || this.d.lexChunk(rest)
+  }
+
+  /**
+   * Inside a fence a backtick or tilde run matters only at line start, and
+   * only as long as the fence's own run or longer (a closer); runs elsewhere
+   * are content, so the chunk is still plain text (code with backticks, `~/`
+   * paths, a `` ` `` opening a line of a ```` fence).
+   */
+  protected runsAreContent(chunk: string): boolean {
+    const s = this.d.s
+    const at = s.lineState
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c !== codes.graveAccent && c !== codes.tilde) continue
+      const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
+      let end = i + 1
+      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start); at line
+      // start one that ends in the chunk is content when it cannot close the fence (`decideRun`: it stays), and
+      // one the chunk cuts is carried, as the lexer's runPart token carries it, to be decided by the next chunk
+      if (indent >= 0 && end === chunk.length) this.heldCarry = { ch: c, len: end - i, indent, mode: modes.fence }
+      else if (indent >= 0 && c === s.md.fenceCh && end - i >= s.md.fenceLen) return false
+      i = end - 1
+    }
+    return true
+  }
+}

@@ -75,7 +75,9 @@ export class TokenFactory {
       d.sticky.lastIndex = offset
       const m = d.sticky.exec(text)
       if (m === null) return null
-      if (offset + m[0].length === text.length && !c.final && canGrow(d, m[0])) return null
+      // a match more input could still lengthen is not taken yet: one that reaches the text end, or a shorter
+      // alternative before the end of a longer one the text end cuts (`|` of a tag end `| >`, text ending in `| `)
+      if (!c.final && text.length - offset < d.maxLength && canGrow(d, text.substring(offset))) return null
       if (!holds) return m
       if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length

@@ -73,7 +73,7 @@ export class TagReader {
       const e = tagEnd.sticky.exec(text)
       if (e !== null) {
         const end = at + e[0].length
-        if (end === text.length && canGrow(tagEnd, e[0])) return null
+        if (text.length - at < tagEnd.maxLength && canGrow(tagEnd, text.substring(at))) return null
         tokens.push(token(tag.end, text, at, end))
         at = end
         break

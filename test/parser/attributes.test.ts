@@ -31,6 +31,14 @@ describe('attribute lists', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'f', input: { p: ' 42 ' } }])
   })
 
+  it.each([
+    ['before an invoke\'s end', '<tool_calls><invoke name="x"| ></invoke></tool_calls>'],
+    ['at the wrapper\'s end', '<tool_calls| ><invoke name="x"></invoke></tool_calls>'],
+    ['in the fullwidth spelling', '<｜DSML｜tool_calls><｜DSML｜invoke name="x"｜ ＞</｜DSML｜invoke></｜DSML｜tool_calls>'],
+  ])('should support a tag end of a bar, spaces and `>` %s, cut anywhere (found in review: a chunk ending after `| ` took the bar alone)', (_, input) => {
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'x', input: {} }])
+  })
+
   it('should not support an attribute without a closing quote: the tag runs on into the value and the block is text', () => {
     const input = block(' name="read')
     expect(calls(expectChunkInvariant(input))).toEqual([])

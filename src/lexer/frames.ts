@@ -174,4 +174,15 @@ export function canGrow(d: CompiledDelimiter, rest: string): boolean {
   return grows
 }
 
+/**
+ * True when a match of `d` at `offset` may not be taken yet: the text from
+ * there to its end is a prefix of a match more input could lengthen. That
+ * covers a match reaching the text end, and a shorter alternative before the
+ * end of a longer one the text end cuts (`|` of a tag end `| >`, text ending
+ * in `| `).
+ */
+export function growsAt(d: CompiledDelimiter, text: string, offset: number): boolean {
+  return text.length - offset < d.maxLength && canGrow(d, text.substring(offset))
+}
+
 const growCache = new WeakMap<CompiledDelimiter, Map<string, boolean>>()

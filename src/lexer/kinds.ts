@@ -3,6 +3,7 @@
  * spelling in the grammar config never touches a grammar rule.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain'
+import { nameCharClass } from './codes.js'
 
 function category(name: string): TokenType {
   return createToken({ name, pattern: Lexer.NA })
@@ -44,6 +45,12 @@ export const cat = {
 } as const
 
 export type CategoryName = keyof typeof cat
+
+/**
+ * The text of an `Attr` token, ` name="value"`: spaces, a name, `=` and a
+ * quoted value. Groups: the name, a double-quoted value, a single-quoted one.
+ */
+export const attributeSource = `[ \\t\\r\\n]+([${nameCharClass}]+)[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"([^"]*)"|'([^']*)')`
 
 /** What the driver needs to know about a concrete token type beyond its push mode. */
 export interface TokenMeta {

@@ -40,19 +40,21 @@ export interface TailState {
   readonly ascii: Array<Step | undefined>
   readonly steps: Map<number, Step>
   /**
-   * Set on the states past a whole opening tag name that nothing can
-   * lengthen (`<｜DSML｜invoke` at a chunk end): that delimiter's index, or
-   * -1 when several completed together. The lexer holds such a tail as it
-   * would any prefix, since the tag needs a character after the name, and
-   * that character alone decides (a name character: no tag starts here).
+   * Set on the state past a whole opening tag name that nothing can
+   * lengthen (`<｜DSML｜invoke` at a chunk end). The lexer holds such a tail
+   * as it would any prefix, since the tag needs a character after the name,
+   * and that character alone decides (a name character: no tag starts here).
    */
-  readonly opener?: number
+  readonly nameDone?: true
 }
 
 export class TailMatcher {
   private readonly states = new Map<string, TailState>()
   private readonly init: TailState
-  private readonly boundary = new Map<number, TailState>()
+  /** The {@link TailState.nameDone} state: no position is left in it, only the boundary to read. */
+  private readonly nameDone: TailState = { positions: [], ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), nameDone: true }
+  /** Per delimiter, `confirmsWhole`'s answers by image. */
+  private readonly confirmed: Array<Map<string, boolean> | undefined> = []
 
   constructor(private readonly delims: readonly CompiledDelimiter[]) {
     const out: Pos[] = []
@@ -111,27 +113,21 @@ export class TailMatcher {
   }
 
   /**
-   * Where reading `more` from `state` first completes a delimiter, when
-   * that is one opening tag's name (`<｜DSML｜parameter`, waiting for its
-   * boundary): its index and the offset in `more` just past the name. Null
-   * for any other first completion, or none.
+   * The opening tag name `text` starts with (`<｜DSML｜parameter`, waiting
+   * for its boundary), when that is the first delimiter to complete: its
+   * index and the offset just past the name. Null for any other first
+   * completion, or none.
    */
-  firstOpener(state: TailState, more: string): { d: number; end: number } | null {
-    if (state.opener !== undefined) return state.opener < 0 ? null : { d: state.opener, end: 0 }
-    let cur = state
-    for (let i = 0; i < more.length; i++) {
-      const st = this.on(cur, more.charCodeAt(i))
+  openerAt(text: string): { d: number; end: number } | null {
+    let cur = this.init
+    for (let i = 0; i < text.length; i++) {
+      const st = this.on(cur, text.charCodeAt(i))
       if (st.accept !== 0) return st.accept === 1 && st.accepted !== null && st.accepted.length === 1 && this.delims[st.accepted[0]!]!.needsBoundary ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
       cur = st.next
     }
     return null
   }
-  /** {@link firstOpener} from the start of `text`: the opening tag name `text` starts with. */
-  openerAt(text: string): { d: number; end: number } | null {
-    return this.firstOpener(this.init, text)
-  }
-
 
   /**
    * Whether delimiter `d`'s own regex matches all of `image`, a delimiter
@@ -148,8 +144,6 @@ export class TailMatcher {
     }
     return ok
   }
-
-  private readonly confirmed: Array<Map<string, boolean> | undefined> = []
 
   /** Whether delimiter `d`'s own regex matches `text` from its start to exactly `end`. */
   confirms(d: number, text: string, end: number): boolean {
@@ -192,25 +186,17 @@ export class TailMatcher {
    * completed and the lexer must take it.
    */
   step(state: TailState, more: string): TailState | 'died' | 'decide' {
-    if (state.opener !== undefined) return isNameChar(more.charCodeAt(0)) ? 'died' : 'decide'
+    if (state.nameDone === true) return isNameChar(more.charCodeAt(0)) ? 'died' : 'decide'
     let cur = state
     for (let i = 0; i < more.length; i++) {
       const st = this.on(cur, more.charCodeAt(i))
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
       // complete at the end with nothing to grow into: only an opening tag name waits like that, for its boundary
-      if (st.next === null) return st.accept === 1 ? this.nameDone(st.accepted!) : 'died'
+      if (st.next === null) return st.accept === 1 ? this.nameDone : 'died'
       cur = st.next
     }
     return cur
-  }
-
-  /** The state past the whole names of the opening tags `accepted`. */
-  private nameDone(accepted: readonly number[]): TailState {
-    const d = accepted.length === 1 ? accepted[0]! : -1
-    let s = this.boundary.get(d)
-    if (s === undefined) this.boundary.set(d, (s = { positions: [], ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), opener: d }))
-    return s
   }
 
   /** The transition from `from` on `ch`: cached, or computed once. */

@@ -6,8 +6,8 @@
 import { createToken, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
 import { allCharsExcept, codes } from './codes.js'
-import { cat, type CategoryName } from './kinds.js'
-import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { attributeSource, cat, type CategoryName } from './kinds.js'
+import { canGrow, growsAt, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import { heldLinePrefix, maxQuotePrefix, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { markdownTokens } from './tokens-markdown.js'
@@ -75,9 +75,7 @@ export class TokenFactory {
       d.sticky.lastIndex = offset
       const m = d.sticky.exec(text)
       if (m === null) return null
-      // a match more input could still lengthen is not taken yet: one that reaches the text end, or a shorter
-      // alternative before the end of a longer one the text end cuts (`|` of a tag end `| >`, text ending in `| `)
-      if (!c.final && text.length - offset < d.maxLength && canGrow(d, text.substring(offset))) return null
+      if (!c.final && growsAt(d, text, offset)) return null
       if (!holds) return m
       if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
@@ -121,8 +119,8 @@ export class TokenFactory {
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
 
-/** Spaces, a name, `=` and a quoted value: the `Attr` token (the parser reads it as the pieces it stands for). */
-export const attribute = /[ \t\r\n]+[A-Za-z0-9_.:\-]+[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')/y
+/** The `Attr` token at an offset (the parser reads it as the pieces it stands for). */
+export const attribute = new RegExp(attributeSource, 'y')
 /** The capture modes between tags, where closing tags come most often. */
 const bodyModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.value, modes.invokeBody, modes.wrapperBody, modes.jsonBody])
 const tagModeOf: Record<Role, ModeName> = { wrapper: modes.tagWrapper, invoke: modes.tagInvoke, parameter: modes.tagParameter }

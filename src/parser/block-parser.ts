@@ -11,7 +11,7 @@
  * fit is released as text by the driver, never repaired into something plausible.
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain'
-import { allCategories, cat } from '../lexer/kinds.js'
+import { allCategories, attributeSource, cat } from '../lexer/kinds.js'
 
 /** One piece of a parameter value, in order. */
 export interface ValuePart {
@@ -49,7 +49,7 @@ export interface ParsedBlock {
 }
 
 /** The name and the (double- or single-quoted) value of an `Attr` token. */
-const attributeParts = /^[ \t\r\n]+([A-Za-z0-9_.:\-]+)[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')$/
+const attributeParts = new RegExp(`^${attributeSource}$`)
 
 function lower(s: string): string {
   return s.toLowerCase()

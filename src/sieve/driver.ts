@@ -52,9 +52,12 @@ export class Driver implements DriverCore {
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
       const k = this.settleRun(chunk)
-      if (k === chunk.length) return
-      if (k > 0) return void (this.lane.take(chunk.slice(k)) || this.lexChunk(chunk.slice(k)))
-      if (k === 0 && this.lane.take(chunk)) return
+      if (k >= 0) {
+        // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
+        const rest = k === 0 ? chunk : chunk.slice(k)
+        if (rest.length > 0 && !this.lane.take(rest)) this.lexChunk(rest)
+        return
+      }
     }
     if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.extendCandidate(chunk) || this.lane.afterIndent(chunk))) return
     this.lexChunk(chunk)
@@ -77,16 +80,18 @@ export class Driver implements DriverCore {
     const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
     const d = k === chunk.length ? null : this.decideCarry(run, c.mode as ModeName, s.md)
     if (d !== null && d.target === modes.halt) return -1
-    if (k > 0) {
-      const piece = k === chunk.length ? chunk : chunk.slice(0, k)
-      this.out.text(piece)
-      s.pos += k
-      s.lineState = lineStateBefore(piece, k, s.lineState)
-    }
+    if (k > 0) this.passText(chunk, k)
     s.carry = d === null ? run : null
     if (d !== null && d.md !== null) s.md = d.md
     if (d !== null && d.target !== null) s.mode = d.target
     return k
+  }
+
+  passText(text: string, end: number): void {
+    const s = this.s
+    this.out.text(end === text.length ? text : text.slice(0, end))
+    s.lineState = lineStateBefore(text, end, s.lineState)
+    s.pos += end
   }
 
   /** What a carried run means once it has ended, decided as its run token would be in `mode`. */
@@ -164,7 +169,6 @@ export class Driver implements DriverCore {
     if (next === null) return false
     s.pending = next
     this.lane.tail = null
-    this.lane.noteHeldTail()
     return true
   }
 

@@ -14,7 +14,6 @@ import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailMatcher } from '../lexer/tail.js'
-import { continuesCapture } from './capture-rules.js'
 import { blank, endsInLineStartSpaces, type FastPath } from './fast-path.js'
 import { MarkdownLane } from './markdown-lane.js'
 import { flushRun } from './state.js'
@@ -117,10 +116,8 @@ export class FastLane extends MarkdownLane {
     if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
       // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
       const rest = tail.slice(1)
-      d.out.text(tail.charAt(0))
-      s.pos += 1
-      s.lineState = lineStateBefore(tail, 1, s.lineState)
       s.pending = ''
+      d.passText(tail, 1)
       this.tail = null
       if (rest.length === 0) return true
       const again = matcher.start(rest)
@@ -129,7 +126,7 @@ export class FastLane extends MarkdownLane {
       next = again
       tail = rest
     }
-    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(matcher, chunk)
+    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(tail)
     // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
     // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
     if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) return this.closingTag(matcher, chunk) || (s.mode === modes.prose && d.readTag(tail))
@@ -179,20 +176,9 @@ export class FastLane extends MarkdownLane {
    * they would after a lexed opener, and one lexer run then takes the tag,
    * its attributes and what follows. Anything else: the lexer.
    */
-  private openerWaits(matcher: TailMatcher, chunk: string): boolean {
-    const d = this.d
-    const s = d.s
-    const types = d.lexer.delimiterTokens.get(s.mode)
-    if (types === undefined || this.tail === null) return false
-    const hit = matcher.firstOpener(this.tail, chunk)
-    const type = hit === null ? null : types[hit.d]
-    if (hit === null || type === null || type === undefined) return false
-    const info = d.lexer.infoByIdx[type.tokenTypeIdx!]!
-    if (info.push === null || !continuesCapture(s.mode, info.category)) return false
-    const text = s.pending + chunk
-    const end = s.pending.length + hit.end
-    // the token's own regex has the last word, on the name's boundary too
-    return matcher.confirms(hit.d, text, end) && d.deferTag(info.push, text, end)
+  private openerWaits(text: string): boolean {
+    const opened = this.tables.tagReader.opener(this.d.s.mode, text)
+    return opened !== null && this.d.deferTag(opened.tag.mode, text, opened.token.image.length)
   }
 
   /**
@@ -203,15 +189,12 @@ export class FastLane extends MarkdownLane {
   private textThenIndent(chunk: string, quotes: boolean): boolean {
     const s = this.d.s
     const cut = heldPrefixStart(chunk, s.lineState, quotes)
-    this.d.out.text(chunk.slice(0, cut))
-    s.lineState = lineStateBefore(chunk, cut, s.lineState)
-    s.pos += cut
+    this.d.passText(chunk, cut)
     s.pending = chunk.slice(cut)
     this.tail = null
     this.noteHeldTail()
     return true
   }
-
 
   /**
    * The chunk has characters that are special in this mode: how much of it

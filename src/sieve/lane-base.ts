@@ -28,6 +28,8 @@ export interface LaneHost {
   lexChunk(chunk: string): true
   /** Handle a delimiter token found at the start of `text`, then the rest of `text`. */
   takeToken(tok: IToken, text: string): void
+  /** `text` up to `end` goes out as text; the stream position and line state move past it. */
+  passText(text: string, end: number): void
   /** Read the tag `text` starts with, in its common shape, without the lexer (`tag-tokens.ts`); false: not read. */
   readTag(text: string): boolean
   /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`defer.ts`). */

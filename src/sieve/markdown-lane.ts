@@ -107,9 +107,7 @@ export abstract class MarkdownLane extends LaneBase {
     }
     const d = decideLineFeed(mode, false, s.md)
     const line = lf + 1
-    this.d.out.text(chunk.slice(0, line))
-    s.lineState = lineStateBefore(chunk, line, s.lineState)
-    s.pos += line
+    this.d.passText(chunk, line)
     if (d.target !== null) s.mode = d.target
     if (d.md !== null) s.md = d.md
     if (line === chunk.length) return true

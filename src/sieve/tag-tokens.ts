@@ -15,11 +15,13 @@ import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { attribute } from '../lexer/tokens.js'
-import { canGrow } from '../lexer/frames.js'
+import { growsAt } from '../lexer/frames.js'
 import { continuesCapture } from './capture-rules.js'
 import type { CharSet } from './fast-path.js'
 
 interface TagTypes {
+  /** The tag mode these are the tokens of. */
+  mode: ModeName
   attr: TokenType
   ws: TokenType
   end: TokenType
@@ -41,7 +43,7 @@ export class TagReader {
       return t
     }
     const bodyOf: Array<[ModeName, ModeName]> = [[modes.tagWrapper, modes.wrapperBody], [modes.tagInvoke, modes.invokeBody], [modes.tagParameter, modes.value]]
-    for (const [tag, body] of bodyOf) this.tags.set(tag, { attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
+    for (const [tag, body] of bodyOf) this.tags.set(tag, { mode: tag, attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
     for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
     this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
     this.cdataText = type(`${modes.cdata}.CDataText`)
@@ -73,7 +75,7 @@ export class TagReader {
       const e = tagEnd.sticky.exec(text)
       if (e !== null) {
         const end = at + e[0].length
-        if (text.length - at < tagEnd.maxLength && canGrow(tagEnd, text.substring(at))) return null
+        if (growsAt(tagEnd, text, at)) return null
         tokens.push(token(tag.end, text, at, end))
         at = end
         break
@@ -105,8 +107,12 @@ export class TagReader {
     return { tokens, end: at + 3 }
   }
 
-  /** The opening tag at the start of `text` in body mode `mode`, when it continues the block (in prose: starts one). */
-  private opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
+  /**
+   * The opening tag whose name `text` starts with, in body mode `mode`, when
+   * it continues the block (in prose: starts one): its token, and the tag
+   * mode that token pushes.
+   */
+  opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
     const lexer = this.lexer
     const matcher = lexer.tails.get(mode)
     const types = lexer.delimiterTokens.get(mode)

@@ -5,6 +5,14 @@
 import { describe, expect, it } from 'vitest'
 import { calls, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { createSieve } from '../../src/index.js'
+import type { Sieve, SieveEvent } from '../../src/types.js'
+
+/** How many lexer runs `chunks` took, pushed on to `sieve` (their events go to `events`). */
+function runsFor(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] = []): number {
+  const before = sieve.stats().lexerRuns
+  for (const c of chunks) events.push(...sieve.push(c))
+  return sieve.stats().lexerRuns - before
+}
 
 const block = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p">x</parameter>\n  </invoke>\n</tool_calls>'
 
@@ -41,9 +49,7 @@ describe('fast paths', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
     const sieve = createSieve()
     sieve.push('```js\n')
-    const runs = sieve.stats().lexerRuns
-    for (const c of ['const s = `', 'a${b}`', ' + ``', '`\n']) sieve.push(c)
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['const s = `', 'a${b}`', ' + ``', '`\n'])).toBe(0)
   })
 
   it('should support line-start runs in fence content that cannot close it (shorter, or the other character) without the lexer', () => {
@@ -51,9 +57,7 @@ describe('fast paths', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
     const sieve = createSieve()
     sieve.push('````md\n')
-    const runs = sieve.stats().lexerRuns
-    for (const c of ['``` three', ' is too short\n', '` one\n', '~~~~ tildes\n']) sieve.push(c)
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['``` three', ' is too short\n', '` one\n', '~~~~ tildes\n'])).toBe(0)
   })
 
   it('should support a fence closer cut by chunk ends carried without the lexer, and a line feed closing it', () => {
@@ -61,10 +65,8 @@ describe('fast paths', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
     const sieve = createSieve()
     const events = sieve.push('```js\n')
-    const runs = sieve.stats().lexerRuns
     // `` is carried, ` continues it, the line feed decides it (a closer) and ends the line: none of it needs the lexer
-    for (const c of ['const a = 1\n``', '`', '\n']) events.push(...sieve.push(c))
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['const a = 1\n``', '`', '\n'], events)).toBe(0)
     events.push(...sieve.push(block), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
@@ -75,9 +77,7 @@ describe('fast paths', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
     const sieve = createSieve()
     sieve.push(input.slice(0, input.indexOf('CDATA[') + 6))
-    const runs = sieve.stats().lexerRuns
-    for (const c of ['a[i] ', '= b[[0]] ', ']] > ', '] ]>']) sieve.push(c)
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['a[i] ', '= b[[0]] ', ']] > ', '] ]>'])).toBe(0)
   })
 
   it('should support `]` and `]]` at a chunk end in CDATA held without the lexer, and `]]>` completed by the next chunk', () => {
@@ -86,10 +86,8 @@ describe('fast paths', () => {
     const sieve = createSieve()
     const at = input.indexOf('CDATA[') + 6
     const events = sieve.push(input.slice(0, at))
-    const runs = sieve.stats().lexerRuns
-    for (const c of ['a[i', ']', ' = b[[0]', ']', ']]', ']', '>']) events.push(...sieve.push(c))
     // the held tails decide without the lexer, `]]>` too: it ends the CDATA as the lexer's token would
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['a[i', ']', ' = b[[0]', ']', ']]', ']', '>'], events)).toBe(0)
     events.push(...sieve.push(input.slice(input.indexOf(']]></parameter>') + 3)), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: value } }])
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
@@ -101,9 +99,7 @@ describe('fast paths', () => {
     const sieve = createSieve()
     const at = input.indexOf('CDATA[') + 6
     const events = sieve.push(input.slice(0, at))
-    const runs = sieve.stats().lexerRuns
-    events.push(...sieve.push('a]]]></par'))
-    expect(sieve.stats().lexerRuns).toBe(runs)
+    expect(runsFor(sieve, ['a]]]></par'], events)).toBe(0)
     events.push(...sieve.push(input.slice(at + 'a]]]></par'.length)), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'a]' } }])
   })

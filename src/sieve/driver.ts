@@ -17,7 +17,7 @@ import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
-import { Holds } from './holds.js'
+import { Holds, releases } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
@@ -67,19 +67,36 @@ export class Driver implements DriverCore {
    * A run carried to the end of the last chunk: the characters of `chunk`
    * that continue it go out as text (the lexer's runPart token), and where
    * it ends it is decided as `lexWindow` would decide it, without the lexer,
-   * so the rest of the chunk may still take the fast lane. Only outside
-   * captures and holds, where the decision is just the next mode. Returns
-   * how many characters of `chunk` it took, or -1: the lexer decides.
+   * so the rest of the chunk may still take the fast lane. Outside captures,
+   * where the decision is just the next mode; in a held tag's code span the
+   * characters join the hold, and a run that ends closing a level open at
+   * the tag releases it (`Holds.runEnded`). Returns how many characters of
+   * `chunk` it took, or -1: the lexer decides.
    */
   private settleRun(chunk: string): number {
     const s = this.s
     const c = s.carry!
-    if (s.capture !== null || s.hold !== null || s.pending !== '') return -1
+    const h = s.hold
+    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return -1
     let k = 0
     while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
     const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
     const d = k === chunk.length ? null : this.decideCarry(run, c.mode as ModeName, s.md)
     if (d !== null && d.target === modes.halt) return -1
+    if (h !== null) {
+      // still going, it is bounded by its own length (as the lexer's hold judges a cut run); ended, only a release is taken here
+      if (d === null ? run.len > this.opts.captureLimit : !releases(d.target)) return -1
+      if (d === null) {
+        h.parts.push(chunk)
+        h.length += k
+        s.lineState = lineStateBefore(chunk, k, s.lineState)
+        s.pos += k
+        s.carry = run
+        return k
+      }
+      this.out.text(h.parts.join(''))
+      s.hold = null
+    }
     if (k > 0) this.passText(chunk, k)
     s.carry = d === null ? run : null
     if (d !== null && d.md !== null) s.md = d.md
@@ -127,6 +144,8 @@ export class Driver implements DriverCore {
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
+      // a tag held after an unmatched backtick carries the levels open at it, as the lexer's token does
+      if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
       // a restart covers the rest of `text`
       if (r !== null) return this.run(r, false)

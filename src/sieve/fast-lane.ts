@@ -34,7 +34,7 @@ export class FastLane extends MarkdownLane {
       cut = this.plainUpTo(chunk, fp)
       // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
       if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
-      if (cut < 0) return fp.sink === 'text' && (this.inlineRuns(chunk) || this.lineEnds(chunk, fp))
+      if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
     // where a line turns into indented code (in prose) the lexer switches mode
@@ -129,7 +129,10 @@ export class FastLane extends MarkdownLane {
     if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(tail)
     // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
     // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
-    if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) return this.closingTag(matcher, chunk) || (s.mode === modes.prose && d.readTag(tail))
+    // an opening tag that starts no block is text, or (after an unmatched backtick) held until the span decides
+    if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) {
+      return this.closingTag(matcher, chunk) || (s.mode === modes.prose && d.readTag(tail)) || this.mention(tail)
+    }
     if (next === 'died' && s.capture !== null) {
       // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
       s.pending = ''

@@ -22,8 +22,10 @@ export abstract class MarkdownLane extends LaneBase {
    * runs that open no fence (and tag starts that start nothing): all of it is
    * text, and each run moves the Markdown state exactly as the lexer's run
    * token would (`decideRun`: `` `x` `` opens and closes a span); a run the
-   * chunk end cuts is carried, as the lexer carries it. Anything else (a fence
-   * opener, a line feed inside a span, a live tag start) is left to
+   * chunk end cuts is carried, as the lexer carries it; a tag the chunk
+   * completes is read from where it starts, as the lexer would read it
+   * there (a block's opening tag, a mention, else a lexer run from it).
+   * Anything else (a fence opener, a line feed inside a span) is left to
    * the lexer, before anything is changed.
    */
   protected inlineRuns(chunk: string): boolean {
@@ -40,6 +42,7 @@ export abstract class MarkdownLane extends LaneBase {
     let lineAt = 0
     let cut = chunk.length
     let tail: TailState | null = null
+    let whole = false
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
@@ -66,7 +69,8 @@ export abstract class MarkdownLane extends LaneBase {
         // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
         // mode reached there holds it
         tail = this.d.lexer.tails.get(mode)?.start(chunk.slice(i)) ?? null
-        if (tail === null) return false
+        // one the chunk decides (`` `<｜DSML｜invoke>` ``) is read from the mode reached there, after the text before it
+        whole = tail === null
         cut = i
         break
       }
@@ -83,7 +87,64 @@ export abstract class MarkdownLane extends LaneBase {
       this.tail = tail
       this.noteHeldTail()
     }
+    if (!whole) return true
+    const rest = chunk.slice(cut)
+    return (mode === modes.prose && this.d.readTag(rest)) || this.mention(rest) || this.d.lexChunk(rest)
+  }
+
+  /** An opening tag in prose or a pending code span that starts no block (`TagReader.mention`): taken as the lexer's token. */
+  protected mention(text: string): boolean {
+    const tok = this.tables.tagReader.mention(this.d.s.mode, text, this.d.s.md)
+    if (tok === null) return false
+    this.d.takeToken(tok, text)
     return true
+  }
+
+  /**
+   * A tag held after an unmatched backtick (`spanHold`), and a run in this
+   * chunk that closes a level open at the tag (`` `<｜DSML｜invoke>` `` +
+   * "`."): the tag sat in a code span, so the hold and the chunk through
+   * the run go out as text, as the lexer's run token releases them
+   * (`decideRun`), and the rest is a chunk of its own; a run the chunk
+   * end cuts joins the hold, carried, and `settleRun` decides it. Anything else (a line
+   * feed, a run that keeps holding, a fence opener, a
+   * run inside an open HTML tag, a hold near the limit) is the lexer's,
+   * before anything is changed.
+   */
+  protected releaseHold(chunk: string): boolean {
+    const s = this.d.s
+    const h = s.hold
+    if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return false
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c === codes.lineFeed) return false
+      if (c !== codes.graveAccent && c !== codes.tilde) continue
+      let end = i + 1
+      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      // the text before the run joins the hold first: past the limit the lexer gives the hold up there
+      if (h.length + i > this.d.opts.captureLimit) return false
+      if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return false
+      if (end === chunk.length) {
+        // its length is not known yet: it joins the hold, carried as the lexer's runPart token carries it
+        if (end - i > this.d.opts.captureLimit) return false
+        h.parts.push(chunk)
+        h.length += chunk.length
+        s.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
+        s.lineState = lineStateBefore(chunk, end, s.lineState)
+        s.pos += end
+        return true
+      }
+      const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
+      if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null) return false
+      this.d.out.text(h.parts.join(''))
+      s.hold = null
+      s.mode = d.target
+      s.md = d.md
+      this.d.passText(chunk, end)
+      const rest = chunk.slice(end)
+      return rest.length === 0 || this.take(rest) || this.d.lexChunk(rest)
+    }
+    return false
   }
 
   /**

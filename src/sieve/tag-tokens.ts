@@ -14,6 +14,9 @@ import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { copyMarkdown, type MarkdownState } from '../lexer/context.js'
+import type { TokenInfo } from '../lexer/tokens.js'
+import type { TailMatcher } from '../lexer/tail.js'
 import { attribute } from '../lexer/tokens.js'
 import { growsAt } from '../lexer/frames.js'
 import { continuesCapture } from './capture-rules.js'
@@ -26,6 +29,16 @@ interface TagTypes {
   ws: TokenType
   end: TokenType
   body: ModeName
+}
+
+interface OpenerHit {
+  type: TokenType
+  info: TokenInfo
+  /** Where the name ends. */
+  end: number
+  /** The delimiter's index in the mode's tail matcher. */
+  d: number
+  matcher: TailMatcher
 }
 
 /** A parameter's value: text up to a tag start; between tags: blanks before one. */
@@ -113,6 +126,29 @@ export class TagReader {
    * mode that token pushes.
    */
   opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
+    const hit = this.openerHit(mode, text)
+    const tag = hit === null || hit.info.push === null ? undefined : this.tags.get(hit.info.push)
+    if (hit === null || tag === undefined || (mode !== modes.prose && !continuesCapture(mode, hit.info.category)) || !hit.matcher.confirms(hit.d, text, hit.end)) return null
+    return { token: token(hit.type, text, 0, hit.end), tag }
+  }
+
+  /**
+   * The opening tag whose name `text` starts with, in prose or a pending
+   * code span, when it starts no block there: its token, which is text where
+   * it stands (`<｜DSML｜parameter` in prose), or held until the span decides
+   * (after an unmatched backtick: `spanHold`), carrying the Markdown state
+   * `md` with the levels open at it, as the lexer's delimiter token sets it.
+   */
+  mention(mode: ModeName, text: string, md: MarkdownState): IToken | null {
+    const hit = this.openerHit(mode, text)
+    if (hit === null || (hit.info.push !== mode && hit.info.push !== modes.spanHold) || !hit.matcher.confirms(hit.d, text, hit.end)) return null
+    const tok = token(hit.type, text, 0, hit.end)
+    if (hit.info.push === modes.spanHold) tok.payload = { ...copyMarkdown(md), holdDepth: md.levels.length } satisfies MarkdownState
+    return tok
+  }
+
+  /** The opener name `text` starts with in `mode` (`TailMatcher.openerAt`), its token type, and a check by the type's own regex. */
+  private openerHit(mode: ModeName, text: string): OpenerHit | null {
     const lexer = this.lexer
     const matcher = lexer.tails.get(mode)
     const types = lexer.delimiterTokens.get(mode)
@@ -120,10 +156,7 @@ export class TagReader {
     const hit = matcher.openerAt(text)
     const type = hit === null ? null : types[hit.d]
     if (hit === null || type === null || type === undefined) return null
-    const info = lexer.infoByIdx[type.tokenTypeIdx!]!
-    const tag = info.push === null ? undefined : this.tags.get(info.push)
-    if (tag === undefined || (mode !== modes.prose && !continuesCapture(mode, info.category)) || !matcher.confirms(hit.d, text, hit.end)) return null
-    return { token: token(type, text, 0, hit.end), tag }
+    return { type, info: lexer.infoByIdx[type.tokenTypeIdx!]!, end: hit.end, d: hit.d, matcher }
   }
 
   /** After the tag end: value text up to a tag start, or blanks before one (not blanks that end the text). */

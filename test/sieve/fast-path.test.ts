@@ -145,9 +145,9 @@ describe('fast paths', () => {
     const events = chunks.slice(0, 3).flatMap((c) => sieve.push(c))
     expect(sieve.stats().lexerRuns).toBe(0)
     expect(textOf(events)).toBe('see `')
-    // the name's boundary decides the tag: one lexer run, and it was an example in inline code
+    // the name's boundary decides the tag, held until the span decides; the closing run shows it was an example
     events.push(...chunks.slice(3).flatMap((c) => sieve.push(c)), ...sieve.end())
-    expect(sieve.stats().lexerRuns).toBe(1)
+    expect(sieve.stats().lexerRuns).toBe(0)
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(events)).toEqual([])
   })
@@ -159,6 +159,33 @@ describe('fast paths', () => {
     expect(textOf(events)).toBe(chunks.join(''))
     expect(sieve.stats().lexerRuns).toBe(0)
     expect(sieve.sawToolCallSyntax()).toBe(true)
+  })
+
+  it('should support a tag held after an unmatched backtick and released by the closing run, without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['see `<｜DSML｜in', 'voke name="x', '">', '`. Then ', 'more `＜ＤＳＭＬ＜tool_calls＞', '`', ' ok']
+    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(sieve.sawToolCallSyntax()).toBe(false)
+    expect(textOf(expectChunkInvariant(chunks.join('')))).toBe(chunks.join(''))
+  })
+
+  it('should support an opening tag that starts no block mentioned in prose (`<｜DSML｜parameter …>`) as text, without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['a <｜DSML｜para', 'meter name="p"> b']
+    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(textOf(events)).toBe(chunks.join(''))
+  })
+
+  it('should not support releasing a held tag without the lexer when the run keeps it held, or a line feed or a fence comes first', () => {
+    // a deeper run (``) opens a level inside the span: the tag stays held until the first run closes
+    for (const input of ['`a <tool_calls> ``b`` c` d', '`a <tool_calls> b\nc` d', '`a <tool_calls>\n```\nx\n```\n', '`a <tool_calls>\n\n' + block]) {
+      const events = expectChunkInvariant(input)
+      if (input.endsWith(block)) expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+      else expect(textOf(events)).toBe(input)
+    }
   })
 
   it('should support a tag inside inline code as an example, and after it a live block, for every chunking', () => {

@@ -48,9 +48,9 @@ export type CategoryName = keyof typeof cat
 
 /**
  * The text of an `Attr` token, ` name="value"`: spaces, a name, `=` and a
- * quoted value. Groups: the name, a double-quoted value, a single-quoted one.
+ * quoted value. The parser reads the parts off a matched image by position.
  */
-export const attributeSource = `[ \\t\\r\\n]+([${nameCharClass}]+)[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"([^"]*)"|'([^']*)')`
+export const attributeSource = `[ \\t\\r\\n]+[${nameCharClass}]+[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"]*"|'[^']*')`
 
 /** What the driver needs to know about a concrete token type beyond its push mode. */
 export interface TokenMeta {

@@ -11,7 +11,7 @@
  * fit is released as text by the driver, never repaired into something plausible.
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain'
-import { allCategories, attributeSource, cat } from '../lexer/kinds.js'
+import { allCategories, cat } from '../lexer/kinds.js'
 
 /** One piece of a parameter value, in order. */
 export interface ValuePart {
@@ -19,8 +19,11 @@ export interface ValuePart {
   text: string
 }
 
+/** Attributes by lower-cased name; the first value of a name wins. A Map: names are keys like any other, and a lookup by a fresh string costs no interning. */
+export type Attributes = Map<string, string>
+
 export interface ParsedParam {
-  attrs: Record<string, string>
+  attrs: Attributes
   parts: ValuePart[]
   /**
    * The exact text between the parameter's tags, CDATA delimiters and
@@ -30,7 +33,7 @@ export interface ParsedParam {
 }
 
 export interface ParsedInvoke {
-  attrs: Record<string, string>
+  attrs: Attributes
   params: ParsedParam[]
   /** The invoke body when it is a JSON object, verbatim. */
   json: string | null
@@ -44,12 +47,16 @@ export interface ParsedInvoke {
 }
 
 export interface ParsedBlock {
-  wrapperAttrs: Record<string, string> | null
+  wrapperAttrs: Attributes | null
   invokes: ParsedInvoke[]
 }
 
-/** The name and the (double- or single-quoted) value of an `Attr` token. */
-const attributeParts = new RegExp(`^${attributeSource}$`)
+const equals = 0x3d
+
+/** The blanks an `Attr` token's pattern allows around its name and `=` (`attributeSource`). */
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
+}
 
 function lower(s: string): string {
   return s.toLowerCase()
@@ -62,7 +69,7 @@ class BlockParser extends EmbeddedActionsParser {
   }
 
   block = this.RULE('block', (): ParsedBlock => {
-    let wrapperAttrs: Record<string, string> | null = null
+    let wrapperAttrs: Attributes | null = null
     const invokes: ParsedInvoke[] = []
     this.OPTION(() => {
       this.CONSUME(cat.WrapperOpen)
@@ -83,8 +90,8 @@ class BlockParser extends EmbeddedActionsParser {
   // re-enters itself (a tag holds no tag, a parameter no invoke), so one state slot per rule is enough.
   private inv: { params: ParsedParam[]; json: string | null; hasContent: boolean } = { params: [], json: null, hasContent: false }
   private par: { parts: ValuePart[]; raw: string[] } = { parts: [], raw: [] }
-  private tag: { attrs: Record<string, string>; pending: string | null; afterEq: boolean; word: string | null; value: string } = {
-    attrs: Object.create(null) as Record<string, string>,
+  private tag: { attrs: Attributes; pending: string | null; afterEq: boolean; word: string | null; value: string } = {
+    attrs: new Map(),
     pending: null,
     afterEq: false,
     word: null,
@@ -167,11 +174,11 @@ class BlockParser extends EmbeddedActionsParser {
     const word = t.word
     if (word === null) return
     if (t.afterEq && t.pending !== null) {
-      if (t.attrs[t.pending] === '') t.attrs[t.pending] = word
+      if (t.attrs.get(t.pending) === '') t.attrs.set(t.pending, word)
       t.pending = null
     } else {
       t.pending = lower(word)
-      if (!(t.pending in t.attrs)) t.attrs[t.pending] = ''
+      if (!t.attrs.has(t.pending)) t.attrs.set(t.pending, '')
     }
     t.afterEq = false
     t.word = null
@@ -186,25 +193,33 @@ class BlockParser extends EmbeddedActionsParser {
   private readonly quotedAction = (): void => {
     const tag = this.tag
     this.endWord()
-    if (tag.pending !== null && tag.attrs[tag.pending] === '') tag.attrs[tag.pending] = tag.value
+    if (tag.pending !== null && tag.attrs.get(tag.pending) === '') tag.attrs.set(tag.pending, tag.value)
     tag.pending = null
     tag.afterEq = false
   }
 
-  /** A whole attribute token: exactly what its pieces (spaces, name, `=`, quoted value) would have done, in order. */
+  /**
+   * A whole attribute token: exactly what its pieces (spaces, name, `=`,
+   * quoted value) would have done, in order. The token's regex matched the
+   * whole image (`attributeSource`), so its parts are read off by position.
+   */
   private attribute(image: string): void {
-    const m = attributeParts.exec(image)!
+    let i = 1
+    while (isBlank(image.charCodeAt(i))) i++
+    let j = i + 1
+    while (j < image.length && !isBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
     this.endWord()
-    this.tag.word = m[1]!
+    this.tag.word = image.slice(i, j)
     this.eqAction()
-    this.tag.value = m[2] ?? m[3]!
+    // the value runs from after its opening quote to the closing quote, the image's last character
+    this.tag.value = image.slice(image.indexOf(image[image.length - 1]!, image.indexOf('=', j)) + 1, image.length - 1)
     this.quotedAction()
   }
 
-  private tagRest = this.RULE('tagRest', (): Record<string, string> => {
+  private tagRest = this.RULE('tagRest', (): Attributes => {
     // the attribute an `=` may still give a value to; the first value of a name wins;
     // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
-    const t = (this.tag = { attrs: Object.create(null) as Record<string, string>, pending: null, afterEq: false, word: null, value: '' })
+    const t = (this.tag = { attrs: new Map(), pending: null, afterEq: false, word: null, value: '' })
     this.MANY(() => this.OR((this.tagAlts ??= [
       { ALT: () => { this.CONSUME(cat.Ws); this.ACTION(this.endWordAction) } },
       {

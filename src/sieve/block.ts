@@ -78,28 +78,26 @@ function silentEmpty(inv: ParsedInvoke): boolean {
  * takes the wrapper's closer.
  */
 function splitRaw(tokens: IToken[], start: number, invokes: ParsedInvoke[]): { raws: string[]; spans: Span[] } {
-  const closers = new Set<IToken>()
-  for (const inv of invokes) closers.add(inv.close)
-  let at = start
-  let frags: string[] = []
   const raws: string[] = []
-  const ends: number[] = []
+  const spans: Span[] = []
+  let k = 0
+  let from = start
+  let at = start
+  // appended, not joined: the engine links the pieces and copies them once, when (if ever) the raw text is read
+  let raw = ''
   for (const t of tokens) {
-    frags.push(t.image)
+    raw += t.image
     at += t.image.length
-    if (closers.has(t)) {
-      raws.push(frags.join(''))
-      ends.push(at)
-      frags = []
+    if (k < invokes.length && t === invokes[k]!.close) {
+      raws.push(raw)
+      spans.push({ start: from, end: at })
+      from = at
+      raw = ''
+      k++
     }
   }
-  raws[raws.length - 1] += frags.join('')
-  ends[ends.length - 1] = at
-  let from = start
-  const spans = ends.map((end) => {
-    const span = { start: from, end }
-    from = end
-    return span
-  })
+  // the last call also takes the wrapper's closer
+  raws[raws.length - 1] += raw
+  spans[spans.length - 1]!.end = at
   return { raws, spans }
 }

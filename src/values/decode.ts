@@ -66,7 +66,7 @@ function attrValue(v: string | undefined): string {
 }
 
 export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
-  const name = attrValue(inv.attrs[opts.nameAttr])
+  const name = attrValue(inv.attrs.get(opts.nameAttr))
   if (name === '') return { ok: false, problem: 'missing-name' }
   const problems: CallProblem[] = []
   if (inv.json !== null) {
@@ -77,7 +77,7 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
   // a Map: a parameter named `__proto__` is a key like any other
   const params = new Map<string, Node>()
   for (const p of inv.params) {
-    const key = attrValue(p.attrs[opts.nameAttr])
+    const key = attrValue(p.attrs.get(opts.nameAttr))
     if (key === '') return { ok: false, problem: 'missing-parameter-name' }
     const node = paramNode(p, key, opts, problems)
     const seen = params.get(key)
@@ -113,7 +113,7 @@ function jsonBody(json: string): Record<string, unknown> | null {
 }
 
 function paramNode(p: ParsedParam, key: string, opts: ValueOptions, problems: CallProblem[]): Node {
-  const flag = p.attrs[opts.stringAttr]
+  const flag = p.attrs.get(opts.stringAttr)
   const mode = flag === undefined ? '' : trimXml(flag).toLowerCase()
   if (mode === 'true') return { kind: 'text', text: stringTrueText(p.raw), literal: false }
   if (mode === 'false') {

@@ -78,26 +78,28 @@ function silentEmpty(inv: ParsedInvoke): boolean {
  * takes the wrapper's closer.
  */
 function splitRaw(tokens: IToken[], start: number, invokes: ParsedInvoke[]): { raws: string[]; spans: Span[] } {
-  const raws: string[] = []
-  const spans: Span[] = []
-  let k = 0
-  let from = start
+  const closers = new Set<IToken>()
+  for (const inv of invokes) closers.add(inv.close)
   let at = start
-  // appended, not joined: the engine links the pieces and copies them once, when (if ever) the raw text is read
-  let raw = ''
+  let frags: string[] = []
+  const raws: string[] = []
+  const ends: number[] = []
   for (const t of tokens) {
-    raw += t.image
+    frags.push(t.image)
     at += t.image.length
-    if (k < invokes.length && t === invokes[k]!.close) {
-      raws.push(raw)
-      spans.push({ start: from, end: at })
-      from = at
-      raw = ''
-      k++
+    if (closers.has(t)) {
+      raws.push(frags.join(''))
+      ends.push(at)
+      frags = []
     }
   }
-  // the last call also takes the wrapper's closer
-  raws[raws.length - 1] += raw
-  spans[spans.length - 1]!.end = at
+  raws[raws.length - 1] += frags.join('')
+  ends[ends.length - 1] = at
+  let from = start
+  const spans = ends.map((end) => {
+    const span = { start: from, end }
+    from = end
+    return span
+  })
   return { raws, spans }
 }

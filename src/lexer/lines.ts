@@ -222,7 +222,7 @@ export interface Ahead {
 }
 
 /** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line feed or `<` counts. */
-function quiet(ls: LineState): boolean {
+export function quiet(ls: LineState): boolean {
   return (ls & (POSITION | candidateBits)) === linePositions.mid && settled(ls & KIND)
 }
 

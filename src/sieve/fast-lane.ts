@@ -11,7 +11,7 @@
 import { createTokenInstance } from 'chevrotain'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
-import { advanceUnlessCode } from '../lexer/lines.js'
+import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailMatcher } from '../lexer/tail.js'
 import { blank, endsInLineStartSpaces, type FastPath } from './fast-path.js'
@@ -27,27 +27,34 @@ export class FastLane extends MarkdownLane {
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
     this.heldCarry = null
-    // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
-    if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
     let cut = chunk.length
-    if (fp.special.find(chunk) >= 0) {
-      cut = this.plainUpTo(chunk, fp)
-      // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
-      if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
-      if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
+    let line = s.lineState
+    // mid-line with nothing pending, a chunk with nothing special, no line feed and no `<` leaves the line state as
+    // it is and ends in no line-start prefix: most chunks, read once
+    const still = quiet(line) && fp.specialOrLine.find(chunk) < 0
+    if (!still) {
+      // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
+      if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
+      if (fp.special.find(chunk) >= 0) {
+        cut = this.plainUpTo(chunk, fp)
+        // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
+        if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
+        if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
+      }
+      // where a line turns into indented code (in prose) the lexer switches mode
+      line = s.mode === modes.prose ? advanceUnlessCode(line, chunk, cut) : lineStateBefore(chunk, cut, line)
+      if (line < 0) return false
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
-    // where a line turns into indented code (in prose) the lexer switches mode
-    const line = s.mode === modes.prose ? advanceUnlessCode(s.lineState, chunk, cut) : lineStateBefore(chunk, cut, s.lineState)
-    if (line < 0) return false
+    const prefixAtEnd = !still && cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
-      if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return this.textThenIndent(chunk, fp.quotes === true)
+      if (prefixAtEnd) return this.textThenIndent(chunk, fp.quotes === true)
       this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true))) return false
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && prefixAtEnd)) return false
       if (head.length > 0) {
         if (cap.run === null || cap.run.type !== fp.type) {
           flushRun(cap)
@@ -64,7 +71,7 @@ export class FastLane extends MarkdownLane {
       }
     } else {
       const h = s.hold
-      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)) return false
+      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return false
       h.parts.push(chunk)
       h.length += chunk.length
     }

@@ -16,6 +16,12 @@ import { TagReader } from './tag-tokens.js'
 export interface FastPath {
   /** Finds a character that needs the lexer in this mode. */
   special: CharSet
+  /**
+   * The special characters, and those that move a line state that is mid-line
+   * with nothing pending (a line feed, `<`): a chunk with none of these
+   * leaves such a state as it is, and holds no line-start prefix.
+   */
+  specialOrLine: CharSet
   /** Where such a chunk goes. */
   sink: 'text' | 'capture' | 'hold'
   /** For captures: the text token type of the mode. */
@@ -43,10 +49,15 @@ export class CharSet {
   /** Every character but these is in the set. */
   private readonly inverted: boolean
 
-  constructor(cs: readonly number[], inverted = false) {
-    for (const c of cs) if (c < 128) this.ascii[c] = 1
-    this.wide = [...new Set(cs.filter((c) => c >= 128))]
+  constructor(private readonly listed: readonly number[], inverted = false) {
+    for (const c of listed) if (c < 128) this.ascii[c] = 1
+    this.wide = [...new Set(listed.filter((c) => c >= 128))]
     this.inverted = inverted
+  }
+
+  /** This set and `more`. */
+  with(more: readonly number[]): CharSet {
+    return this.inverted ? new CharSet(this.listed.filter((c) => !more.includes(c)), true) : new CharSet([...this.listed, ...more])
   }
 
   has(c: number): boolean {
@@ -98,6 +109,9 @@ export function laneTables(lexer: CompiledLexer): LaneTables {
   return hit
 }
 
+/** A mode's fast path as written below; the rest follows from it and the lexer. */
+type PathSpec = Omit<FastPath, 'specialOrLine' | 'quotes'>
+
 function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
   const runs = [codes.graveAccent, codes.tilde]
   const tags = [...lexer.tagStartChars]
@@ -106,8 +120,8 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     if (t === undefined) throw new Error(`no token type ${name}`)
     return t
   }
-  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, FastPath] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
-  const out: Array<[ModeName, FastPath]> = [
+  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, PathSpec] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
+  const out: Array<[ModeName, PathSpec]> = [
     [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
     [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
     [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
@@ -131,8 +145,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
     out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
   }
-  for (const [mode, fp] of out) fp.quotes = lexer.prefixModes.has(mode)
-  return Object.fromEntries(out)
+  return Object.fromEntries(out.map(([mode, fp]) => [mode, { ...fp, quotes: lexer.prefixModes.has(mode), specialOrLine: fp.special.with([codes.lineFeed, codes.lessThan]) }]))
 }
 
 /**

@@ -168,6 +168,9 @@ function step(ls: LineState, c: number): LineState {
   return firstContent(ls, c)
 }
 
+const lf = codes.lineFeed
+const lt = codes.lessThan
+
 /** Sentinel of {@link advance}: indented code starts in the text. */
 const CODE_STARTS = -1
 
@@ -269,16 +272,22 @@ function indexOr(text: string, ch: string, from: number): number {
  * character. The lexer's cursor reads its longer texts with {@link scan}.
  */
 function advance(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
-  let plain = quiet(ls)
-  for (let i = from; i < to; i++) {
+  let i = from
+  for (;;) {
+    if (quiet(ls)) {
+      while (i < to) {
+        const c = text.charCodeAt(i)
+        if (c === lf || c === lt) break
+        i++
+      }
+    }
+    if (i >= to) return ls
     const c = text.charCodeAt(i)
-    if (plain && c !== codes.lineFeed && c !== codes.lessThan) continue
     const after = next(ls, c)
     if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
     ls = after
-    plain = quiet(ls)
+    i++
   }
-  return ls
 }
 
 /** The line state after `text[from, to)`, given the state at `from`. */

@@ -246,6 +246,8 @@ export class Driver implements DriverCore {
         if (d.target !== null) s.mode = d.target
       }
     }
+    // nothing left to lex (the stream ended right after a run): the decision above was all there was
+    if (text === '' && s.carry === null) return
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
   }
 

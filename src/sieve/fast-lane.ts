@@ -39,6 +39,7 @@ export class FastLane extends MarkdownLane {
         cut = this.plainUpTo(chunk, fp)
         // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
         if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
+        if (cut < 0 && s.mode === modes.fence) return this.fenceCloser(chunk)
         if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
       }
       // where a line turns into indented code (in prose) the lexer switches mode

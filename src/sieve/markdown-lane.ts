@@ -19,13 +19,13 @@ import { LaneBase } from './lane-base.js'
 export abstract class MarkdownLane extends LaneBase {
   /**
    * Prose or a pending code span whose only specials are backtick or tilde
-   * runs that open no fence (and tag starts that start nothing): all of it is
-   * text, and each run moves the Markdown state exactly as the lexer's run
-   * token would (`decideRun`: `` `x` `` opens and closes a span); a run the
+   * runs (and tag starts that start nothing): all of it is text, and each
+   * run moves the Markdown state exactly as the lexer's run token would (`decideRun`: `` `x` `` opens and closes a span); a run the
    * chunk end cuts is carried, as the lexer carries it; a tag the chunk
    * completes is read from where it starts, as the lexer would read it
    * there (a block's opening tag, a mention, else a lexer run from it).
-   * Anything else (a fence opener, a line feed inside a span) is left to
+   * A fence opener ends the inline text; the info string after it is a
+   * chunk of its own. Anything else (a line feed inside a span) is left to
    * the lexer, before anything is changed.
    */
   protected inlineRuns(chunk: string): boolean {
@@ -57,12 +57,17 @@ export abstract class MarkdownLane extends LaneBase {
           carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
           break
         }
-        // at a line start the run is read as the lexer's run token reads it there: a fence opener is left to the lexer
+        // at a line start the run is read as the lexer's run token reads it there; a fence opener ends the inline
+        // text: the info string after it is read in its own mode
         const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
-        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span) return false
+        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span && d.target !== modes.fenceInfo) return false
         if (d.target !== null) mode = d.target
         if (d.md !== null) md = d.md
         i = end - 1
+        if (mode === modes.fenceInfo) {
+          cut = end
+          break
+        }
       } else if (c === codes.lineFeed) {
         if (mode === modes.span) return false
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
@@ -87,9 +92,17 @@ export abstract class MarkdownLane extends LaneBase {
       this.tail = tail
       this.noteHeldTail()
     }
+    if (mode === modes.fenceInfo) return this.rest(chunk, cut)
     if (!whole) return true
     const rest = chunk.slice(cut)
     return (mode === modes.prose && this.d.readTag(rest)) || this.mention(rest) || this.d.lexChunk(rest)
+  }
+
+  /** What follows in the chunk after a construct the lane took: a chunk of its own. */
+  private rest(chunk: string, from: number): boolean {
+    if (from === chunk.length) return true
+    const rest = chunk.slice(from)
+    return this.take(rest) || this.d.lexChunk(rest)
   }
 
   /** An opening tag in prose or a pending code span that starts no block (`TagReader.mention`): taken as the lexer's token. */
@@ -174,6 +187,38 @@ export abstract class MarkdownLane extends LaneBase {
     if (line === chunk.length) return true
     const rest = chunk.slice(line)
     return this.take(rest) || this.d.lexChunk(rest)
+  }
+
+  /**
+   * A closer of the open fence in this chunk (`}\n` + "```\n"): the content
+   * and the run go out as text, and the closer's line follows
+   * (`fenceClose`), as the lexer's run token leaves it (`decideRun`); the
+   * rest is a chunk of its own. A line-start run the chunk end cuts, or
+   * anything else, is the lexer's.
+   */
+  protected fenceCloser(chunk: string): boolean {
+    const s = this.d.s
+    if (s.mode !== modes.fence || s.capture !== null || s.hold !== null) return false
+    const at = s.lineState
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c !== codes.graveAccent && c !== codes.tilde) continue
+      const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
+      let end = i + 1
+      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      if (indent >= 0 && end === chunk.length) return false
+      const d = decideRun('fence', s.md, c, end - i, indent, this.d.guard)
+      if (d.target !== null && d.target !== modes.fenceClose) return false
+      if (d.target === null) {
+        i = end - 1
+        continue
+      }
+      this.d.passText(chunk, end)
+      s.mode = d.target
+      if (d.md !== null) s.md = d.md
+      return this.rest(chunk, end)
+    }
+    return false
   }
 
   /**

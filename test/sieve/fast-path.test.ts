@@ -188,6 +188,28 @@ describe('fast paths', () => {
     }
   })
 
+  it('should support fences opened and closed inside chunks (`Look:\n` + "```ts\nx" … "}\n```\n" + "Then"), without the lexer', () => {
+    const sieve = createSieve()
+    const chunks = ['Look:\n```ts\nconst', ' a = <tool_calls>;\n', '}\n```\nThen:\n', '~~~\n<tool_calls>\n~~~', '\n', 'done.']
+    const events = [...chunks.flatMap((c) => sieve.push(c))]
+    expect(sieve.stats().lexerRuns).toBe(0)
+    events.push(...sieve.end())
+    expect(textOf(events)).toBe(chunks.join(''))
+    expect(calls(events)).toEqual([])
+  })
+
+  it('should support fences in list items and block quotes, and runs that only look like closers, for every chunking', () => {
+    const cases: Array<[string, number]> = [
+      ['- item\n  ```\n  <tool_calls>\n  ```\n' + block, 1],
+      ['> ```\n> x\n> ```\n' + block, 1],
+      ['````\n```\n' + block + '\n````\nafter ' + block, 1],
+      ['```\na ``` b\n ```` \n' + block, 1],
+      // a closer takes no info string: the block stays inside the fence
+      ['```js\nx\n```js\n' + block + '\n```\n', 0],
+    ]
+    for (const [input, n] of cases) expect(calls(expectChunkInvariant(input))).toHaveLength(n)
+  })
+
   it('should support a tag inside inline code as an example, and after it a live block, for every chunking', () => {
     const input = 'Write `<tool_calls>` or ``<tool_calls>` ``, then:\n' + block
     const events = expectChunkInvariant(input)

@@ -2,7 +2,8 @@
 import type { SieveEvent } from '../types.js'
 
 export class Emitter {
-  private events: SieveEvent[] = []
+  /** Events so far, text before them flushed in; null until the first non-text event of this push. */
+  private events: SieveEvent[] | null = null
   // text since the last non-text event, joined once when taken (STYLE 5); most pushes carry one piece, kept without an array
   private first: string | null = null
   private rest: string[] | null = null
@@ -15,23 +16,28 @@ export class Emitter {
 
   event(e: SieveEvent): void {
     this.flushText()
-    this.events.push(e)
+    ;(this.events ??= []).push(e)
   }
 
+  /** The events since the last take; the caller owns the array. */
   take(): SieveEvent[] {
+    // most pushes give one text event or none: an array of exactly that, not one grown by a push
+    if (this.events === null) return this.first === null ? [] : [this.textEvent()]
     this.flushText()
-    // the caller owns what it gets: an empty answer is a new array, not the one kept for the next push
-    if (this.events.length === 0) return []
     const out = this.events
-    this.events = []
+    this.events = null
     return out
   }
 
   private flushText(): void {
-    if (this.first === null) return
-    const text = this.rest === null ? this.first : this.first + this.rest.join('')
-    this.events.push({ type: 'text', text })
+    if (this.first !== null) (this.events ??= []).push(this.textEvent())
+  }
+
+  /** The pending text as one event; the pending text is cleared. */
+  private textEvent(): SieveEvent {
+    const text = this.rest === null ? this.first! : this.first! + this.rest.join('')
     this.first = null
     this.rest = null
+    return { type: 'text', text }
   }
 }

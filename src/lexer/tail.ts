@@ -149,7 +149,8 @@ export class TailMatcher {
   confirms(d: number, text: string, end: number): boolean {
     const re = this.delims[d]!.sticky
     re.lastIndex = 0
-    return re.exec(text)?.[0].length === end
+    // a sticky test leaves lastIndex where the match ends, with no match array made
+    return re.test(text) && re.lastIndex === end
   }
 
   /**

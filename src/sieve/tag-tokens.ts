@@ -84,23 +84,22 @@ export class TagReader {
       if (at >= text.length) return null
       // the tag end (spaces before it included) comes first in a tag mode's tokens; one the text end could still
       // lengthen is the lexer's to hold
+      // (sticky tests: where a match ends is their lastIndex, with no match array made)
       tagEnd.sticky.lastIndex = at
-      const e = tagEnd.sticky.exec(text)
-      if (e !== null) {
-        const end = at + e[0].length
+      if (tagEnd.sticky.test(text)) {
+        const end = tagEnd.sticky.lastIndex
         if (growsAt(tagEnd, text, at)) return null
         tokens.push(token(tag.end, text, at, end))
         at = end
         break
       }
       attribute.lastIndex = at
-      const a = attribute.exec(text)
-      let end = at
-      if (a !== null) end = at + a[0].length
-      else while (end < text.length && isSpace(text.charCodeAt(end))) end++
+      const whole = attribute.test(text)
+      let end = whole ? attribute.lastIndex : at
+      if (!whole) while (end < text.length && isSpace(text.charCodeAt(end))) end++
       // a line break in a tag could put a line prefix (the lexer holds one at the end of a text) inside it
-      if (end === at || (a !== null && a[0].indexOf('\n') >= 0)) return null
-      tokens.push(token(a !== null ? tag.attr : tag.ws, text, at, end))
+      if (end === at || (whole && hasLineFeed(text, at, end))) return null
+      tokens.push(token(whole ? tag.attr : tag.ws, text, at, end))
       at = end
     }
     return { tokens, end: this.body(tag.body, text, at, tokens) }
@@ -180,6 +179,11 @@ export class TagReader {
     }
     return end
   }
+}
+
+function hasLineFeed(text: string, from: number, to: number): boolean {
+  const i = text.indexOf('\n', from)
+  return i >= 0 && i < to
 }
 
 function isSpace(c: number): boolean {

@@ -49,9 +49,15 @@ export class CharSet {
   /** Every character but these is in the set. */
   private readonly inverted: boolean
 
+  /** The range of `wide`: most text outside ASCII (CJK, accents) falls below the fullwidth forms with one test. */
+  private readonly wideMin: number
+  private readonly wideMax: number
+
   constructor(private readonly listed: readonly number[], inverted = false) {
     for (const c of listed) if (c < 128) this.ascii[c] = 1
     this.wide = [...new Set(listed.filter((c) => c >= 128))]
+    this.wideMin = Math.min(...this.wide)
+    this.wideMax = Math.max(...this.wide)
     this.inverted = inverted
   }
 
@@ -63,6 +69,7 @@ export class CharSet {
   has(c: number): boolean {
     let hit: boolean
     if (c < 128) hit = this.ascii[c] === 1
+    else if (c < this.wideMin || c > this.wideMax) hit = false
     else {
       hit = false
       for (let i = 0; i < this.wide.length; i++) if (this.wide[i] === c) hit = true

@@ -134,12 +134,12 @@ export class FastLane extends MarkdownLane {
       next = again
       tail = rest
     }
-    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk) || this.openerWaits(tail)
+    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk, tail) || this.openerWaits(tail)
     // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
     // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
     // an opening tag that starts no block is text, or (after an unmatched backtick) held until the span decides
     if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) {
-      return this.closingTag(matcher, chunk) || (s.mode === modes.prose && d.readTag(tail)) || this.mention(tail)
+      return this.closingTag(matcher, chunk, tail) || (s.mode === modes.prose && d.readTag(tail)) || this.mention(tail)
     }
     if (next === 'died' && s.capture !== null) {
       // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
@@ -155,13 +155,13 @@ export class FastLane extends MarkdownLane {
   }
 
   /**
-   * The held tail and the chunk complete a delimiter that cannot grow
+   * The held tail and the chunk (`text`, the two joined) complete a delimiter that cannot grow
    * (`</｜DSML｜parameter>`): at the start of the text the lexer would
    * produce exactly that token, so the driver takes it without a lexer run
    * (one per closing tag inside a block; a closer mentioned in prose or
    * inline code, which is text). Anything else: the lexer.
    */
-  private closingTag(matcher: TailMatcher, chunk: string): boolean {
+  private closingTag(matcher: TailMatcher, chunk: string, text: string): boolean {
     const d = this.d
     const s = d.s
     const types = d.lexer.delimiterTokens.get(s.mode)
@@ -171,7 +171,6 @@ export class FastLane extends MarkdownLane {
     if (hit === null || type === null || type === undefined) return false
     // outside a capture only a tag that is text where it stands (a closer mentioned in prose or inline code)
     if (s.capture === null && d.lexer.infoByIdx[type.tokenTypeIdx!]!.push !== s.mode) return false
-    const text = s.pending + chunk
     const end = s.pending.length + hit.end
     // the token's own regex has the last word on what it matches
     const image = text.slice(0, end)

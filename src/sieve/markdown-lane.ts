@@ -5,6 +5,12 @@
  * moves the Markdown state exactly as the lexer's run or line feed token
  * would (`markdown.ts` decides both); anything else is left to the lexer,
  * before anything is changed.
+ *
+ * The line state here is computed from the text alone (`lineStateBefore`),
+ * while the lexer's cursor can also end an HTML tag or autolink it was
+ * following, when a backtick run in it turns out to close a code span
+ * (`LineCursor.kill`). The two agree because every path here leaves a
+ * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
 import { lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'

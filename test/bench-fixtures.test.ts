@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest'
 import { parseToolCalls } from '../src/index.js'
 import { stream as streamWith } from './helpers/stream.js'
 import { fixedChunks, generateParameterStream, generateTranscript, tokenChunks } from '../bench/generate.js'
-import type { ManifestCall } from '../bench/generate.js'
 
 const SEED = 7
 const transcript = generateTranscript({ seed: SEED, size: 200 * 1024 })

@@ -4,7 +4,6 @@
  * ended an HTML candidate that the text alone would not have ended, and the
  * look-ahead that decides a backtick run standing in a candidate.
  */
-import { codes } from './codes.js'
 import { DONE, candidateBits, candidateStep } from './inline-html.js'
 import { next, scan, type Ahead, type LineState } from './lines.js'
 

@@ -16,7 +16,7 @@
  * ```
  */
 import { codes } from './codes.js'
-import { freshMarkdown, indentOf, itemColumnOf, quoteDepthOf, type MarkdownState } from './context.js'
+import { freshMarkdown, indentOf, itemColumnOf, quoteDepthOf, type MarkdownState, type RunCarry } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
@@ -131,6 +131,11 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
 /** Mode and state to re-lex a tag held in a voided fence opener line from. */
 export function afterVoidedFence(md: MarkdownState, s: GuardSettings): Decision {
   return spanOrProse(s.codeSpans ? inlineRun(md.levels, md.fenceLen) : [])
+}
+
+/** What a run carried across a chunk end means once it has ended, decided as its run token would be in `mode`. */
+export function decideCarried(c: RunCarry, mode: ModeName, md: MarkdownState, s: GuardSettings): Decision {
+  return decideRun(runKindOf(mode) ?? 'prose', md, c.ch, c.len, c.indent, s)
 }
 
 /** Which runs a mode reacts to. */

@@ -6,7 +6,7 @@
 import { createTokenInstance, type IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { decideRun, runKindOf, type Decision, type GuardSettings } from '../lexer/markdown.js'
+import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/tokens.js'
@@ -17,7 +17,7 @@ import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
 import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
-import { Holds, releases } from './holds.js'
+import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
 
@@ -51,7 +51,7 @@ export class Driver implements DriverCore {
     if (chunk.length === 0) return
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
-      const k = this.settleRun(chunk)
+      const k = this.lane.settleRun(chunk)
       if (k >= 0) {
         // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
         const rest = k === 0 ? chunk : chunk.slice(k)
@@ -63,57 +63,11 @@ export class Driver implements DriverCore {
     this.lexChunk(chunk)
   }
 
-  /**
-   * A run carried to the end of the last chunk: the characters of `chunk`
-   * that continue it go out as text (the lexer's runPart token), and where
-   * it ends it is decided as `lexWindow` would decide it, without the lexer,
-   * so the rest of the chunk may still take the fast lane. Outside captures,
-   * where the decision is just the next mode; in a held tag's code span the
-   * characters join the hold, and a run that ends closing a level open at
-   * the tag releases it (`Holds.runEnded`). Returns how many characters of
-   * `chunk` it took, or -1: the lexer decides.
-   */
-  private settleRun(chunk: string): number {
-    const s = this.s
-    const c = s.carry!
-    const h = s.hold
-    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return -1
-    let k = 0
-    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
-    const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
-    const d = k === chunk.length ? null : this.decideCarry(run, c.mode as ModeName, s.md)
-    if (d !== null && d.target === modes.halt) return -1
-    if (h !== null) {
-      // still going, it is bounded by its own length (as the lexer's hold judges a cut run); ended, only a release is taken here
-      if (d === null ? run.len > this.opts.captureLimit : !releases(d.target)) return -1
-      if (d === null) {
-        h.parts.push(chunk)
-        h.length += k
-        s.lineState = lineStateBefore(chunk, k, s.lineState)
-        s.pos += k
-        s.carry = run
-        return k
-      }
-      this.out.text(h.parts.join(''))
-      s.hold = null
-    }
-    if (k > 0) this.passText(chunk, k)
-    s.carry = d === null ? run : null
-    if (d !== null && d.md !== null) s.md = d.md
-    if (d !== null && d.target !== null) s.mode = d.target
-    return k
-  }
-
   passText(text: string, end: number): void {
     const s = this.s
     this.out.text(end === text.length ? text : text.slice(0, end))
     s.lineState = lineStateBefore(text, end, s.lineState)
     s.pos += end
-  }
-
-  /** What a carried run means once it has ended, decided as its run token would be in `mode`. */
-  private decideCarry(c: RunCarry, mode: ModeName, md: MarkdownState): Decision {
-    return decideRun(runKindOf(mode) ?? 'prose', md, c.ch, c.len, c.indent, this.guard)
   }
 
   /**
@@ -229,12 +183,12 @@ export class Driver implements DriverCore {
     if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
       const c = s.carry
       s.carry = null
-      const d = this.decideCarry(c, c.mode as ModeName, s.md)
+      const d = decideCarried(c, c.mode as ModeName, s.md, this.guard)
       if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
         // the run that ended the paragraph already went out as text: decide it again where the re-lex would
         const after = this.holds.afterHalt(s.mode)
         s.hold = null
-        const again = this.decideCarry(c, after.mode, after.md)
+        const again = decideCarried(c, after.mode, after.md, this.guard)
         s.mode = again.target ?? after.mode
         s.md = again.md ?? after.md
       } else {

@@ -7,7 +7,7 @@
  * text with the rest of its paragraph.
  */
 import type { IToken } from 'chevrotain'
-import { freshMarkdown, lineStartIndent, lineStateBefore, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { freshMarkdown, lineStartIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { asLineStart } from '../lexer/lines.js'
 import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'

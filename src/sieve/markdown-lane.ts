@@ -16,10 +16,11 @@ import { lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type R
 import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
-import { decideLineFeed, decideRun } from '../lexer/markdown.js'
+import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type FastPath } from './fast-path.js'
+import { releases } from './holds.js'
 import { LaneBase } from './lane-base.js'
 
 export abstract class MarkdownLane extends LaneBase {
@@ -117,6 +118,48 @@ export abstract class MarkdownLane extends LaneBase {
     if (tok === null) return false
     this.d.takeToken(tok, text)
     return true
+  }
+
+  /**
+   * A run carried to the end of the last chunk: the characters of `chunk`
+   * that continue it go out as text (the lexer's runPart token), and where
+   * it ends it is decided as the driver's `lexWindow` would decide it, without the lexer,
+   * so the rest of the chunk may still take the fast lane. Outside captures,
+   * where the decision is just the next mode; in a held tag's code span the
+   * characters join the hold, and a run that ends closing a level open at
+   * the tag releases it (`Holds.runEnded`). Returns how many characters of
+   * `chunk` it took, or -1: the lexer decides.
+   */
+  settleRun(chunk: string): number {
+    const d = this.d
+    const s = d.s
+    const c = s.carry!
+    const h = s.hold
+    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return -1
+    let k = 0
+    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
+    const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
+    const dec = k === chunk.length ? null : decideCarried(run, c.mode as ModeName, s.md, d.guard)
+    if (dec !== null && dec.target === modes.halt) return -1
+    if (h !== null) {
+      // still going, it is bounded by its own length (as the lexer's hold judges a cut run); ended, only a release is taken here
+      if (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target)) return -1
+      if (dec === null) {
+        h.parts.push(chunk)
+        h.length += k
+        s.lineState = lineStateBefore(chunk, k, s.lineState)
+        s.pos += k
+        s.carry = run
+        return k
+      }
+      d.out.text(h.parts.join(''))
+      s.hold = null
+    }
+    if (k > 0) d.passText(chunk, k)
+    s.carry = dec === null ? run : null
+    if (dec !== null && dec.md !== null) s.md = dec.md
+    if (dec !== null && dec.target !== null) s.mode = dec.target
+    return k
   }
 
   /**

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { GrammarError } from '../../src/errors.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 import { extendGrammar, validateGrammar } from '../../src/grammar/load.js'
 import type { Frame, GrammarPatch } from '../../src/grammar/types.js'

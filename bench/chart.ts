@@ -151,7 +151,7 @@ export function chartFromResults(results: ResultsForChart): string | undefined {
       color: COLORS[r.id] ?? '#555',
       values: t.chunkings.map((c) => c.runners.find((x) => x.id === r.id)?.mbps),
     })
-    // Beside toolsieve: toolsieve on the first peer's turns (ordinary turns of at most 32 KB, paired with it by blocks), the like-for-like figure.
+    // Beside toolsieve: toolsieve's own pass on the first peer's turns (ordinary turns of at most 32 KB), the like-for-like figure.
     const peer = first.peers[0]
     if (r.id === 'toolsieve' && peer !== undefined) {
       series.push({

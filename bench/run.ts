@@ -35,7 +35,7 @@ import { MB, bytesOf, fmt, machine, markdownTable, median, sig, table } from './
 import { failureCount, floorPass, floorSink, peerPass, sameCalls, sievePass, streamPeer, streamSieve, wrong, type Pass, type PairedPass } from './passes.js'
 import { PEERS, drainTimers } from './peers.js'
 import { adversarialSection, heapSection, scalingSection } from './sections.js'
-import { generateTurns, renderTurn } from './transcripts.js'
+import { generateTurns, renderTurn, type Turn } from './transcripts.js'
 import type { ManifestCall } from './generate.js'
 
 // ---------------------------------------------------------------------------
@@ -57,17 +57,23 @@ interface RunnerResult {
 interface PeerComparison {
   peer: string
   turns: number
-  /** toolsieve's median time on exactly the peer's turns, paired with the peer block by block. */
+  /**
+   * The issue's method, interleaved rounds: in every round toolsieve streams exactly the peer's turns in a
+   * pass of its own, and the peer streams them in its pass. Medians over rounds; `speedup` is the median of
+   * the rounds' time ratios (the peer's time over toolsieve's, same turns).
+   */
   sieveMs: number
   peerMs: number
-  /** Median over rounds of the peer's time over toolsieve's on the same turns, paired by blocks of turns. */
   speedup: number
   sieveMbps: number
   /**
-   * One pass pairing single turns (toolsieve, then the peer, per turn): each toolsieve turn then starts
-   * after several milliseconds of the peer's work, with the caches that work left behind.
+   * Paired by blocks of turns: each block through toolsieve, then through the peer, back to back. Each short
+   * toolsieve block then runs right after the peer's far longer work on the block before, on the caches and
+   * the garbage that work left behind, which slows it (see README).
    */
-  paired: { sieveMs: number; speedup: number; sieveMbps: number }
+  blocks: { sieveMs: number; speedup: number; sieveMbps: number }
+  /** One pass pairing single turns (toolsieve, then the peer, per turn): the same effect, per turn. */
+  turnByTurn: { sieveMs: number; speedup: number; sieveMbps: number }
 }
 
 interface ChunkingResult {
@@ -152,9 +158,10 @@ if (runs('transcript')) await (async () => {
     console.log('Peer: @ai-sdk-tool/parser, hermes and morph-XML protocols, transform() called directly. It has NO DSML')
     console.log('and NO Markdown guard: each turn\'s real blocks are re-encoded in its own format; fenced DSML examples stay.')
     console.log(`Peers stream the first turns of at most ${config.peerTurnKb} KB, up to ${config.peerMb} MB or ${config.peerBudgetS} s of warm-up;`)
-    console.log(`"toolsieve faster by": blocks of ${PAIR_BLOCK} of those turns go through toolsieve, then the peer, back to back`)
-    console.log('(median of rounds). Also shown: one pass pairing single turns, where each short toolsieve turn starts')
-    console.log('right after the peer\'s work on the previous one, with the caches that work left behind.')
+    console.log('"toolsieve faster by": in every round toolsieve streams exactly those turns in a pass of its own, and the')
+    console.log('peer in its pass; the median of the rounds\' time ratios. Also shown, paired: blocks of ' + PAIR_BLOCK + ' turns through')
+    console.log('toolsieve, then the peer, back to back, and single turns the same way; each toolsieve block then starts')
+    console.log('right after the peer\'s far longer work, with the caches and the garbage that work left behind.')
   }
 
   const peerTurns = new Map<string, { texts: string[]; expected: ManifestCall[][]; index: number[]; bytes: number[] }>()
@@ -201,7 +208,7 @@ if (runs('transcript')) await (async () => {
     if (sieveWarm!.exact !== turns.length) {
       wrong(`toolsieve got ${turns.length - sieveWarm!.exact} of ${turns.length} turns wrong (${chunking.id})`)
     }
-    const peerChunks = new Map<string, { peer: string[][]; sieve: string[][] }>()
+    const peerChunks = new Map<string, { peer: string[][]; sieve: string[][]; turns: Turn[] }>()
     const peerWarm = new Map<string, Pass>()
     for (const peer of config.peers ? PEERS : []) {
       const p = peerTurns.get(peer.id)!
@@ -209,18 +216,23 @@ if (runs('transcript')) await (async () => {
       const sieveAll = p.index.map((id) => chunked[id]!)
       const warm = await peerPass(peer, all, sieveAll, p.expected, config.peerBudgetS * 1000, true)
       peerWarm.set(peer.id, warm)
-      peerChunks.set(peer.id, { peer: all.slice(0, warm.turns), sieve: sieveAll.slice(0, warm.turns) })
+      peerChunks.set(peer.id, { peer: all.slice(0, warm.turns), sieve: sieveAll.slice(0, warm.turns), turns: p.index.slice(0, warm.turns).map((id) => turns[id]!) })
     }
 
     const floorPasses: Pass[] = []
     const sievePasses: Pass[] = []
     const peerPasses = new Map<string, PairedPass[]>()
+    const ownPasses = new Map<string, Pass[]>()
     for (let r = 0; r < config.rounds; r++) {
       floorPasses.push(floorPass(chunked))
       sievePasses.push(sievePass(chunked, turns))
       for (const peer of config.peers ? PEERS : []) {
         const p = peerTurns.get(peer.id)!
         const c = peerChunks.get(peer.id)!
+        // toolsieve's own pass over exactly the peer's turns, in the same round as the peer's
+        const own = ownPasses.get(peer.id) ?? []
+        own.push(sievePass(c.sieve, c.turns))
+        ownPasses.set(peer.id, own)
         const list = peerPasses.get(peer.id) ?? []
         list.push(await peerPass(peer, c.peer, c.sieve, p.expected))
         peerPasses.set(peer.id, list)
@@ -243,15 +255,20 @@ if (runs('transcript')) await (async () => {
       const n = passes[0]!.turns
       const bytes = p.bytes.slice(0, n).reduce((a, b) => a + b, 0)
       runners.push(runnerResult(peer.id, peer.label, bytes, passes, peerWarm.get(peer.id)!, true))
-      // toolsieve on exactly the same turns, streamed right before the peer in each round.
+      // toolsieve on exactly the same turns: its own pass in each round, and paired with the peer
       const ids = p.index.slice(0, n)
-      const sieveMs = median(passes.map((q) => q.sieveMs))
-      const peerMs = median(passes.map((q) => q.ms))
-      const speedup = median(passes.map((q) => q.ms / q.sieveMs))
+      const own = ownPasses.get(peer.id)!
+      if (own.some((q) => q.exact !== q.turns)) wrong(`toolsieve got some of the ${peer.id} turns wrong (${chunking.id})`)
       const sieveBytes = ids.reduce((sum, id) => sum + turnBytes[id]!, 0)
+      const mbpsOf = (ms: number): number => sieveBytes / MB / (ms / 1000)
+      const sieveMs = median(own.map((q) => q.ms))
+      const peerMs = median(passes.map((q) => q.ms))
+      const speedup = median(passes.map((q, r) => q.ms / own[r]!.ms))
+      const blockMs = median(passes.map((q) => q.sieveMs))
+      const blocks = { sieveMs: blockMs, speedup: median(passes.map((q) => q.ms / q.sieveMs)), sieveMbps: mbpsOf(blockMs) }
       const single = turnByTurn.get(peer.id)!
-      const paired = { sieveMs: single.sieveMs, speedup: single.ms / single.sieveMs, sieveMbps: sieveBytes / MB / (single.sieveMs / 1000) }
-      comparisons.push({ peer: peer.id, turns: n, sieveMs, peerMs, speedup, sieveMbps: sieveBytes / MB / (sieveMs / 1000), paired })
+      const byTurn = { sieveMs: single.sieveMs, speedup: single.ms / single.sieveMs, sieveMbps: mbpsOf(single.sieveMs) }
+      comparisons.push({ peer: peer.id, turns: n, sieveMs, peerMs, speedup, sieveMbps: mbpsOf(sieveMs), blocks, turnByTurn: byTurn })
     }
     const result: ChunkingResult = {
       id: chunking.id,
@@ -283,15 +300,17 @@ if (runs('transcript')) await (async () => {
     console.log(table(header, rows))
     for (const c of comparisons) {
       console.log(
-        `  ${c.peer}: on its ${c.turns} turns, paired by blocks of ${PAIR_BLOCK}, toolsieve takes ${fmt(c.sieveMs)} ms (${sig(c.sieveMbps)} MB/s), ` +
-          `the peer ${fmt(c.peerMs)} ms: toolsieve ${fmt(c.speedup, 2)}× faster; ` +
-          `paired turn by turn ${fmt(c.paired.sieveMs)} ms (${sig(c.paired.sieveMbps)} MB/s): ${fmt(c.paired.speedup, 2)}×`,
+        `  ${c.peer}: on its ${c.turns} turns, toolsieve's own pass takes ${fmt(c.sieveMs)} ms (${sig(c.sieveMbps)} MB/s), ` +
+          `the peer's ${fmt(c.peerMs)} ms: toolsieve ${fmt(c.speedup, 2)}× faster (interleaved rounds); ` +
+          `paired by blocks of ${PAIR_BLOCK}: ${fmt(c.blocks.sieveMs)} ms (${sig(c.blocks.sieveMbps)} MB/s), ${fmt(c.blocks.speedup, 2)}×; ` +
+          `turn by turn: ${fmt(c.turnByTurn.sieveMs)} ms (${sig(c.turnByTurn.sieveMbps)} MB/s), ${fmt(c.turnByTurn.speedup, 2)}×`,
       )
     }
     const pairs = comparisons.map(
       (c) =>
-        `- ${c.peer}, its ${c.turns} turns: toolsieve ${sig(c.sieveMbps)} MB/s paired by blocks of ${PAIR_BLOCK} turns, ${fmt(c.speedup, 2)}× the peer; ` +
-        `paired turn by turn ${sig(c.paired.sieveMbps)} MB/s, ${fmt(c.paired.speedup, 2)}×`,
+        `- ${c.peer}, its ${c.turns} turns: toolsieve ${sig(c.sieveMbps)} MB/s in its own pass, ${fmt(c.speedup, 2)}× the peer (interleaved rounds); ` +
+        `paired by blocks of ${PAIR_BLOCK} turns ${sig(c.blocks.sieveMbps)} MB/s, ${fmt(c.blocks.speedup, 2)}×; ` +
+        `turn by turn ${sig(c.turnByTurn.sieveMbps)} MB/s, ${fmt(c.turnByTurn.speedup, 2)}×`,
     )
     markdown.push(`### ${chunking.label}\n\n${markdownTable(header, rows)}\n${pairs.length > 0 ? `\n${pairs.join('\n')}\n` : ''}`)
     chunked.length = 0
@@ -306,7 +325,10 @@ if (runs('transcript')) await (async () => {
   console.log(`  toolsieve ≥ ${TARGETS.floorShare * 100}% of the floor: ${fmt(token.floorShare * 100)}% — ${shareMet ? 'met' : 'NOT MET'}`)
   if (fastest !== undefined) {
     const met = fastest.speedup >= TARGETS.peerSpeedup
-    console.log(`  toolsieve ≥ ${TARGETS.peerSpeedup}× the fastest peer (${fastest.peer}): ${fmt(fastest.speedup)}× — ${met ? 'met' : 'NOT MET'}`)
+    console.log(
+      `  toolsieve ≥ ${TARGETS.peerSpeedup}× the fastest peer (${fastest.peer}): ${fmt(fastest.speedup)}× in interleaved rounds — ${met ? 'met' : 'NOT MET'}` +
+        ` (paired by blocks: ${fmt(fastest.blocks.speedup)}×${fastest.blocks.speedup >= TARGETS.peerSpeedup ? '' : ', below it'})`,
+    )
   }
   results.transcript = {
     seed: config.seed,
@@ -316,7 +338,10 @@ if (runs('transcript')) await (async () => {
     chunkings: chunkingResults,
     targets: {
       floorShare: { value: token.floorShare, target: TARGETS.floorShare, met: shareMet },
-      peerSpeedup: fastest === undefined ? null : { value: fastest.speedup, peer: fastest.peer, target: TARGETS.peerSpeedup, met: fastest.speedup >= TARGETS.peerSpeedup },
+      peerSpeedup:
+        fastest === undefined
+          ? null
+          : { value: fastest.speedup, peer: fastest.peer, target: TARGETS.peerSpeedup, met: fastest.speedup >= TARGETS.peerSpeedup, pairedByBlocks: fastest.blocks.speedup },
     },
   }
 })()

@@ -27,13 +27,14 @@ export abstract class MarkdownLane extends LaneBase {
   /**
    * Prose or a pending code span whose only specials are backtick or tilde
    * runs (and tag starts that start nothing): all of it is text, and each
-   * run moves the Markdown state exactly as the lexer's run token would (`decideRun`: `` `x` `` opens and closes a span); a run the
-   * chunk end cuts is carried, as the lexer carries it; a tag the chunk
-   * completes is read from where it starts, as the lexer would read it
-   * there (a block's opening tag, a mention, else a lexer run from it).
-   * A fence opener ends the inline text; the info string after it is a
-   * chunk of its own. Anything else (a line feed inside a span) is left to
-   * the lexer, before anything is changed.
+   * run moves the Markdown state exactly as the lexer's run token would
+   * (`decideRun`: `` `x` `` opens and closes a span); a run the chunk end
+   * cuts is carried, as the lexer carries it; a tag the chunk completes is
+   * read from where it starts, as the lexer would read it there (a block's
+   * opening tag, a mention, else a lexer run from it). A fence opener ends
+   * the inline text; the info string after it is a chunk of its own.
+   * Anything else (a line feed inside a span) is left to the lexer, before
+   * anything is changed.
    */
   protected inlineRuns(chunk: string): boolean {
     const s = this.d.s
@@ -123,12 +124,12 @@ export abstract class MarkdownLane extends LaneBase {
   /**
    * A run carried to the end of the last chunk: the characters of `chunk`
    * that continue it go out as text (the lexer's runPart token), and where
-   * it ends it is decided as the driver's `lexWindow` would decide it, without the lexer,
-   * so the rest of the chunk may still take the fast lane. Outside captures,
-   * where the decision is just the next mode; in a held tag's code span the
-   * characters join the hold, and a run that ends closing a level open at
-   * the tag releases it (`Holds.runEnded`). Returns how many characters of
-   * `chunk` it took, or -1: the lexer decides.
+   * it ends it is decided as the driver's `lexWindow` would decide it,
+   * without the lexer, so the rest of the chunk may still take the fast
+   * lane. Outside captures, where the decision is just the next mode; in a
+   * held tag's code span the characters join the hold, and a run that ends
+   * closing a level open at the tag releases it (`Holds.runEnded`). Returns
+   * how many characters of `chunk` it took, or -1: the lexer decides.
    */
   settleRun(chunk: string): number {
     const d = this.d
@@ -167,11 +168,11 @@ export abstract class MarkdownLane extends LaneBase {
    * chunk that closes a level open at the tag (`` `<｜DSML｜invoke>` `` +
    * "`."): the tag sat in a code span, so the hold and the chunk through
    * the run go out as text, as the lexer's run token releases them
-   * (`decideRun`), and the rest is a chunk of its own; a run the chunk
-   * end cuts joins the hold, carried, and `settleRun` decides it. Anything else (a line
-   * feed, a run that keeps holding, a fence opener, a
-   * run inside an open HTML tag, a hold near the limit) is the lexer's,
-   * before anything is changed.
+   * (`decideRun`), and the rest is a chunk of its own; a run the chunk end
+   * cuts joins the hold, carried, and `settleRun` decides it. Anything else
+   * (a line feed, a run that keeps holding, a fence opener, a run inside an
+   * open HTML tag, a hold near the limit) is the lexer's, before anything
+   * is changed.
    */
   protected releaseHold(chunk: string): boolean {
     const s = this.d.s
@@ -203,8 +204,7 @@ export abstract class MarkdownLane extends LaneBase {
       s.mode = d.target
       s.md = d.md
       this.d.passText(chunk, end)
-      const rest = chunk.slice(end)
-      return rest.length === 0 || this.take(rest) || this.d.lexChunk(rest)
+      return this.rest(chunk, end)
     }
     return false
   }

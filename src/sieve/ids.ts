@@ -1,21 +1,27 @@
 /**
  * `call_` + 24 random hex digits, from the platform's CSPRNG (Node 20+ and
- * browsers have `crypto`). Random bytes are drawn 64 ids at a time: one
- * `getRandomValues` call per id showed up in profiles of block-heavy streams.
+ * browsers have `crypto`). Random bytes are drawn for 1,024 ids at a time: a
+ * `getRandomValues` call costs about as much for 12 KB as for 768 bytes, and
+ * drawn 64 ids at a time it still showed in profiles of block-heavy streams.
+ * Each id is made in one piece from character codes, not joined from 13.
  */
-const perBatch = 64
+const perBatch = 1024
 const bytes = new Uint8Array(12 * perBatch)
 let next = perBatch
-/** Two hex digits per byte value: one table read per byte instead of a `toString(16)` and a pad. */
-const hex = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+const hexDigits = Array.from('0123456789abcdef', (c) => c.charCodeAt(0))
+/** `call_`, then the 24 digits of the current id. */
+const codes: number[] = [...Array.from('call_', (c) => c.charCodeAt(0)), ...new Array<number>(24).fill(0)]
 
 export function randomCallId(): string {
   if (next === perBatch) {
     globalThis.crypto.getRandomValues(bytes)
     next = 0
   }
-  let id = 'call_'
-  for (let i = next * 12, end = i + 12; i < end; i++) id += hex[bytes[i]!]!
+  for (let i = 0, j = next * 12; i < 12; i++, j++) {
+    const b = bytes[j]!
+    codes[5 + 2 * i] = hexDigits[b >> 4]!
+    codes[6 + 2 * i] = hexDigits[b & 15]!
+  }
   next++
-  return id
+  return String.fromCharCode.apply(null, codes)
 }

@@ -58,8 +58,13 @@ function isBlank(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
 }
 
+/** Attribute names compare by lower case; most are lower case already (`name`, `string`), and stay the same string. */
 function lower(s: string): string {
-  return s.toLowerCase()
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if ((c >= 0x41 && c <= 0x5a) || c > 0x7f) return s.toLowerCase()
+  }
+  return s
 }
 
 class BlockParser extends EmbeddedActionsParser {

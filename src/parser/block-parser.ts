@@ -213,11 +213,15 @@ class BlockParser extends EmbeddedActionsParser {
     while (isBlank(image.charCodeAt(i))) i++
     let j = i + 1
     while (j < image.length && !isBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
+    // past the `=` and the blanks around it: the opening quote; the closing one is the image's last character
+    let q = j
+    while (image.charCodeAt(q) !== equals) q++
+    q++
+    while (isBlank(image.charCodeAt(q))) q++
     this.endWord()
     this.tag.word = image.slice(i, j)
     this.eqAction()
-    // the value runs from after its opening quote to the closing quote, the image's last character
-    this.tag.value = image.slice(image.indexOf(image[image.length - 1]!, image.indexOf('=', j)) + 1, image.length - 1)
+    this.tag.value = image.slice(q + 1, image.length - 1)
     this.quotedAction()
   }
 

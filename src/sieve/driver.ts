@@ -52,10 +52,9 @@ export class Driver implements DriverCore {
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
       const k = this.lane.settleRun(chunk)
+      // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
       if (k >= 0) {
-        // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
-        const rest = k === 0 ? chunk : chunk.slice(k)
-        if (rest.length > 0 && !this.lane.take(rest)) this.lexChunk(rest)
+        this.lane.rest(chunk, k)
         return
       }
     }
@@ -106,8 +105,7 @@ export class Driver implements DriverCore {
     }
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
-    const rest = text.slice(end)
-    if (rest.length > 0 && !this.lane.take(rest)) this.lexChunk(rest)
+    this.lane.rest(text, end)
   }
 
   /** Lex the pending tail and `chunk`, in windows. */

@@ -39,7 +39,7 @@ export class FastLane extends MarkdownLane {
         cut = this.plainUpTo(chunk, fp)
         // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
         if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
-        if (cut < 0 && s.mode === modes.fence) return this.fenceCloser(chunk)
+        if (s.mode === modes.fence && cut !== chunk.length) return cut >= 0 && this.closeFence(chunk, cut)
         if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
       }
       // where a line turns into indented code (in prose) the lexer switches mode
@@ -130,7 +130,7 @@ export class FastLane extends MarkdownLane {
       if (rest.length === 0) return true
       const again = matcher.start(rest)
       // `< n, so`: nothing starts after the plain `<` either, so the rest is a chunk of its own
-      if (again === null) return this.take(rest) || d.lexChunk(rest)
+      if (again === null) return this.rest(rest, 0)
       next = again
       tail = rest
     }
@@ -145,7 +145,7 @@ export class FastLane extends MarkdownLane {
       // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
       s.pending = ''
       this.tail = null
-      return this.take(tail) || d.lexChunk(tail)
+      return this.rest(tail, 0)
     }
     if (typeof next === 'string') return false
     this.tail = next
@@ -209,11 +209,12 @@ export class FastLane extends MarkdownLane {
   /**
    * The chunk has characters that are special in this mode: how much of it
    * is still plain where they stand (the rest, if any, is an undecided
-   * tail), or -1 when the lexer must look.
+   * tail; in a fence, the rest follows the fence's closer), or -1 when the
+   * lexer must look.
    */
   private plainUpTo(chunk: string, fp: FastPath): number {
     const mode = this.d.s.mode
-    if (mode === modes.fence) return this.runsAreContent(chunk) ? chunk.length : -1
+    if (mode === modes.fence) return this.fenceRuns(chunk)
     if (mode === modes.cdata) return this.cdataText(chunk)
     if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
     return this.plainTagStarts(chunk, fp)

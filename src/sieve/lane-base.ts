@@ -77,11 +77,18 @@ export abstract class LaneBase {
     if (s.capture === null && s.pending.length > this.d.stats.maxHeldTail) this.d.stats.maxHeldTail = s.pending.length
   }
 
-  /** The state of the tail `plainTagStarts` found, for `take` to hold. */
+  /** The state of the tail `plainUpTo` found at the chunk's end, for `take` to hold. */
   protected heldTail: TailState | null = null
-  /** The run `runsAreContent` found cut by the chunk end at a line start, for `take` to carry. */
+  /** The run `fenceRuns` found cut by the chunk end at a line start, for `take` to carry. */
   protected heldCarry: RunCarry | null = null
 
   /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
   abstract take(chunk: string): boolean
+
+  /** What follows `from` in a chunk, after a piece taken without the lexer: a chunk of its own, by this lane or the lexer. */
+  rest(chunk: string, from: number): true {
+    if (from === chunk.length) return true
+    const rest = from === 0 ? chunk : chunk.slice(from)
+    return this.take(rest) || this.d.lexChunk(rest)
+  }
 }

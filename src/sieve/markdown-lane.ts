@@ -106,13 +106,6 @@ export abstract class MarkdownLane extends LaneBase {
     return (mode === modes.prose && this.d.readTag(rest)) || this.mention(rest) || this.d.lexChunk(rest)
   }
 
-  /** What follows in the chunk after a construct the lane took: a chunk of its own. */
-  private rest(chunk: string, from: number): boolean {
-    if (from === chunk.length) return true
-    const rest = chunk.slice(from)
-    return this.take(rest) || this.d.lexChunk(rest)
-  }
-
   /** An opening tag in prose or a pending code span that starts no block (`TagReader.mention`): taken as the lexer's token. */
   protected mention(text: string): boolean {
     const tok = this.tables.tagReader.mention(this.d.s.mode, text, this.d.s.md)
@@ -233,50 +226,20 @@ export abstract class MarkdownLane extends LaneBase {
     this.d.passText(chunk, line)
     if (d.target !== null) s.mode = d.target
     if (d.md !== null) s.md = d.md
-    if (line === chunk.length) return true
-    const rest = chunk.slice(line)
-    return this.take(rest) || this.d.lexChunk(rest)
-  }
-
-  /**
-   * A closer of the open fence in this chunk (`}\n` + "```\n"): the content
-   * and the run go out as text, and the closer's line follows
-   * (`fenceClose`), as the lexer's run token leaves it (`decideRun`); the
-   * rest is a chunk of its own. A line-start run the chunk end cuts, or
-   * anything else, is the lexer's.
-   */
-  protected fenceCloser(chunk: string): boolean {
-    const s = this.d.s
-    if (s.mode !== modes.fence || s.capture !== null || s.hold !== null) return false
-    const at = s.lineState
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i)
-      if (c !== codes.graveAccent && c !== codes.tilde) continue
-      const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
-      let end = i + 1
-      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
-      if (indent >= 0 && end === chunk.length) return false
-      const d = decideRun('fence', s.md, c, end - i, indent, this.d.guard)
-      if (d.target !== null && d.target !== modes.fenceClose) return false
-      if (d.target === null) {
-        i = end - 1
-        continue
-      }
-      this.d.passText(chunk, end)
-      s.mode = d.target
-      if (d.md !== null) s.md = d.md
-      return this.rest(chunk, end)
-    }
-    return false
+    return this.rest(chunk, line)
   }
 
   /**
    * Inside a fence a backtick or tilde run matters only at line start, and
-   * only as long as the fence's own run or longer (a closer); runs elsewhere
-   * are content, so the chunk is still plain text (code with backticks, `~/`
-   * paths, a `` ` `` opening a line of a ```` fence).
+   * only as the fence's own run or longer (a closer); runs elsewhere are
+   * content (code with backticks, `~/` paths, a `` ` `` opening a line of a
+   * ```` fence). Each run is read as the lexer's run token reads it
+   * (`decideRun`). Returns the chunk's length when every run is content (a
+   * line-start run the chunk end cuts is carried, in `heldCarry`, as the
+   * lexer's runPart token carries it, to be decided by the next chunk); the
+   * end of a run that closes the fence; or -1: the lexer decides.
    */
-  protected runsAreContent(chunk: string): boolean {
+  protected fenceRuns(chunk: string): number {
     const s = this.d.s
     const at = s.lineState
     for (let i = 0; i < chunk.length; i++) {
@@ -285,13 +248,29 @@ export abstract class MarkdownLane extends LaneBase {
       const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
       let end = i + 1
       while (end < chunk.length && chunk.charCodeAt(end) === c) end++
-      // mid-line, a run of any length is content, even one the chunk cuts (a closer needs line start); at line
-      // start one that ends in the chunk is content when it cannot close the fence (`decideRun`: it stays), and
-      // one the chunk cuts is carried, as the lexer's runPart token carries it, to be decided by the next chunk
       if (indent >= 0 && end === chunk.length) this.heldCarry = { ch: c, len: end - i, indent, mode: modes.fence }
-      else if (indent >= 0 && c === s.md.fenceCh && end - i >= s.md.fenceLen) return false
+      else {
+        // mid-line a run is content, even one the chunk cuts (a closer needs line start)
+        const d = decideRun('fence', s.md, c, end - i, indent, this.d.guard)
+        if (d.target === modes.fenceClose && d.md === null) return end
+        if (d.target !== null) return -1
+      }
       i = end - 1
     }
-    return true
+    return chunk.length
+  }
+
+  /**
+   * Fence content and the closer `fenceRuns` found ending at `end`
+   * (`}\n` + "```\n"): they go out as text, and the closer's line follows
+   * (`fenceClose`), as the lexer's run token leaves it; the rest is a chunk
+   * of its own.
+   */
+  protected closeFence(chunk: string, end: number): boolean {
+    const s = this.d.s
+    if (s.capture !== null || s.hold !== null) return false
+    this.d.passText(chunk, end)
+    s.mode = modes.fenceClose
+    return this.rest(chunk, end)
   }
 }

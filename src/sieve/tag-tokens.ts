@@ -142,11 +142,15 @@ export class TagReader {
     const hit = this.openerHit(mode, text)
     if (hit === null || (hit.info.push !== mode && hit.info.push !== modes.spanHold) || !hit.matcher.confirms(hit.d, text, hit.end)) return null
     const tok = token(hit.type, text, 0, hit.end)
-    if (hit.info.push === modes.spanHold) tok.payload = { ...copyMarkdown(md), holdDepth: md.levels.length } satisfies MarkdownState
+    if (hit.info.push === modes.spanHold) {
+      const held: MarkdownState = copyMarkdown(md)
+      held.holdDepth = md.levels.length
+      tok.payload = held
+    }
     return tok
   }
 
-  /** The opener name `text` starts with in `mode` (`TailMatcher.openerAt`), its token type, and a check by the type's own regex. */
+  /** The opener name `text` starts with in `mode` (`TailMatcher.openerAt`), its token type, and the matcher whose `confirms` checks it by the type's own regex. */
   private openerHit(mode: ModeName, text: string): OpenerHit | null {
     const lexer = this.lexer
     const matcher = lexer.tails.get(mode)

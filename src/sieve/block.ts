@@ -41,9 +41,10 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
   const spans = splitRaw(tokens, start, parsed.invokes)
   const calls: ToolCallEvent[] = []
   const problems: DiagnosticEvent[] = []
-  decoded.forEach((d, i) => {
+  for (let i = 0; i < decoded.length; i++) {
+    const d = decoded[i]!
     const span = spans.spans[i]!
-    const found: CallProblem[] = d.problems.slice()
+    const found: CallProblem[] = d.problems.length === 0 ? [] : d.problems.slice()
     const tool = opts.tools === null ? null : opts.tools.get(d.name)
     if (tool === undefined) found.push({ code: 'unknown-tool', message: `the tool "${d.name}" is not among the declared tools` })
     let input = buildInput(d, tool?.schema ?? null)
@@ -51,12 +52,14 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
     if (!isPlainObject(input)) input = buildInput(d, null)
     const failure = tool?.validate?.(input) ?? null
     if (failure !== null) found.push({ code: 'invalid-arguments', message: `arguments of "${d.name}" do not match its schema: ${failure.message}`, path: failure.path })
-    const diagnostics = found.map((p) => diagnostic(p, span))
-    problems.push(...diagnostics)
     const call: ToolCallEvent = { type: 'tool-call', id: opts.newId(), name: d.name, input, arguments: JSON.stringify(input), raw: spans.raws[i]!, span }
-    if (diagnostics.length > 0) call.diagnostics = diagnostics
+    if (found.length > 0) {
+      const diagnostics = found.map((p) => diagnostic(p, span))
+      for (const e of diagnostics) problems.push(e)
+      call.diagnostics = diagnostics
+    }
     calls.push(call)
-  })
+  }
   if (problems.length > 0 && opts.onInvalid === 'reject') return { ok: false, reason: 'a call was invalid', diagnostics: problems }
   return { ok: true, calls }
 }
@@ -75,31 +78,31 @@ function silentEmpty(inv: ParsedInvoke): boolean {
 /**
  * Raw partition: call 1 runs from the block's first token through invoke 1's
  * closer; each later call from there through its own closer; the last also
- * takes the wrapper's closer.
+ * takes the wrapper's closer. The block is joined once and cut at the closers.
  */
 function splitRaw(tokens: IToken[], start: number, invokes: ParsedInvoke[]): { raws: string[]; spans: Span[] } {
-  const closers = new Set<IToken>()
-  for (const inv of invokes) closers.add(inv.close)
-  let at = start
-  let frags: string[] = []
-  const raws: string[] = []
-  const ends: number[] = []
-  for (const t of tokens) {
-    frags.push(t.image)
+  const whole = tokens.length === 1 ? tokens[0]!.image : tokens.map((t) => t.image).join('')
+  if (invokes.length === 1) return { raws: [whole], spans: [{ start, end: start + whole.length }] }
+  // the invokes' closers come in token order: one pass, matching the next closer by identity
+  const cuts: number[] = []
+  let next = 0
+  let at = 0
+  for (let i = 0; i < tokens.length && next < invokes.length; i++) {
+    const t = tokens[i]!
     at += t.image.length
-    if (closers.has(t)) {
-      raws.push(frags.join(''))
-      ends.push(at)
-      frags = []
+    if (t === invokes[next]!.close) {
+      cuts.push(at)
+      next++
     }
   }
-  raws[raws.length - 1] += frags.join('')
-  ends[ends.length - 1] = at
-  let from = start
-  const spans = ends.map((end) => {
-    const span = { start: from, end }
+  cuts[cuts.length - 1] = whole.length
+  const raws: string[] = []
+  const spans: Span[] = []
+  let from = 0
+  for (const end of cuts) {
+    raws.push(whole.slice(from, end))
+    spans.push({ start: start + from, end: start + end })
     from = end
-    return span
-  })
+  }
   return { raws, spans }
 }

@@ -98,7 +98,10 @@ export function initialState(): DriverState {
 /** Turns the fast path's pending body text into one token of its mode. */
 export function flushRun(cap: Capture): void {
   if (cap.run === null) return
-  const image = cap.run.blocks.join('') + cap.run.parts.join('')
+  const { blocks, parts } = cap.run
+  // most runs are a few chunks and never folded: one join, no concatenation to flatten later
+  const tail = parts.length === 1 ? parts[0]! : parts.join('')
+  const image = blocks.length === 0 ? tail : blocks.join('') + tail
   cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
   cap.run = null
 }

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util'
 const HELP = `npm run bench -- [flags]
   --quick              small sizes for a fast look (2 MB transcript, scaling to 1 MB, 10 MB heap run)
   --mb N               transcript size in MB (default 20; quick 2)
-  --rounds N           timed rounds after the warm-up, median reported (default 3)
+  --rounds N           timed rounds after the warm-up, median reported (default 5)
   --seed N             generator seed (default 20240601)
   --only LIST          sections to run: transcript,guard,scaling,adversarial,heap (default all)
   --no-peers           skip @ai-sdk-tool/parser
@@ -59,7 +59,7 @@ export const quick = flags.quick
 export const config = {
   quick,
   mb: num(flags.mb, quick ? 2 : 20, 'mb'),
-  rounds: Math.round(num(flags.rounds, 3, 'rounds')),
+  rounds: Math.round(num(flags.rounds, 5, 'rounds')),
   seed: Math.round(num(flags.seed, 20240601, 'seed')),
   peers: !flags['no-peers'],
   peerMb: num(flags['peer-mb'], quick ? 0.5 : 2, 'peer-mb'),
@@ -92,6 +92,14 @@ export const TARGETS = {
 
 /** Warm-up before timing: passes repeat until this much time went by. */
 export const WARM_UP_MS = 2000
+
+/**
+ * In each round toolsieve's own pass over a peer's turns repeats until it has run about this long, half
+ * the repetitions before the peer's pass and half after: a single pass of toolsieve takes a twentieth of
+ * the peer's, so alone it samples the machine's load over a far shorter window than the peer's pass
+ * averages over, and one slow spell decides the round's ratio.
+ */
+export const OWN_WINDOW_MS = 1000
 
 /** Turns per pairing block in the peer passes (see `peerPass`). */
 export const PAIR_BLOCK = 64

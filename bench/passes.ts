@@ -159,6 +159,21 @@ export function sievePass(chunked: ReadonlyArray<readonly string[]>, turns: read
   return { ms, times, turns: chunked.length, exact, peakBytes: heapPeak.value, baseBytes }
 }
 
+/** Repeated passes over the same turns as one: their mean time (per turn too), the fewest exact turns, the highest peak. */
+export function meanPass(passes: readonly Pass[]): Pass {
+  const n = passes.length
+  const times = new Float64Array(passes[0]!.times.length)
+  for (const p of passes) for (let i = 0; i < times.length; i++) times[i]! += p.times[i]! / n
+  return {
+    ms: passes.reduce((a, p) => a + p.ms, 0) / n,
+    times,
+    turns: passes[0]!.turns,
+    exact: Math.min(...passes.map((p) => p.exact)),
+    peakBytes: Math.max(...passes.map((p) => p.peakBytes)),
+    baseBytes: passes[0]!.baseBytes,
+  }
+}
+
 export function floorPass(chunked: ReadonlyArray<readonly string[]>, fresh = false): Pass {
   const baseBytes = beginPass(fresh)
   const times = new Float64Array(chunked.length)

@@ -29,10 +29,10 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { chartFromResults } from './chart.js'
 import type { ResultsForChart } from './chart.js'
-import { PAIR_BLOCK, TARGETS, WARM_UP_MS, config, outDir, quick, runs } from './config.js'
+import { OWN_WINDOW_MS, PAIR_BLOCK, TARGETS, WARM_UP_MS, config, outDir, quick, runs } from './config.js'
 import { fixedChunks, tokenChunks } from './generate.js'
 import { MB, bytesOf, fmt, machine, markdownTable, median, sig, table } from './measure.js'
-import { failureCount, floorPass, floorSink, peerPass, sameCalls, sievePass, streamPeer, streamSieve, wrong, type Pass, type PairedPass } from './passes.js'
+import { failureCount, floorPass, floorSink, meanPass, peerPass, sameCalls, sievePass, streamPeer, streamSieve, wrong, type Pass, type PairedPass } from './passes.js'
 import { PEERS, drainTimers } from './peers.js'
 import { adversarialSection, heapSection, scalingSection } from './sections.js'
 import { generateTurns, renderTurn, type Turn } from './transcripts.js'
@@ -63,6 +63,8 @@ interface PeerComparison {
    * the rounds' time ratios (the peer's time over toolsieve's, same turns).
    */
   sieveMs: number
+  /** toolsieve's own passes per round (`OWN_WINDOW_MS`), half before the peer's pass and half after; `sieveMs` is their mean. */
+  ownPasses: number
   peerMs: number
   speedup: number
   sieveMbps: number
@@ -158,8 +160,11 @@ if (runs('transcript')) await (async () => {
     console.log('Peer: @ai-sdk-tool/parser, hermes and morph-XML protocols, transform() called directly. It has NO DSML')
     console.log('and NO Markdown guard: each turn\'s real blocks are re-encoded in its own format; fenced DSML examples stay.')
     console.log(`Peers stream the first turns of at most ${config.peerTurnKb} KB, up to ${config.peerMb} MB or ${config.peerBudgetS} s of warm-up;`)
-    console.log('"toolsieve faster by": in every round toolsieve streams exactly those turns in a pass of its own, and the')
-    console.log('peer in its pass; the median of the rounds\' time ratios. Also shown, paired: blocks of ' + PAIR_BLOCK + ' turns through')
+    console.log('"toolsieve faster by": in every round toolsieve streams exactly those turns in passes of its own, and the')
+    console.log('peer in its pass; the median of the rounds\' time ratios. toolsieve\'s pass repeats until it has run about')
+    console.log(`${OWN_WINDOW_MS / 1000} s, half right before the peer\'s pass and half right after, and its mean is the round\'s time: one`)
+    console.log('pass takes a twentieth of the peer\'s, and alone it would sample the machine\'s load over a far shorter window.')
+    console.log('Also shown, paired: blocks of ' + PAIR_BLOCK + ' turns through')
     console.log('toolsieve, then the peer, back to back, and single turns the same way; each toolsieve block then starts')
     console.log('right after the peer\'s far longer work, with the caches and the garbage that work left behind.')
   }
@@ -210,6 +215,7 @@ if (runs('transcript')) await (async () => {
     }
     const peerChunks = new Map<string, { peer: string[][]; sieve: string[][]; turns: Turn[] }>()
     const peerWarm = new Map<string, Pass>()
+    const ownRepeats = new Map<string, number>()
     for (const peer of config.peers ? PEERS : []) {
       const p = peerTurns.get(peer.id)!
       const all = p.texts.map((t, k) => chunking.split(t, config.seed + p.index[k]!))
@@ -217,6 +223,8 @@ if (runs('transcript')) await (async () => {
       const warm = await peerPass(peer, all, sieveAll, p.expected, config.peerBudgetS * 1000, true)
       peerWarm.set(peer.id, warm)
       peerChunks.set(peer.id, { peer: all.slice(0, warm.turns), sieve: sieveAll.slice(0, warm.turns), turns: p.index.slice(0, warm.turns).map((id) => turns[id]!) })
+      // an even count, from toolsieve's time on these turns in the warm-up (paired, so if anything slower)
+      ownRepeats.set(peer.id, Math.min(16, 2 * Math.max(1, Math.ceil(OWN_WINDOW_MS / Math.max(warm.sieveMs, 1) / 2))))
     }
 
     const floorPasses: Pass[] = []
@@ -229,13 +237,17 @@ if (runs('transcript')) await (async () => {
       for (const peer of config.peers ? PEERS : []) {
         const p = peerTurns.get(peer.id)!
         const c = peerChunks.get(peer.id)!
-        // toolsieve's own pass over exactly the peer's turns, in the same round as the peer's
-        const own = ownPasses.get(peer.id) ?? []
-        own.push(sievePass(c.sieve, c.turns))
-        ownPasses.set(peer.id, own)
+        // toolsieve's own passes over exactly the peer's turns, in the same round as the peer's: half right
+        // before the peer's pass, half right after, so they bracket the window the peer's time averages over
+        const reps = ownRepeats.get(peer.id)!
+        const before = Array.from({ length: reps / 2 }, () => sievePass(c.sieve, c.turns))
         const list = peerPasses.get(peer.id) ?? []
         list.push(await peerPass(peer, c.peer, c.sieve, p.expected))
         peerPasses.set(peer.id, list)
+        const after = Array.from({ length: reps / 2 }, () => sievePass(c.sieve, c.turns))
+        const own = ownPasses.get(peer.id) ?? []
+        own.push(meanPass([...before, ...after]))
+        ownPasses.set(peer.id, own)
       }
     }
     // one more pass pairing single turns, reported beside the block figure
@@ -268,7 +280,7 @@ if (runs('transcript')) await (async () => {
       const blocks = { sieveMs: blockMs, speedup: median(passes.map((q) => q.ms / q.sieveMs)), sieveMbps: mbpsOf(blockMs) }
       const single = turnByTurn.get(peer.id)!
       const byTurn = { sieveMs: single.sieveMs, speedup: single.ms / single.sieveMs, sieveMbps: mbpsOf(single.sieveMs) }
-      comparisons.push({ peer: peer.id, turns: n, sieveMs, peerMs, speedup, sieveMbps: mbpsOf(sieveMs), blocks, turnByTurn: byTurn })
+      comparisons.push({ peer: peer.id, turns: n, sieveMs, ownPasses: ownRepeats.get(peer.id)!, peerMs, speedup, sieveMbps: mbpsOf(sieveMs), blocks, turnByTurn: byTurn })
     }
     const result: ChunkingResult = {
       id: chunking.id,
@@ -300,7 +312,7 @@ if (runs('transcript')) await (async () => {
     console.log(table(header, rows))
     for (const c of comparisons) {
       console.log(
-        `  ${c.peer}: on its ${c.turns} turns, toolsieve's own pass takes ${fmt(c.sieveMs)} ms (${sig(c.sieveMbps)} MB/s), ` +
+        `  ${c.peer}: on its ${c.turns} turns, toolsieve's own pass (${c.ownPasses} a round) takes ${fmt(c.sieveMs)} ms (${sig(c.sieveMbps)} MB/s), ` +
           `the peer's ${fmt(c.peerMs)} ms: toolsieve ${fmt(c.speedup, 2)}× faster (interleaved rounds); ` +
           `paired by blocks of ${PAIR_BLOCK}: ${fmt(c.blocks.sieveMs)} ms (${sig(c.blocks.sieveMbps)} MB/s), ${fmt(c.blocks.speedup, 2)}×; ` +
           `turn by turn: ${fmt(c.turnByTurn.sieveMs)} ms (${sig(c.turnByTurn.sieveMbps)} MB/s), ${fmt(c.turnByTurn.speedup, 2)}×`,

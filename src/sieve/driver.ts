@@ -3,7 +3,8 @@
  * mode and context, walks the tokens once, and decides what leaves as text,
  * what is held, and what is captured and parsed.
  */
-import { createTokenInstance, type IToken } from 'chevrotain'
+import type { IToken } from 'chevrotain'
+import { tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
@@ -148,7 +149,7 @@ export class Driver implements DriverCore {
     if (s.capture !== null) flushRun(s.capture)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
-      s.capture.tokens.push(createTokenInstance(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN, NaN, NaN, NaN, NaN, NaN))
+      s.capture.tokens.push(tokenOf(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN))
       s.capture.length += s.pending.length
       s.pending = ''
       s.carry = null

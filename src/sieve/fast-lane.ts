@@ -8,7 +8,7 @@
  * be only indentation. The Markdown chunks are in `markdown-lane.ts`, what
  * all parts share in `lane-base.ts`.
  */
-import { createTokenInstance } from 'chevrotain'
+import { tokenOf } from '../lexer/token-instance.js'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
@@ -175,7 +175,7 @@ export class FastLane extends MarkdownLane {
     // the token's own regex has the last word on what it matches
     const image = text.slice(0, end)
     if (!matcher.confirmsWhole(hit.d, image)) return false
-    d.takeToken(createTokenInstance(type, image, 0, end - 1, NaN, NaN, NaN, NaN), text)
+    d.takeToken(tokenOf(type, image, 0), text)
     return true
   }
 

@@ -2,7 +2,8 @@
  * What the streaming driver carries between chunks, and the plain-JSON forms
  * of its tokens. Every field here goes into a checkpoint.
  */
-import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
+import type { IToken, TokenType } from 'chevrotain'
+import { tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { streamStart } from '../lexer/lines.js'
@@ -102,7 +103,7 @@ export function flushRun(cap: Capture): void {
   // most runs are a few chunks and never folded: one join, no concatenation to flatten later
   const tail = parts.length === 1 ? parts[0]! : parts.join('')
   const image = blocks.length === 0 ? tail : blocks.join('') + tail
-  cap.tokens.push(createTokenInstance(cap.run.type, image, NaN, NaN, NaN, NaN, NaN, NaN))
+  cap.tokens.push(tokenOf(cap.run.type, image, NaN))
   cap.run = null
 }
 
@@ -115,6 +116,6 @@ export function loadTokens(lexer: CompiledLexer, saved: Array<[string, string]>)
   return saved.map(([name, image]) => {
     const type = lexer.typeByName.get(name)
     if (type === undefined) throw new Error(`unknown token type ${name}`)
-    return createTokenInstance(type, image, NaN, NaN, NaN, NaN, NaN, NaN)
+    return tokenOf(type, image, NaN)
   })
 }

@@ -10,7 +10,8 @@
  * blanks at the end of the text, which the lexer holds) ends the reading,
  * and the lexer takes the rest.
  */
-import { createTokenInstance, type IToken, type TokenType } from 'chevrotain'
+import type { IToken, TokenType } from 'chevrotain'
+import { tokenOf } from '../lexer/token-instance.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
@@ -195,5 +196,5 @@ function isSpace(c: number): boolean {
 }
 
 function token(type: TokenType, text: string, start: number, end: number): IToken {
-  return createTokenInstance(type, text.slice(start, end), start, end - 1, NaN, NaN, NaN, NaN)
+  return tokenOf(type, text.slice(start, end), start)
 }

@@ -218,6 +218,15 @@ class BlockParser extends EmbeddedActionsParser {
     while (image.charCodeAt(q) !== equals) q++
     q++
     while (isBlank(image.charCodeAt(q))) q++
+    const t = this.tag
+    if (t.word === null && !t.afterEq) {
+      // nothing pending (the common case): the name takes this value unless it already has one
+      const name = lower(image.slice(i, j))
+      const had = t.attrs.get(name)
+      if (had === undefined || had === '') t.attrs.set(name, image.slice(q + 1, image.length - 1))
+      t.pending = null
+      return
+    }
     this.endWord()
     this.tag.word = image.slice(i, j)
     this.eqAction()

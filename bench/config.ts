@@ -99,7 +99,7 @@ export const WARM_UP_MS = 2000
  * the peer's, so alone it samples the machine's load over a far shorter window than the peer's pass
  * averages over, and one slow spell decides the round's ratio.
  */
-export const OWN_WINDOW_MS = 1000
+export const OWN_WINDOW_MS = 2000
 
 /** Turns per pairing block in the peer passes (see `peerPass`). */
 export const PAIR_BLOCK = 64

@@ -47,7 +47,8 @@ export class FastLane extends MarkdownLane {
       if (line < 0) return false
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
-    const prefixAtEnd = !still && cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
+    // a capture's value or CDATA holds no line-start prefix: only a block's body between tags asks
+    const prefixAtEnd = !still && cut === chunk.length && (fp.sink !== 'capture' || fp.lineStart === true) && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return false
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
@@ -55,7 +56,7 @@ export class FastLane extends MarkdownLane {
       this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || (fp.lineStart === true && prefixAtEnd)) return false
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return false
       if (head.length > 0) {
         if (cap.run === null || cap.run.type !== fp.type) {
           flushRun(cap)

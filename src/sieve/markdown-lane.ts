@@ -22,6 +22,7 @@ import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type FastPath } from './fast-path.js'
 import { releases } from './holds.js'
 import { LaneBase } from './lane-base.js'
+import type { Hold } from './state.js'
 
 export abstract class MarkdownLane extends LaneBase {
   /**
@@ -139,11 +140,7 @@ export abstract class MarkdownLane extends LaneBase {
       // still going, it is bounded by its own length (as the lexer's hold judges a cut run); ended, only a release is taken here
       if (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target)) return -1
       if (dec === null) {
-        h.parts.push(chunk)
-        h.length += k
-        s.lineState = lineStateBefore(chunk, k, s.lineState)
-        s.pos += k
-        s.carry = run
+        this.holdCarried(h, chunk, run)
         return k
       }
       d.out.text(h.parts.join(''))
@@ -183,11 +180,7 @@ export abstract class MarkdownLane extends LaneBase {
       if (end === chunk.length) {
         // its length is not known yet: it joins the hold, carried as the lexer's runPart token carries it
         if (end - i > this.d.opts.captureLimit) return false
-        h.parts.push(chunk)
-        h.length += chunk.length
-        s.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
-        s.lineState = lineStateBefore(chunk, end, s.lineState)
-        s.pos += end
+        this.holdCarried(h, chunk, { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold })
         return true
       }
       const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
@@ -200,6 +193,16 @@ export abstract class MarkdownLane extends LaneBase {
       return this.rest(chunk, end)
     }
     return false
+  }
+
+  /** All of `chunk` joins the held tag's text, ending in a run that is carried (`carry`), as the lexer's runPart token carries it. */
+  private holdCarried(h: Hold, chunk: string, carry: RunCarry): void {
+    const s = this.d.s
+    h.parts.push(chunk)
+    h.length += chunk.length
+    s.carry = carry
+    s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
+    s.pos += chunk.length
   }
 
   /**

@@ -296,9 +296,10 @@ export function advanceLines(ls: LineState, text: string, from: number, to: numb
 }
 
 /**
- * The line state after `text[0, to)`, or -1 if indented code starts in it
- * (where the lexer's indented-code token would match).
+ * The line state after `text[from, to)` (from 0 unless given), or -1 if
+ * indented code starts in it (where the lexer's indented-code token would
+ * match).
  */
-export function advanceUnlessCode(ls: LineState, text: string, to: number): LineState {
-  return advance(ls, text, 0, to, true)
+export function advanceUnlessCode(ls: LineState, text: string, to: number, from = 0): LineState {
+  return advance(ls, text, from, to, true)
 }

@@ -13,7 +13,7 @@ import { heldLinePrefix, heldPrefixStart, lineStateBefore } from '../lexer/conte
 import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { modes } from '../lexer/modes.js'
-import type { TailMatcher } from '../lexer/tail.js'
+import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { blank, endsInLineStartSpaces, type FastPath } from './fast-path.js'
 import { MarkdownLane } from './markdown-lane.js'
 import { flushRun } from './state.js'
@@ -35,8 +35,9 @@ export class FastLane extends MarkdownLane {
     if (!still) {
       // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
       if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
-      if (fp.special.find(chunk) >= 0) {
-        cut = this.plainUpTo(chunk, fp)
+      const special = fp.special.find(chunk)
+      if (special >= 0) {
+        cut = this.plainUpTo(chunk, fp, special)
         // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
         if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
         if (s.mode === modes.fence && cut !== chunk.length) return cut >= 0 && this.closeFence(chunk, cut)
@@ -211,14 +212,14 @@ export class FastLane extends MarkdownLane {
    * The chunk has characters that are special in this mode: how much of it
    * is still plain where they stand (the rest, if any, is an undecided
    * tail; in a fence, the rest follows the fence's closer), or -1 when the
-   * lexer must look.
+   * lexer must look. `special` is where the first special character is.
    */
-  private plainUpTo(chunk: string, fp: FastPath): number {
+  private plainUpTo(chunk: string, fp: FastPath, special: number): number {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.fenceRuns(chunk)
     if (mode === modes.cdata) return this.cdataText(chunk)
     if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
-    return this.plainTagStarts(chunk, fp)
+    return this.plainTagStarts(chunk, fp, special)
   }
 
   /**
@@ -257,19 +258,25 @@ export class FastLane extends MarkdownLane {
    * the text goes up to it and the rest is held, as the lexer's Incomplete
    * token would hold it.
    */
-  private plainTagStarts(chunk: string, fp: FastPath): number {
-    if (fp.notTag === undefined || (fp.notTag !== null && fp.notTag.find(chunk) >= 0)) return -1
+  private plainTagStarts(chunk: string, fp: FastPath, special: number): number {
     const matcher = this.matcher()
-    if (matcher === undefined) return -1
-    let first = chunk.length
-    for (const c of this.d.lexer.tagStartChars) {
-      const ch = String.fromCharCode(c)
-      for (let i = chunk.indexOf(ch); i >= 0 && i < first; i = chunk.indexOf(ch, i + 1)) if (!matcher.startsNothingAt(chunk, i)) first = i
+    if (fp.notTag === undefined || matcher === undefined) return -1
+    // one pass up to the first tag start that may start something: a turn pushed whole is read here once per
+    // tag in it, so nothing may scan on to the end of the chunk unless the chunk ends here
+    const starts = this.tables.tagStarts
+    // nothing before the first special character is a tag start or a run
+    let first = special
+    while (first < chunk.length && !(starts.has(chunk.charCodeAt(first)) && !matcher.startsNothingAt(chunk, first))) first++
+    let tail: TailState | null = null
+    if (first < chunk.length) {
+      // a delimiter completes inside the chunk, or may have at its end: the lexer decides
+      tail = matcher.start(chunk.slice(first))
+      if (tail === null) return -1
     }
-    if (first === chunk.length) return first
-    // a delimiter completes inside the chunk, or may have at its end: the lexer decides
-    this.heldTail = matcher.start(chunk.slice(first))
-    return this.heldTail === null ? -1 : first
+    // the rest of the chunk is now plain text, or a tail no longer than a delimiter
+    if (fp.notTag !== null && fp.notTag.find(chunk, special) >= 0) return -1
+    this.heldTail = tail
+    return first
   }
 
 }

@@ -77,9 +77,9 @@ export class CharSet {
     return hit !== this.inverted
   }
 
-  /** Index of the first character of `text` in the set, or -1. */
-  find(text: string): number {
-    for (let i = 0; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+  /** Index of the first character of `text` in the set (from `from` on), or -1. */
+  find(text: string, from = 0): number {
+    for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
     return -1
   }
 }

@@ -13,7 +13,7 @@
  * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
 import { lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { advanceLines, advanceUnlessCode } from '../lexer/lines.js'
+import { advanceUnlessCode } from '../lexer/lines.js'
 import { candidateLive } from '../lexer/inline-html.js'
 import { codes } from '../lexer/codes.js'
 import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
@@ -40,8 +40,6 @@ export abstract class MarkdownLane extends LaneBase {
   protected inlineRuns(chunk: string): boolean {
     const s = this.d.s
     if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
-    const endLine = advanceUnlessCode(s.lineState, chunk, chunk.length)
-    if (endLine < 0) return false
     const matcher = this.matcher()
     if (matcher === undefined) return false
     let mode: ModeName = s.mode
@@ -56,7 +54,8 @@ export abstract class MarkdownLane extends LaneBase {
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
-        line = advanceLines(line, chunk, lineAt, i)
+        line = advanceUnlessCode(line, chunk, i, lineAt)
+        if (line < 0) return false
         lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return false
         let end = i + 1
@@ -89,12 +88,15 @@ export abstract class MarkdownLane extends LaneBase {
         break
       }
     }
+    // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times
+    const endLine = advanceUnlessCode(line, chunk, cut, lineAt)
+    if (endLine < 0) return false
     if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return false
     this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))
     s.mode = mode
     s.md = md
     s.carry = carry
-    s.lineState = cut === chunk.length ? endLine : lineStateBefore(chunk, cut, s.lineState)
+    s.lineState = endLine
     s.pos += cut
     if (tail !== null) {
       s.pending = chunk.slice(cut)

@@ -260,21 +260,25 @@ export class FastLane extends MarkdownLane {
    */
   private plainTagStarts(chunk: string, fp: FastPath, special: number): number {
     const matcher = this.matcher()
-    if (fp.notTag === undefined || matcher === undefined) return -1
-    // one pass up to the first tag start that may start something: a turn pushed whole is read here once per
-    // tag in it, so nothing may scan on to the end of the chunk unless the chunk ends here
+    const notTag = fp.notTag
+    if (notTag === undefined || matcher === undefined) return -1
+    // one pass, from the first special character up to the first one that decides: a turn pushed whole is read
+    // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
     const starts = this.tables.tagStarts
-    // nothing before the first special character is a tag start or a run
     let first = special
-    while (first < chunk.length && !(starts.has(chunk.charCodeAt(first)) && !matcher.startsNothingAt(chunk, first))) first++
+    for (; first < chunk.length; first++) {
+      const c = chunk.charCodeAt(first)
+      if (notTag !== null && notTag.has(c)) return -1
+      if (starts.has(c) && !matcher.startsNothingAt(chunk, first)) break
+    }
     let tail: TailState | null = null
     if (first < chunk.length) {
       // a delimiter completes inside the chunk, or may have at its end: the lexer decides
       tail = matcher.start(chunk.slice(first))
       if (tail === null) return -1
+      // what is held is no longer than a delimiter
+      if (notTag !== null && notTag.find(chunk, first) >= 0) return -1
     }
-    // the rest of the chunk is now plain text, or a tail no longer than a delimiter
-    if (fp.notTag !== null && fp.notTag.find(chunk, special) >= 0) return -1
     this.heldTail = tail
     return first
   }

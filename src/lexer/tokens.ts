@@ -170,6 +170,9 @@ export interface CompiledModes {
   tagEnd: CompiledDelimiter
 }
 
+/** CDATA content up to `]]>`, or up to a `]` or `]]` that ends the text (the Incomplete token holds it). */
+const cdataTextRe = /(?:\](?!\]>|\]?$)|[^\]])[^\]]*(?:\](?!\]>|\]?$)[^\]]*)*/y
+
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
   const f = new TokenFactory(ctx)
   const repair = grammar.repairs?.missingOpeningWrapper !== false
@@ -325,7 +328,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   out[modes.cdata] = [
     cdataEnd,
     f.incomplete(modes.cdata, [cdataClose], false),
-    text(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
+    // a `]` that is not the start of `]]>` (nor one the text end leaves undecided) is content like any other
+    // character: code in CDATA (`a[i][j]`) is one token, not one per bracket
+    f.regex(`${modes.cdata}.CDataText`, 'CDataText', null, cdataTextRe, anyChar, true),
     oneChar(modes.cdata, 'CDataText', null, [codes.rightSquareBracket]),
   ]
   out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { callEvents, calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { SPELLINGS, block } from '../helpers/blocks.js'
+import { createSieve } from '../../src/index.js'
 
 function xmlCall(name: string, param: string, value: string): string {
   return `<tool_calls><invoke name="${name}"><parameter name="${param}">${value}</parameter></invoke></tool_calls>`
@@ -49,6 +50,28 @@ describe('CDATA', () => {
 
   it('should support `]`, `]]` and `>` inside CDATA', () => {
     expectOneCall(xmlCall('w', 'code', '<![CDATA[a]]b]c > d]>]]>'), 'w', { code: 'a]]b]c > d]>' })
+  })
+
+  it('should end CDATA at the last `]]>` of a run of brackets (`a]]]>`, `]]]]>`)', () => {
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[a]]]>'), 'w', { code: 'a]' })
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[]]]]>'), 'w', { code: ']]' })
+    expectOneCall(xmlCall('w', 'code', '<![CDATA[x[0]]]]>'), 'w', { code: 'x[0]]' })
+  })
+
+  it('should release an unterminated CDATA ending in `]` or `]]` as text', () => {
+    for (const tail of [']', ']]', 'a]', 'a]]']) {
+      const input = `<tool_calls><invoke name="w"><parameter name="code"><![CDATA[${tail}`
+      expect(textOf(expectChunkInvariant(input))).toBe(input)
+    }
+  })
+
+  it('should lex bracketed code in CDATA as one text token, not one per bracket', () => {
+    // a turn pushed whole goes through the lexer: 4,000 brackets must not become 4,000 tokens
+    const code = 'rows[i][j] = grid[k];\n'.repeat(500)
+    const sieve = createSieve()
+    const events = [...sieve.push(xmlCall('w', 'code', `<![CDATA[${code}]]>`)), ...sieve.end()]
+    expect(calls(events)).toEqual([{ name: 'w', input: { code } }])
+    expect(sieve.stats().tokens).toBeLessThan(40)
   })
 
   it('should support fences, backticks and blank lines inside CDATA', () => {

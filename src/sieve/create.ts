@@ -7,7 +7,7 @@ import { grammarFingerprint } from '../grammar/fingerprint.js'
 import { compileLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.js'
-import { initialState } from './state.js'
+import { initialState, type DriverOptions } from './state.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
@@ -56,6 +56,17 @@ function toErrors(events: SieveEvent[]): SieveEvent[] {
  * (`sieve-finished`) only when called after `end()`.
  */
 export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSyntax(): boolean } {
+  return sieveWith(options, {})
+}
+
+/** What tests may set beyond {@link SieveOptions}: internal, not exported from the package. */
+export interface SieveInternals {
+  /** The driver's lexer window ({@link DriverOptions.windowSize}). */
+  windowSize?: number
+}
+
+/** {@link createSieve} with internals set. */
+export function sieveWith(options: SieveOptions, internals: SieveInternals): Sieve & { sawToolCallSyntax(): boolean } {
   const grammar = options.grammar ?? defaultGrammar
   const captureLimit = options.captureLimit ?? grammar.limits?.captureLimit ?? 262144
   if (!Number.isInteger(captureLimit) || captureLimit < 1) {
@@ -71,7 +82,7 @@ export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSy
   const lexer = compileLexer(grammar)
   const fingerprint = grammarFingerprint(grammar)
   const state = options.resume ? restoreState(options.resume, fingerprint, lexer) : initialState()
-  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict }, state)
+  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize }, state)
   let finished = false
 
   function started(): void {

@@ -20,10 +20,7 @@ import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
 import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
-import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
-
-/** Longest piece handed to the lexer at once: bounds token arrays and the work a restart can waste. */
-const windowSize = 16 * 1024
+import { flushRun, initialState, windowSize, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 
 export class Driver implements DriverCore {
@@ -37,7 +34,11 @@ export class Driver implements DriverCore {
   private readonly tagReader: TagReader
   private readonly holds: Holds
 
+  /** {@link DriverOptions.windowSize}. */
+  private readonly window: number
+
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
+    this.window = opts.windowSize ?? windowSize
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
@@ -112,8 +113,9 @@ export class Driver implements DriverCore {
   /** Lex the pending tail and `chunk`, in windows. */
   lexChunk(chunk: string): true {
     const s = this.s
-    for (let i = 0; i < chunk.length; i += windowSize) {
-      const piece = chunk.length <= windowSize ? chunk : chunk.slice(i, i + windowSize)
+    const size = this.window
+    for (let i = 0; i < chunk.length; i += size) {
+      const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
       this.lexWindow(s.pending + piece, false)
     }
     this.lane.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
@@ -178,46 +180,63 @@ export class Driver implements DriverCore {
     s.pending = ''
     this.lane.candidate = null
     this.deferral.reset()
-    // a run carried over ended right at the boundary: decide it before lexing on
-    if (s.carry !== null && (final || text.charCodeAt(0) !== s.carry.ch)) {
-      const c = s.carry
-      s.carry = null
-      const d = decideCarried(c, c.mode as ModeName, s.md, this.guard)
-      if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
-        // the run that ended the paragraph already went out as text: decide it again where the re-lex would
-        const after = this.holds.afterHalt(s.mode)
-        s.hold = null
-        const again = decideCarried(c, after.mode, after.md, this.guard)
-        s.mode = again.target ?? after.mode
-        s.md = again.md ?? after.md
-      } else {
-        if (d.md !== null) s.md = d.md
-        const h = s.hold
-        // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
-        const r = h === null ? null : this.holds.runEnded(h, d.target, text)
-        if (r !== null) return this.run(r, final)
-        if (d.target !== null) s.mode = d.target
-      }
-    }
+    const r = this.settleCarried(text, final)
+    if (r !== null) return this.run(r, final)
     // nothing left to lex (the stream ended right after a run): the decision above was all there was
     if (text === '' && s.carry === null) return
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
   }
 
+  /**
+   * A run carried over that ended right at the boundary before `text`: decided before lexing on, at a
+   * chunk's boundary and a window's alike. Returns the restart a hold makes of it, if any.
+   */
+  private settleCarried(text: string, final: boolean): Restart | null {
+    const s = this.s
+    if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
+    const c = s.carry
+    s.carry = null
+    const d = decideCarried(c, c.mode as ModeName, s.md, this.guard)
+    if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
+      // the run that ended the paragraph already went out as text: decide it again where the re-lex would
+      const after = this.holds.afterHalt(s.mode)
+      s.hold = null
+      const again = decideCarried(c, after.mode, after.md, this.guard)
+      s.mode = again.target ?? after.mode
+      s.md = again.md ?? after.md
+      return null
+    }
+    if (d.md !== null) s.md = d.md
+    const h = s.hold
+    // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
+    const r = h === null ? null : this.holds.runEnded(h, d.target, text)
+    if (r === null && d.target !== null) s.mode = d.target
+    return r
+  }
+
   private run(first: Restart, final: boolean): void {
     const s = this.s
     let r: Restart | null = first
+    // what follows the current text, the nearest last: a restart inside a window covers the rest of that window,
+    // and the text after the window waits here unjoined (appending it to the restart copied the whole remainder
+    // again at every restart: quadratic in a megabyte pushed whole with hundreds of them)
+    const after: string[] = []
+    // how much of the next text is the tail the last window held: a window takes that and then its own size, so
+    // each one moves on however long the tail
+    let held = 0
     while (r !== null) {
       const base = r.base
       // A restart can carry a whole capture back (up to the capture limit): lex it a window at a time, like
       // pushed text, so a restart from inside it re-lexes at most a window, not everything after it.
       let text: string = r.text
       let later: string | null = null
-      if (text.length > windowSize) {
-        later = text.slice(windowSize)
-        text = text.slice(0, windowSize)
+      const size = held + this.window
+      held = 0
+      if (text.length > size) {
+        later = text.slice(size)
+        text = text.slice(0, size)
       }
-      const last = final && later === null
+      const last = final && later === null && after.length === 0
       s.mode = r.mode
       s.md = r.md
       const carry0 = r.carry
@@ -247,17 +266,23 @@ export class Driver implements DriverCore {
       }
       if (r !== null) {
         // the restart covers the rest of this window; the text past it follows
-        if (later !== null) r.text += later
+        if (later !== null) after.push(later)
         continue
       }
       s.carry = ctx.carry
       s.pos = base + consumed
       s.lineState = ctx.lines.stateAt(text, consumed)
+      if (later === null && after.length > 0) later = after.pop()!
       if (later !== null) {
         const next: string = s.pending + later
         const shift: number = text.length - s.pending.length
         s.pending = ''
+        this.lane.candidate = null
+        // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
+        r = this.settleCarried(next, false)
+        if (r !== null) continue
         r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
+        held = next.length - later.length
         continue
       }
       this.lane.noteHeldTail()

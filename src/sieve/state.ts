@@ -90,7 +90,16 @@ export interface DriverState {
 
 export interface DriverOptions extends BlockOptions {
   captureLimit: number
+  /**
+   * Longest piece handed to the lexer at once (default {@link windowSize}):
+   * bounds token arrays and the work a restart can waste. Tests make it tiny,
+   * so that window boundaries fall everywhere a chunk's can.
+   */
+  windowSize?: number
 }
+
+/** The default {@link DriverOptions.windowSize}. */
+export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
   return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }

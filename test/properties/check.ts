@@ -14,6 +14,7 @@
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { createSieve } from '../../src/index.js'
+import { sieveWith, type SieveInternals } from '../../src/sieve/create.js'
 import type { SieveCheckpoint, SieveEvent, SieveOptions } from '../../src/types.js'
 import { arbitraryText, chunkBy, chunkSizes, document } from './generator.js'
 
@@ -41,9 +42,9 @@ export function merge(events: readonly SieveEvent[]): Merged[] {
   return out
 }
 
-/** Pushes `chunks` through one sieve; a throw from `push`/`end` fails the property. */
-export function run(chunks: readonly string[], opts: SieveOptions = {}): Merged[] {
-  const sieve = createSieve(opts)
+/** Pushes `chunks` through one sieve; a throw from `push`/`end` fails the property. `internals` as tests may set them. */
+export function run(chunks: readonly string[], opts: SieveOptions = {}, internals: SieveInternals = {}): Merged[] {
+  const sieve = sieveWith(opts, internals)
   const events: SieveEvent[] = []
   for (const chunk of chunks) events.push(...sieve.push(chunk))
   events.push(...sieve.end())

@@ -35,6 +35,18 @@ describe('stream properties', () => {
     )
   })
 
+  it('should support lexer windows of any size: a window boundary is a chunk boundary to every construct', () => {
+    // the driver lexes a long text (a whole turn pushed at once, a restart's rescan) in windows; tiny windows put
+    // their boundaries inside every construct, a held tail, a carried run, a capture the limit releases
+    fc.assert(
+      fc.property(fc.oneof(document(), document(16)), fc.integer({ min: 1, max: 40 }), fc.constantFrom(undefined, 64, 200), (input, windowSize, captureLimit) => {
+        const opts = captureLimit === undefined ? {} : { captureLimit }
+        expect(run([input], opts, { windowSize })).toEqual(run([input], opts))
+      }),
+      settings(107, 800),
+    )
+  })
+
   it('should support chunk invariance one UTF-16 unit at a time on short documents', () => {
     fc.assert(
       fc.property(document(4), (input) => {

@@ -103,6 +103,8 @@ export function checkStream(c: StreamCase): void {
   assert.deepEqual(run(chunks, opts), reference, 'random chunking differs from one chunk')
   const at = c.at % (c.input.length + 1)
   assert.deepEqual(run([c.input.slice(0, at), c.input.slice(at)], opts), reference, `split at ${at} differs from one chunk`)
+  const windowSize = 1 + (c.at % 40)
+  assert.deepEqual(run([c.input], opts, { windowSize }), reference, `lexer windows of ${windowSize} differ from the default`)
   if (c.input.length <= 200) assert.deepEqual(run(Array.from({ length: c.input.length }, (_, i) => c.input.charAt(i)), opts), reference, 'one UTF-16 unit at a time differs from one chunk')
   const stops = new Set(c.stops.map((s) => s % (chunks.length + 1)))
   assert.deepEqual(runResumed(chunks, stops, opts), reference, `resuming from checkpoints after chunks [${[...stops].sort((a, b) => a - b)}] differs`)

@@ -89,12 +89,21 @@ const CASES: Case[] = [
   { name: '1k quoted fences three quotes deep', input: '> > > ```\n> > > x\n'.repeat(1000) + '\n' + realCall, calls: 1 },
   { name: '300 blocks in indented code', input: ('\n\n    ' + realCall).repeat(300), calls: 0 },
   {
+    // each paragraph holds a tag after an unmatched backtick and releases it at its end: a restart per paragraph
+    name: '20k paragraphs, each a tag held after an unmatched backtick',
+    input: '`x <｜DSML｜tool_calls> y\n\n'.repeat(20000),
+    calls: 0,
+  },
+  {
     name: 'a staircase of held tags (`` ` <t> `` <t> ``` <t> … ``), one paragraph',
     input: Array.from({ length: 120 }, (_, i) => '`'.repeat(i + 1) + ' <tool_calls> ').join('') + '\n\nend',
     calls: 0,
     known: { 1: 4, 4: 4 },
   },
 ]
+
+/** Characters lexed per input character, at most, for an input pushed whole (see the test). */
+const WHOLE_CEILING = 6
 
 function stream(input: string, size: number, opts: SieveOptions = {}): { stats: SieveStats; calls: number; text: number } {
   const sieve = createSieve(opts)
@@ -112,6 +121,16 @@ function stream(input: string, size: number, opts: SieveOptions = {}): { stats: 
 }
 
 describe('linearity (counters, not times)', () => {
+  // a finished response pushed at once: the driver lexes it in windows, and a restart (a hold released, a capture
+  // over the limit) lexes again from where it restarts; windows after a restart start small, so what a restart
+  // throws away stays near what was lexed since the one before (a restart per paragraph once cost 326×)
+  it.each(CASES.map((c) => [c.name, c] as const))('should support %s pushed whole: lexed ≤ 6 × length', (_, c) => {
+    const { stats, calls, text } = stream(c.input, c.input.length, c.opts)
+    expect(text, 'every character leaves once').toBe(c.input.length)
+    expect(calls).toBe(c.calls)
+    expect(stats.charsLexed / c.input.length).toBeLessThanOrEqual(WHOLE_CEILING)
+  })
+
   it('should support a positive longest delimiter to bound the held tail', () => {
     expect(maxDelimiter).toBeGreaterThan(0)
   })

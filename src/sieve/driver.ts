@@ -23,6 +23,9 @@ import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, windowSize, type DriverOptions, type DriverState, type Restart } from './state.js'
 
 
+/** The first window after a restart (see `run`). */
+const restartWindow = 64
+
 export class Driver implements DriverCore {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
@@ -224,13 +227,18 @@ export class Driver implements DriverCore {
     // how much of the next text is the tail the last window held: a window takes that and then its own size, so
     // each one moves on however long the tail
     let held = 0
+    // the size of the next window: a restart lexes from where it restarts, and a text with a restart every few
+    // characters (a hold released at every paragraph end) re-lexed the rest of a 16 KiB window at each, several
+    // hundred times its length; after a restart the windows start small and double while no restart comes, so
+    // what a restart throws away is at most what was lexed since the last one
+    let grow = this.window
     while (r !== null) {
       const base = r.base
       // A restart can carry a whole capture back (up to the capture limit): lex it a window at a time, like
       // pushed text, so a restart from inside it re-lexes at most a window, not everything after it.
       let text: string = r.text
       let later: string | null = null
-      const size = held + this.window
+      const size = held + grow
       held = 0
       if (text.length > size) {
         later = text.slice(size)
@@ -267,6 +275,7 @@ export class Driver implements DriverCore {
       if (r !== null) {
         // the restart covers the rest of this window; the text past it follows
         if (later !== null) after.push(later)
+        grow = Math.min(restartWindow, this.window)
         continue
       }
       s.carry = ctx.carry
@@ -280,7 +289,11 @@ export class Driver implements DriverCore {
         this.lane.candidate = null
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
         r = this.settleCarried(next, false)
-        if (r !== null) continue
+        if (r !== null) {
+          grow = Math.min(restartWindow, this.window)
+          continue
+        }
+        grow = Math.min(2 * grow, this.window)
         r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
         held = next.length - later.length
         continue

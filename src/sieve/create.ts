@@ -67,6 +67,9 @@ export interface SieveInternals {
 
 /** {@link createSieve} with internals set. */
 export function sieveWith(options: SieveOptions, internals: SieveInternals): Sieve & { sawToolCallSyntax(): boolean } {
+  const w = internals.windowSize
+  // a window of 0 never moves on and NaN slices text away: only a positive integer makes sense
+  if (w !== undefined && !(Number.isInteger(w) && w >= 1)) throw new ToolsieveError('invalid-option', `windowSize must be a positive integer, got ${String(w)}`, 'windowSize')
   const grammar = options.grammar ?? defaultGrammar
   const captureLimit = options.captureLimit ?? grammar.limits?.captureLimit ?? 262144
   if (!Number.isInteger(captureLimit) || captureLimit < 1) {

@@ -12,6 +12,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
+import { sieveWith } from '../../src/sieve/create.js'
 import { arbitraryStream, checkConservation, documentStream, merge, run, runResumed, type StreamCase } from './check.js'
 import { chunkBy, chunkSizes, document, validBlock } from './generator.js'
 import { CLOSED_SPELLINGS } from '../helpers/blocks.js'
@@ -45,6 +46,12 @@ describe('stream properties', () => {
       }),
       settings(107, 800),
     )
+  })
+
+  it('should not support a lexer window that is not a positive integer (internal option)', () => {
+    for (const windowSize of [0, -1, 1.5, Number.NaN]) {
+      expect(() => sieveWith({}, { windowSize }), String(windowSize)).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'windowSize' }))
+    }
   })
 
   it('should support chunk invariance one UTF-16 unit at a time on short documents', () => {

@@ -296,10 +296,10 @@ export function advanceLines(ls: LineState, text: string, from: number, to: numb
 }
 
 /**
- * The line state after `text[from, to)` (from 0 unless given), or -1 if
- * indented code starts in it (where the lexer's indented-code token would
- * match).
+ * The line state after `text[from, to)`, given the state at `from`, or -1
+ * if indented code starts in it (where the lexer's indented-code token
+ * would match). {@link advanceLines} without that check.
  */
-export function advanceUnlessCode(ls: LineState, text: string, to: number, from = 0): LineState {
+export function advanceUnlessCode(ls: LineState, text: string, from: number, to: number): LineState {
   return advance(ls, text, from, to, true)
 }

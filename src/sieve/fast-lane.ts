@@ -44,7 +44,7 @@ export class FastLane extends MarkdownLane {
         if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
       }
       // where a line turns into indented code (in prose) the lexer switches mode
-      line = s.mode === modes.prose ? advanceUnlessCode(line, chunk, cut) : lineStateBefore(chunk, cut, line)
+      line = s.mode === modes.prose ? advanceUnlessCode(line, chunk, 0, cut) : lineStateBefore(chunk, cut, line)
       if (line < 0) return false
     }
     const head = cut === chunk.length ? chunk : chunk.slice(0, cut)

@@ -54,7 +54,7 @@ export abstract class MarkdownLane extends LaneBase {
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
-        line = advanceUnlessCode(line, chunk, i, lineAt)
+        line = advanceUnlessCode(line, chunk, lineAt, i)
         if (line < 0) return false
         lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return false
@@ -89,7 +89,7 @@ export abstract class MarkdownLane extends LaneBase {
       }
     }
     // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times
-    const endLine = advanceUnlessCode(line, chunk, cut, lineAt)
+    const endLine = advanceUnlessCode(line, chunk, lineAt, cut)
     if (endLine < 0) return false
     if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return false
     this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))

@@ -22,7 +22,6 @@ import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, windowSize, type DriverOptions, type DriverState, type Restart } from './state.js'
 
-
 /** The first window after a restart (see `run`). */
 const restartWindow = 64
 
@@ -180,10 +179,7 @@ export class Driver implements DriverCore {
   /** Lex `text`, which starts at stream offset `pos` (pending included). */
   private lexWindow(text: string, final: boolean): void {
     const s = this.s
-    s.pending = ''
-    this.lane.candidate = null
-    this.deferral.reset()
-    const r = this.settleCarried(text, final)
+    const r = this.boundary(text, final)
     if (r !== null) return this.run(r, final)
     // nothing left to lex (the stream ended right after a run): the decision above was all there was
     if (text === '' && s.carry === null) return
@@ -191,11 +187,15 @@ export class Driver implements DriverCore {
   }
 
   /**
-   * A run carried over that ended right at the boundary before `text`: decided before lexing on, at a
-   * chunk's boundary and a window's alike. Returns the restart a hold makes of it, if any.
+   * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
+   * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
+   * of that run, if any.
    */
-  private settleCarried(text: string, final: boolean): Restart | null {
+  private boundary(text: string, final: boolean): Restart | null {
     const s = this.s
+    s.pending = ''
+    this.lane.candidate = null
+    this.deferral.reset()
     if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
     const c = s.carry
     s.carry = null
@@ -285,10 +285,8 @@ export class Driver implements DriverCore {
       if (later !== null) {
         const next: string = s.pending + later
         const shift: number = text.length - s.pending.length
-        s.pending = ''
-        this.lane.candidate = null
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
-        r = this.settleCarried(next, false)
+        r = this.boundary(next, false)
         if (r !== null) {
           grow = Math.min(restartWindow, this.window)
           continue

@@ -72,8 +72,8 @@ export interface LexContext extends MarkdownState {
   carry: RunCarry | null
   /**
    * Text offset before which a tag after an unmatched backtick is not held
-   * but left as text: set when the same paragraph end has already sent the
-   * driver back twice (a staircase of held tags would otherwise be re-lexed
+   * but left as text: set when the same paragraph end sends the driver back
+   * a second time (a staircase of held tags would otherwise be re-lexed
    * once per tag). -1: no such region.
    */
   noHoldBefore: number

@@ -115,13 +115,16 @@ export class Holds {
    * A hold halted at paragraph end `at`. The re-lex from the tag may hold a
    * later tag of the same paragraph, which halts at the same end again: a
    * staircase of unmatched runs would re-lex the paragraph once per tag. From
-   * the third halt at one end, tags up to it are left as text.
+   * the second halt at one end, tags up to it are left as text: the first
+   * pass, the re-lex after the first halt and the one after the second read
+   * the paragraph at most three times (the third halt, allowed before, made
+   * it four).
    */
   noHoldBefore(at: number, heldLength: number): number {
     const s = this.d.s
     if (s.paragraphEnd !== null && s.paragraphEnd.at === at) s.paragraphEnd.halts++
     else s.paragraphEnd = { at, halts: 1 }
-    return s.paragraphEnd.halts > 2 ? heldLength : -1
+    return s.paragraphEnd.halts > 1 ? heldLength : -1
   }
 
   /** Where a held tag is lexed again from when its hold halts in `mode`. */

@@ -263,6 +263,15 @@ describe('markdown guard: inline code', () => {
     expectOneCall(input)
   })
 
+  it('should support two held blocks of one paragraph going live, and a third after unmatched backticks staying text', () => {
+    // each held block sends the sieve back from the paragraph's end to lex from it again; from the second time
+    // at one end, later blocks waiting after unmatched backticks stay text, so the paragraph is read at most three times
+    const named = (n: string) => live.replace('"a"', `"${n}"`)
+    const input = 'A ` ' + named('a') + ' B `` ' + named('b') + ' C ``` ' + named('c') + '\n\nok'
+    const b = { call: 'b', input: { path: 'src/a.ts' } }
+    expect(outline(expectChunkInvariant(input))).toEqual(['A ` ', call, ' B `` ', b, ' C ``` ' + named('c') + '\n\nok'])
+  })
+
   it('should support deciding each paragraph on its own (live, then an example)', () => {
     const input = 'Use ` then ' + live + '\n\nLater ` another ' + live.replace('"a"', '"b"') + ' `.'
     const events = expectChunkInvariant(input)

@@ -13,7 +13,8 @@
  *    answer is checked against the manifest (turns exact / total).
  * 2. Markdown guard: the same turns with fenced examples in each peer's own
  *    format, to count the calls a parser without a guard invents.
- * 3. Scaling: one parameter of 64 KB … 4 MB in 4-char chunks; time ratio per
+ * 3. Scaling: one parameter of 64 KB … 4 MB in 4-char chunks (sliced as they
+ *    are pushed); time ratio per
  *    doubling (2 is linear, 4 quadratic). The peers over 8 KB … until a run
  *    takes more than half the peer budget (2 s).
  * 4. Adversarial inputs (`bench/adversarial.ts`): MB/s beside the ordinary

@@ -1,15 +1,14 @@
 /**
- * The streaming driver: feeds windows of text to the lexer from the saved
- * mode and context, walks the tokens once, and decides what leaves as text,
- * what is held, and what is captured and parsed.
+ * The streaming driver: hands each chunk to the fast lane, the deferral or
+ * the lexer runs (`windows.ts`), walks the tokens they produce once, and
+ * decides what leaves as text, what is held, and what is captured and parsed.
  */
 import type { IToken } from 'chevrotain'
 import { tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
+import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/tokens.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
@@ -20,27 +19,22 @@ import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
 import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
-import { flushRun, initialState, windowSize, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { LexerRuns, type RunHost } from './windows.js'
 
-/** The first window after a restart (see `run`). */
-const restartWindow = 64
-
-export class Driver implements DriverCore {
+export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
   readonly guard: GuardSettings
-  /** The context of the lexer run whose tokens are being handled (its carry is the last run part's). */
-  private ctxNow: LexContext | null = null
-  private readonly lane: FastLane
-  private readonly deferral: Deferral
+  /** See {@link RunHost.ctxNow}. */
+  ctxNow: LexContext | null = null
+  readonly lane: FastLane
+  readonly deferral: Deferral
+  readonly holds: Holds
   private readonly tagReader: TagReader
-  private readonly holds: Holds
-
-  /** {@link DriverOptions.windowSize}. */
-  private readonly window: number
+  private readonly runs: LexerRuns
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
-    this.window = opts.windowSize ?? windowSize
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
@@ -48,6 +42,7 @@ export class Driver implements DriverCore {
     this.deferral = new Deferral(tables)
     this.tagReader = tables.tagReader
     this.holds = new Holds(this)
+    this.runs = new LexerRuns(this, opts.windowSize)
   }
 
   push(chunk: string): void {
@@ -75,8 +70,9 @@ export class Driver implements DriverCore {
 
   /**
    * A delimiter the fast lane identified at the start of `text` (the pending
-   * tail and the new chunk): handled exactly as `run` handles a lexed token,
-   * then the rest of `text` goes on by the fast lane or the lexer.
+   * tail and the new chunk): handled exactly as a lexer run
+   * (`LexerRuns.run`) handles a lexed token, then the rest of `text` goes on
+   * by the fast lane or the lexer.
    */
   takeToken(tok: IToken, text: string): void {
     this.takeTokens([tok], text, tok.image.length)
@@ -105,23 +101,16 @@ export class Driver implements DriverCore {
       if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
       // a restart covers the rest of `text`
-      if (r !== null) return this.run(r, false)
+      if (r !== null) return this.runs.run(r, false)
     }
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
     this.lane.rest(text, end)
   }
 
-  /** Lex the pending tail and `chunk`, in windows. */
+  /** Lex the pending tail and `chunk`, in windows (`windows.ts`). */
   lexChunk(chunk: string): true {
-    const s = this.s
-    const size = this.window
-    for (let i = 0; i < chunk.length; i += size) {
-      const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
-      this.lexWindow(s.pending + piece, false)
-    }
-    this.lane.tail = s.pending === '' ? null : this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
-    return true
+    return this.runs.lexChunk(chunk)
   }
 
   /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `defer.ts`). */
@@ -159,7 +148,7 @@ export class Driver implements DriverCore {
       s.carry = null
     }
     // a tail that is a whole delimiter now the stream is over (`</|DSML|tool_calls|` could have grown to `||`) is lexed as one
-    if (s.pending !== '' || s.carry !== null) this.lexWindow(s.pending, true)
+    if (s.pending !== '' || s.carry !== null) this.runs.lexWindow(s.pending, true)
     // end of stream ends the paragraph: a held tag is live
     while (s.hold !== null) {
       const h = s.hold
@@ -171,137 +160,13 @@ export class Driver implements DriverCore {
       }
       if (h.givenUp) continue
       const held = h.parts.join('')
-      this.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.holds.noHoldBefore(h.start + held.length, held.length) }, true)
+      this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.holds.noHoldBefore(h.start + held.length, held.length) }, true)
     }
     if (s.capture !== null) releaseCapture(this, s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }
 
-  /** Lex `text`, which starts at stream offset `pos` (pending included). */
-  private lexWindow(text: string, final: boolean): void {
-    const s = this.s
-    const r = this.boundary(text, final)
-    if (r !== null) return this.run(r, final)
-    // nothing left to lex (the stream ended right after a run): the decision above was all there was
-    if (text === '' && s.carry === null) return
-    this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
-  }
-
-  /**
-   * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
-   * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
-   * of that run, if any.
-   */
-  private boundary(text: string, final: boolean): Restart | null {
-    const s = this.s
-    s.pending = ''
-    this.lane.candidate = null
-    this.deferral.reset()
-    if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
-    const c = s.carry
-    s.carry = null
-    const d = decideCarried(c, c.mode as ModeName, s.md, this.guard)
-    if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
-      // the run that ended the paragraph already went out as text: decide it again where the re-lex would
-      const after = this.holds.afterHalt(s.mode)
-      s.hold = null
-      const again = decideCarried(c, after.mode, after.md, this.guard)
-      s.mode = again.target ?? after.mode
-      s.md = again.md ?? after.md
-      return null
-    }
-    if (d.md !== null) s.md = d.md
-    const h = s.hold
-    // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
-    const r = h === null ? null : this.holds.runEnded(h, d.target, text)
-    if (r === null && d.target !== null) s.mode = d.target
-    return r
-  }
-
-  private run(first: Restart, final: boolean): void {
-    const s = this.s
-    let r: Restart | null = first
-    // what follows the current text, the nearest last: a restart inside a window covers the rest of that window,
-    // and the text after the window waits here unjoined (appending it to the restart copied the whole remainder
-    // again at every restart: quadratic in a megabyte pushed whole with hundreds of them)
-    const after: string[] = []
-    // how much of the next text is the tail the last window held: a window takes that and then its own size, so
-    // each one moves on however long the tail
-    let held = 0
-    // the size of the next window: a restart lexes from where it restarts, and a text with a restart every few
-    // characters (a hold released at every paragraph end) re-lexed the rest of a 16 KiB window at each, several
-    // hundred times its length; after a restart the windows start small and double while no restart comes, so
-    // what a restart throws away is at most what was lexed since the last one
-    let grow = this.window
-    while (r !== null) {
-      const base = r.base
-      // A restart can carry a whole capture back (up to the capture limit): lex it a window at a time, like
-      // pushed text, so a restart from inside it re-lexes at most a window, not everything after it.
-      let text: string = r.text
-      let later: string | null = null
-      const size = held + grow
-      held = 0
-      if (text.length > size) {
-        later = text.slice(size)
-        text = text.slice(0, size)
-      }
-      const last = final && later === null && after.length === 0
-      s.mode = r.mode
-      s.md = r.md
-      const carry0 = r.carry
-      // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
-      const md = r.md
-      const noHold: number = r.noHoldBefore ?? -1
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1 }
-      const tokens = this.lexer.tokenize(text, r.mode, ctx)
-      this.ctxNow = ctx
-      this.stats.lexerRuns++
-      this.stats.charsLexed += text.length
-      this.stats.tokens += tokens.length
-      const startLine = r.lineState
-      r = null
-      let consumed = text.length
-      for (const tok of tokens) {
-        const info = this.lexer.infoByIdx[tok.tokenTypeIdx]!
-        if (info.category === 'Incomplete') {
-          consumed = tok.startOffset
-          s.pending = tok.image
-          if (info.candidateHold === true) this.lane.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
-          break
-        }
-        if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
-        r = this.token(tok, info, text, base, startLine, carry0)
-        if (r !== null) break
-      }
-      if (r !== null) {
-        // the restart covers the rest of this window; the text past it follows
-        if (later !== null) after.push(later)
-        grow = Math.min(restartWindow, this.window)
-        continue
-      }
-      s.carry = ctx.carry
-      s.pos = base + consumed
-      s.lineState = ctx.lines.stateAt(text, consumed)
-      if (later === null && after.length > 0) later = after.pop()!
-      if (later !== null) {
-        const next: string = s.pending + later
-        const shift: number = text.length - s.pending.length
-        // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
-        r = this.boundary(next, false)
-        if (r !== null) {
-          grow = Math.min(restartWindow, this.window)
-          continue
-        }
-        grow = Math.min(2 * grow, this.window)
-        r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
-        held = next.length - later.length
-        continue
-      }
-      this.lane.noteHeldTail()
-    }
-  }
-
-  /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
-  private token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
+  /** See {@link RunHost.token}. */
+  token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
     const s = this.s
     const target = info.push
     const cap = s.capture

@@ -1,0 +1,183 @@
+/**
+ * Lexer runs (DESIGN: "Undecided tails"): the text the fast lane cannot
+ * prove is lexed from the saved mode and context, a window at a time, and
+ * each token goes to the driver's token walk. A token may send the run back
+ * (a hold released at a paragraph's end, a capture over its limit): the run
+ * restarts there, and the text after its window waits.
+ */
+import type { IToken } from 'chevrotain'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/context.js'
+import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
+import type { TokenInfo } from '../lexer/tokens.js'
+import type { SieveStats } from '../types.js'
+import type { Deferral } from './defer.js'
+import type { FastLane } from './fast-lane.js'
+import type { Holds } from './holds.js'
+import { windowSize, type DriverState, type Restart } from './state.js'
+
+/** The first window after a restart (see `run`). */
+const restartWindow = 64
+
+/** What the lexer runs need from the driver. */
+export interface RunHost {
+  readonly s: DriverState
+  readonly lexer: CompiledLexer
+  readonly stats: SieveStats
+  readonly guard: GuardSettings
+  readonly lane: FastLane
+  readonly holds: Holds
+  readonly deferral: Deferral
+  /** The context of the lexer run whose tokens are being handled (its carry is the last run part's); null outside one. */
+  ctxNow: LexContext | null
+  /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
+  token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null
+}
+
+export class LexerRuns {
+  /** The window size (`DriverOptions.windowSize`). */
+  private readonly window: number
+
+  constructor(private readonly d: RunHost, window = windowSize) {
+    this.window = window
+  }
+
+  /** Lex the pending tail and `chunk`, in windows. */
+  lexChunk(chunk: string): true {
+    const s = this.d.s
+    const size = this.window
+    for (let i = 0; i < chunk.length; i += size) {
+      const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
+      this.lexWindow(s.pending + piece, false)
+    }
+    this.d.lane.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    return true
+  }
+
+  /** Lex `text`, which starts at stream offset `s.pos` (the pending tail included): a chunk's end or the stream's. */
+  lexWindow(text: string, final: boolean): void {
+    const s = this.d.s
+    const r = this.boundary(text, final)
+    if (r !== null) return this.run(r, final)
+    // nothing left to lex (the stream ended right after a run): the decision above was all there was
+    if (text === '' && s.carry === null) return
+    this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
+  }
+
+  /**
+   * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
+   * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
+   * of that run, if any.
+   */
+  private boundary(text: string, final: boolean): Restart | null {
+    const s = this.d.s
+    s.pending = ''
+    this.d.lane.candidate = null
+    this.d.deferral.reset()
+    if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
+    const c = s.carry
+    s.carry = null
+    const d = decideCarried(c, c.mode as ModeName, s.md, this.d.guard)
+    if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
+      // the run that ended the paragraph already went out as text: decide it again where the re-lex would
+      const after = this.d.holds.afterHalt(s.mode)
+      s.hold = null
+      const again = decideCarried(c, after.mode, after.md, this.d.guard)
+      s.mode = again.target ?? after.mode
+      s.md = again.md ?? after.md
+      return null
+    }
+    if (d.md !== null) s.md = d.md
+    const h = s.hold
+    // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
+    const r = h === null ? null : this.d.holds.runEnded(h, d.target, text)
+    if (r === null && d.target !== null) s.mode = d.target
+    return r
+  }
+
+  /** Lex from `first` on, a window at a time, following every restart a token makes. `final`: the stream ends with this text. */
+  run(first: Restart, final: boolean): void {
+    const s = this.d.s
+    let r: Restart | null = first
+    // what follows the current text, the nearest last: a restart inside a window covers the rest of that window,
+    // and the text after the window waits here unjoined (appending it to the restart copied the whole remainder
+    // again at every restart: quadratic in a megabyte pushed whole with hundreds of them)
+    const after: string[] = []
+    // how much of the next text is the tail the last window held: a window takes that and then its own size, so
+    // each one moves on however long the tail
+    let held = 0
+    // the size of the next window: a restart lexes from where it restarts, and a text with a restart every few
+    // characters (a hold released at every paragraph end) re-lexed the rest of a 16 KiB window at each, several
+    // hundred times its length; after a restart the windows start small and double while no restart comes, so
+    // what a restart throws away is at most what was lexed since the last one
+    let grow = this.window
+    while (r !== null) {
+      const base = r.base
+      // A restart can carry a whole capture back (up to the capture limit): lex it a window at a time, like
+      // pushed text, so a restart from inside it re-lexes at most a window, not everything after it.
+      let text: string = r.text
+      let later: string | null = null
+      const size = held + grow
+      held = 0
+      if (text.length > size) {
+        later = text.slice(size)
+        text = text.slice(0, size)
+      }
+      const last = final && later === null && after.length === 0
+      s.mode = r.mode
+      s.md = r.md
+      const carry0 = r.carry
+      // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
+      const md = r.md
+      const noHold: number = r.noHoldBefore ?? -1
+      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1 }
+      const tokens = this.d.lexer.tokenize(text, r.mode, ctx)
+      this.d.ctxNow = ctx
+      this.d.stats.lexerRuns++
+      this.d.stats.charsLexed += text.length
+      this.d.stats.tokens += tokens.length
+      const startLine = r.lineState
+      r = null
+      let consumed = text.length
+      for (const tok of tokens) {
+        const info = this.d.lexer.infoByIdx[tok.tokenTypeIdx]!
+        if (info.category === 'Incomplete') {
+          consumed = tok.startOffset
+          s.pending = tok.image
+          if (info.candidateHold === true) this.d.lane.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
+          break
+        }
+        if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
+        r = this.d.token(tok, info, text, base, startLine, carry0)
+        if (r !== null) break
+      }
+      if (r !== null) {
+        // the restart covers the rest of this window; the text past it follows
+        if (later !== null) after.push(later)
+        grow = Math.min(restartWindow, this.window)
+        continue
+      }
+      s.carry = ctx.carry
+      s.pos = base + consumed
+      s.lineState = ctx.lines.stateAt(text, consumed)
+      if (later === null && after.length > 0) later = after.pop()!
+      if (later !== null) {
+        const next: string = s.pending + later
+        const shift: number = text.length - s.pending.length
+        // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
+        r = this.boundary(next, false)
+        if (r !== null) {
+          grow = Math.min(restartWindow, this.window)
+          continue
+        }
+        grow = Math.min(2 * grow, this.window)
+        r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
+        held = next.length - later.length
+        continue
+      }
+      this.d.lane.noteHeldTail()
+    }
+  }
+}

@@ -11,7 +11,7 @@ import { columnsOf, mayStartCode } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
-import type { TokenFactory } from './tokens.js'
+import type { TokenFactory } from './token-factory.js'
 
 const stay: Decision = { target: null, md: null }
 

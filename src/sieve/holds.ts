@@ -11,7 +11,7 @@ import { freshMarkdown, lineStartIndent, type LineState, type MarkdownState, typ
 import { asLineStart } from '../lexer/lines.js'
 import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import type { TokenInfo } from '../lexer/tokens.js'
+import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode } from '../types.js'
 import type { Emitter } from './emitter.js'
 import type { DriverOptions, DriverState, Hold, Restart } from './state.js'

@@ -11,7 +11,7 @@ import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/co
 import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
-import type { TokenInfo } from '../lexer/tokens.js'
+import type { TokenInfo } from '../lexer/token-factory.js'
 import type { SieveStats } from '../types.js'
 import type { Deferral } from './defer.js'
 import type { FastLane } from './fast-lane.js'

@@ -1,0 +1,118 @@
+/**
+ * Makes the lexer's token types: one per spelling, role and target mode,
+ * under the role categories of `kinds.ts`, each registered with its
+ * {@link TokenInfo} for the driver. Custom matchers read the shared
+ * {@link LexContext}.
+ */
+import { createToken, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain'
+import type { Role } from '../grammar/types.js'
+import { codes } from './codes.js'
+import { cat, type CategoryName } from './kinds.js'
+import { growsAt, type CompiledDelimiter } from './frames.js'
+import { heldLinePrefix, maxQuotePrefix, type LexContext, type MarkdownState } from './context.js'
+import { modes, type ModeName } from './modes.js'
+import { TailMatcher } from './tail.js'
+
+export interface TokenInfo {
+  category: CategoryName
+  /** Mode after this token, or null to stay. */
+  push: ModeName | null
+  role?: Role
+  /** A backtick/tilde run cut by the end of the text: its meaning waits for the rest of the run. */
+  runPart?: boolean
+  /** An Incomplete token holding a backtick run that stands in an open HTML tag or autolink. */
+  candidateHold?: boolean
+}
+
+type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
+
+/** Builds token types; every one is registered with its {@link TokenInfo}. */
+export class TokenFactory {
+  readonly info = new Map<TokenType, TokenInfo>()
+  /** Per mode, the DFA over the delimiters its Incomplete token holds tails of (one per mode: its cache is shared). */
+  readonly tails = new Map<ModeName, TailMatcher>()
+  private readonly byName = new Map<string, TokenType>()
+  /** Modes whose Incomplete token holds a line-start prefix (see {@link incomplete}). */
+  readonly prefixModes = new Set<ModeName>()
+
+  constructor(readonly ctx: { current: LexContext }) {}
+
+  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, role?: Role): TokenType {
+    const full = push === null ? name : `${name}>${push}`
+    const existing = this.byName.get(full)
+    if (existing) return existing
+    const t = createToken({
+      name: full,
+      pattern: { exec },
+      start_chars_hint: hint,
+      line_breaks: lineBreaks,
+      categories: [cat[category]],
+      ...(push === null ? {} : { push_mode: push }),
+    })
+    this.byName.set(full, t)
+    this.info.set(t, role === undefined ? { category, push } : { category, push, role })
+    return t
+  }
+
+  /** A token matching `re` (sticky) at the offset. */
+  regex(name: string, category: CategoryName, push: ModeName | null, re: RegExp, hint: number[], lineBreaks: boolean): TokenType {
+    return this.make(name, category, push, (text, offset) => {
+      re.lastIndex = offset
+      return re.exec(text)
+    }, hint, lineBreaks)
+  }
+
+  /** A fixed delimiter; refuses a match that more input could still lengthen. */
+  delimiter(name: string, category: CategoryName, push: ModeName | null, d: CompiledDelimiter, role?: Role): TokenType {
+    const ctx = this.ctx
+    // a tag held after an unmatched backtick remembers how many levels were open at it
+    const holds = push === modes.spanHold
+    // in a fence opener's info string only a backtick fence can still be voided, so only there is a tag held
+    const onlyBacktickFence = push === modes.fenceInfoHold
+    return this.make(name, category, push, (text, offset) => {
+      const c = ctx.current
+      if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
+      d.sticky.lastIndex = offset
+      const m = d.sticky.exec(text)
+      if (m === null) return null
+      if (!c.final && growsAt(d, text, offset)) return null
+      if (!holds) return m
+      if (offset < c.noHoldBefore) return null
+      c.holdDepth = c.levels.length
+      const r = [m[0]] as CustomPatternMatcherReturn
+      r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState
+      return r
+    }, d.firstChars, false, role)
+  }
+
+  /** The tail matcher of `mode`, made on first use from the delimiters the mode's Incomplete token holds. */
+  tailMatcher(mode: ModeName, delims: CompiledDelimiter[]): TailMatcher {
+    let m = this.tails.get(mode)
+    if (m === undefined) this.tails.set(mode, (m = new TailMatcher(delims)))
+    return m
+  }
+
+  /**
+   * Claims a tail that could still become one of `delims`; with
+   * `linePrefix`, also a line-start prefix (spaces, block quote markers, a
+   * list marker: a fence may follow it). Those modes are the Markdown ones
+   * and the capture modes between tags, where such a line releases the
+   * capture and goes on as prose: the prefix must stay with what follows it.
+   */
+  incomplete(mode: ModeName, delims: CompiledDelimiter[], linePrefix: boolean): TokenType {
+    const ctx = this.ctx
+    const matcher = this.tailMatcher(mode, delims)
+    const max = Math.max(linePrefix ? maxQuotePrefix : 3, ...delims.map((d) => d.maxLength))
+    const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
+    if (linePrefix) {
+      this.prefixModes.add(mode)
+      for (const c of ' >-+*0123456789') hint.add(c.charCodeAt(0))
+    }
+    return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
+      const c = ctx.current
+      if (c.final || text.length - offset > max) return null
+      if (linePrefix && heldLinePrefix(text, offset, c.lineState, true)) return [text.slice(offset)]
+      return matcher.isPrefix(text, offset) ? [text.slice(offset)] : null
+    }, [...hint], false)
+  }
+}

@@ -12,7 +12,6 @@
  */
 import { EN, ZH } from './corpus.js'
 import {
-  CANONICAL,
   blockSpec,
   fileContent,
   manifestOf,
@@ -21,6 +20,7 @@ import {
   renderCall,
 } from './generate.js'
 import type { CallSpec, ManifestCall } from './generate.js'
+import { CANONICAL } from './spellings.js'
 
 export interface Adversarial {
   id: string

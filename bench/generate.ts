@@ -3,7 +3,7 @@
  * so a benchmark never times a path the tests have not checked.
  *
  * Everything here is deterministic for a given seed: same seed, same text,
- * same manifest, same chunking.
+ * same manifest; `chunks.ts` likewise gives the same chunking.
  *
  * What the transcript promises (and the fixture test checks):
  * - every real block sits at the start of a line, after a blank line or at the
@@ -15,6 +15,8 @@
  * - tool-call examples inside fences and code spans are text, not calls.
  */
 import { CODE_LINES, DIRS, EN, FILES, SPANS, TOOLS, WORDS, ZH } from './corpus.js'
+import { spelling } from './spellings.js'
+import type { Spelling } from './spellings.js'
 
 /** One expected call, in stream order. */
 export interface ManifestCall {
@@ -121,44 +123,6 @@ export function fileContent(rng: Rng, targetChars: number): string {
 
 // ---------------------------------------------------------------------------
 // Blocks
-
-/** How each spelling writes the three tags. */
-export interface Spelling {
-  /** Short label, for reports. */
-  id: string
-  open(local: string, attrs: string): string
-  close(local: string): string
-  wrapper: string
-  /** DSML spellings carry `string="true"` on most parameters. */
-  dsml: boolean
-}
-
-const attrsOf = (a: string): string => (a === '' ? '' : ` ${a}`)
-
-const DSML_FW: Spelling = { id: 'dsml', open: (l, a) => `<｜DSML｜${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜${l}>`, wrapper: 'tool_calls', dsml: true }
-const DSML_ASCII: Spelling = { id: 'dsml-ascii', open: (l, a) => `<|DSML|${l}${attrsOf(a)}>`, close: (l) => `</|DSML|${l}>`, wrapper: 'tool_calls', dsml: true }
-const DSML_FUNC: Spelling = { ...DSML_FW, id: 'dsml-function_calls', wrapper: 'function_calls' }
-const DSML_V41: Spelling = { id: 'dsml-v4.1', open: (l, a) => `<｜DSML｜ ${l}${attrsOf(a)}>`, close: (l) => `</｜DSML｜ ${l}>`, wrapper: 'calls', dsml: true }
-const FULLWIDTH: Spelling = { id: 'fullwidth', open: (l, a) => `＜ＤＳＭＬ＜${l}${attrsOf(a)}＞`, close: (l) => `＜／ＤＳＭＬ＜／${l}＞`, wrapper: 'tool_calls', dsml: true }
-const FULLWIDTH_BARS: Spelling = { id: 'fullwidth-bars', open: (l, a) => `＜｜ＤＳＭＬ｜${l}${attrsOf(a)}＞`, close: (l) => `＜／｜ＤＳＭＬ｜${l}＞`, wrapper: 'tool_calls', dsml: true }
-const PLAIN: Spelling = { id: 'xml', open: (l, a) => `<${l}${attrsOf(a)}>`, close: (l) => `</${l}>`, wrapper: 'tool_calls', dsml: false }
-const PLAIN_FUNC: Spelling = { ...PLAIN, id: 'xml-function_calls', wrapper: 'function_calls' }
-
-/** Weighted: the canonical DeepSeek spelling most often. */
-export const SPELLINGS: ReadonlyArray<[Spelling, number]> = [
-  [DSML_FW, 50], [DSML_ASCII, 12], [DSML_FUNC, 6], [DSML_V41, 4],
-  [FULLWIDTH, 8], [FULLWIDTH_BARS, 4], [PLAIN, 12], [PLAIN_FUNC, 4],
-]
-const SPELLING_TOTAL = SPELLINGS.reduce((sum, [, w]) => sum + w, 0)
-
-/** The canonical DeepSeek spelling, `<｜DSML｜tool_calls>`. */
-export const CANONICAL: Spelling = DSML_FW
-
-export function spelling(rng: Rng): Spelling {
-  let r = rng() * SPELLING_TOTAL
-  for (const [s, w] of SPELLINGS) if ((r -= w) < 0) return s
-  return DSML_FW
-}
 
 /** One parameter as written: its value, and how the markup wraps it. */
 export interface ParamSpec {
@@ -337,59 +301,4 @@ export function generateTranscript({ seed, size }: TranscriptOptions): Transcrip
   }
   add('\n')
   return { text: pieces.join(''), calls, blocks }
-}
-
-export interface ParameterStreamOptions {
-  /** Wrap the value in CDATA. Default false (plain text value). */
-  cdata?: boolean
-}
-
-/**
- * One canonical DSML block whose single `content` parameter value is exactly
- * `length` characters (ASCII, so also `length` bytes). For the doubling table.
- */
-export function generateParameterStream(length: number, options: ParameterStreamOptions = {}): Transcript {
-  const unit = 'lorem ipsum dolor sit amet, consectetur adipiscing elit; '
-  let value = unit.repeat(Math.ceil(length / unit.length) + 1).slice(0, length)
-  // Trimming must not change the value: no space at either end.
-  if (length > 0) value = `x${value.slice(1, -1)}${length > 1 ? 'x' : ''}`
-  const body = options.cdata === true ? `<![CDATA[${value}]]>` : value
-  const text =
-    'Writing the file now.\n\n' +
-    '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="write_file">\n' +
-    `<｜DSML｜parameter name="content" string="true">${body}</｜DSML｜parameter>\n` +
-    '</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\nDone.\n'
-  return { text, calls: [{ name: 'write_file', input: { content: value } }], blocks: 1 }
-}
-
-/**
- * Token lengths 1–12 (UTF-16 units), weighted like a BPE tokenizer's output on
- * English and code: mean ≈ 4.1.
- */
-const TOKEN_WEIGHTS = [12, 16, 19, 17, 12, 8, 6, 4, 2, 2, 1, 1]
-const TOKEN_TOTAL = TOKEN_WEIGHTS.reduce((a, b) => a + b, 0)
-
-/** Split `text` into token-sized chunks of 1–12 UTF-16 units (mean ≈ 4), seeded. */
-export function tokenChunks(text: string, seed: number): string[] {
-  const rng = mulberry32(seed)
-  const chunks: string[] = []
-  for (let i = 0; i < text.length; ) {
-    let r = rng() * TOKEN_TOTAL
-    let n = 1
-    for (const w of TOKEN_WEIGHTS) {
-      if ((r -= w) < 0) break
-      n++
-    }
-    if (n > TOKEN_WEIGHTS.length) n = TOKEN_WEIGHTS.length
-    chunks.push(text.slice(i, i + n))
-    i += n
-  }
-  return chunks
-}
-
-/** Split `text` into fixed-size chunks. */
-export function fixedChunks(text: string, size: number): string[] {
-  const chunks: string[] = []
-  for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size))
-  return chunks
 }

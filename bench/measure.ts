@@ -1,6 +1,7 @@
 /**
  * Measuring helpers for `bench/run.ts`: garbage collection on demand, a heap
- * peak sampler, medians, the machine description, and plain-text tables.
+ * peak sampler, medians, the machine description, plain-text tables, and the
+ * report each section writes its results into.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -92,6 +93,12 @@ export function machine(): Machine {
     date: new Date().toISOString(),
     commit,
   }
+}
+
+/** Where sections put their results: the JSON object and the Markdown lines. */
+export interface Report {
+  results: Record<string, unknown>
+  markdown: string[]
 }
 
 /** A plain-text table: first column left-aligned, the rest right-aligned. */

@@ -16,7 +16,9 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { toolsieve } from './lib.js'
 import type { SieveEvent } from '../src/index.js'
-import { fixedChunks, generateParameterStream, generateTranscript, tokenChunks } from './generate.js'
+import { fixedChunks, tokenChunks } from './chunks.js'
+import { generateTranscript } from './generate.js'
+import { generateParameterStream } from './parameter-stream.js'
 
 /** Timed from the compiled package, as users run it (see `bench/lib.ts`). */
 const { createSieve } = toolsieve

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest'
 import { parseToolCalls } from '../src/index.js'
 import { stream as streamWith } from './helpers/stream.js'
-import { fixedChunks, generateParameterStream, generateTranscript, tokenChunks } from '../bench/generate.js'
+import { fixedChunks, tokenChunks } from '../bench/chunks.js'
+import { generateTranscript } from '../bench/generate.js'
+import { generateParameterStream } from '../bench/parameter-stream.js'
 
 const SEED = 7
 const transcript = generateTranscript({ seed: SEED, size: 200 * 1024 })

@@ -90,9 +90,18 @@ const CASES: Case[] = [
   },
   {
     // every tag waits after a run no later run matches: each halt at the paragraph's end re-lexes from the tag it
-    // held, and from the second halt the later tags stay text (4× at 1- and 4-char chunks when it was the third)
+    // held, and from the second halt the later tags stay text (3.01× and 3.05× at 1- and 4-char chunks, 4.0× pushed
+    // whole, when it was the third)
     name: 'a staircase of held tags (`` ` <t> `` <t> ``` <t> … ``), one paragraph',
     input: Array.from({ length: 120 }, (_, i) => '`'.repeat(i + 1) + ' <tool_calls> ').join('') + '\n\nend',
+    calls: 0,
+  },
+  {
+    // the staircase with a voided fence opener on every other line: each such line halts a hold of its own inside
+    // the paragraph, and those halts reset the paragraph's count, which then never bounded it (52× its length at
+    // 40 units, as here, in any chunking; 212× at 160)
+    name: 'held tags after unmatched runs, and in voided fence openers\' info strings, in turn, one paragraph',
+    input: 'x ' + Array.from({ length: 40 }, (_, i) => 'a ' + '`'.repeat(3 * i + 4) + ' <tool_calls> a\n' + '`'.repeat(3 * i + 5) + ' <tool_calls> ' + '`'.repeat(3 * i + 6) + '\n').join('') + '\n\nend',
     calls: 0,
   },
 ]

@@ -71,10 +71,11 @@ export interface LexContext extends MarkdownState {
   lines: LineCursor
   carry: RunCarry | null
   /**
-   * Text offset before which a tag after an unmatched backtick is not held
-   * but left as text: set when the same paragraph end sends the driver back
-   * a second time (a staircase of held tags would otherwise be re-lexed
-   * once per tag). -1: no such region.
+   * Text offset before which a tag is not held (after an unmatched backtick,
+   * or in a fence opener's info string) but left as text: set when the same
+   * paragraph end sends the driver back a second time (a staircase of held
+   * tags would otherwise be re-lexed once per tag; see `Holds.halted`). -1:
+   * no such region.
    */
   noHoldBefore: number
   /**

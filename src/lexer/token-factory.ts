@@ -76,8 +76,9 @@ export class TokenFactory {
       const m = d.sticky.exec(text)
       if (m === null) return null
       if (!c.final && growsAt(d, text, offset)) return null
+      // past a paragraph's second halt, no tag before its end waits (`Holds.halted`): it stays text
+      if (offset < c.noHoldBefore && (holds || onlyBacktickFence)) return null
       if (!holds) return m
-      if (offset < c.noHoldBefore) return null
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
       r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState

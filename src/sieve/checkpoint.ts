@@ -30,10 +30,10 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
   }
   const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
   try {
-    // fields added after version 1 was first written: fence quote depth, the line state a capture began in
+    // fields added after version 1 was first written: fence quote depth, the line state a capture began in, noHoldUntil
     const md = { ...raw.md, fenceDepth: raw.md.fenceDepth ?? 0, fenceIndent: raw.md.fenceIndent ?? 0 }
     const capture = raw.capture && { ...raw.capture, lineState: raw.capture.lineState ?? midLine, tokens: loadTokens(lexer, raw.capture.tokens) }
-    return { ...raw, md, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, capture }
+    return { ...raw, md, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

@@ -160,7 +160,8 @@ export class Driver implements DriverCore, RunHost {
       }
       if (h.givenUp) continue
       const held = h.parts.join('')
-      this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null, noHoldBefore: this.holds.noHoldBefore(h.start + held.length, held.length) }, true)
+      this.holds.halted(h.start + held.length)
+      this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
     if (s.capture !== null) releaseCapture(this, s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
   }

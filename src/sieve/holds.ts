@@ -99,7 +99,8 @@ export class Holds {
     s.hold = null
     const held = h.parts.join('')
     const after = this.afterHalt(s.mode)
-    return { text: held + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null, noHoldBefore: this.noHoldBefore(h.start + held.length, held.length) }
+    this.halted(h.start + held.length)
+    return { text: held + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
   }
 
   /** The held text grew past the limit: it goes out as text, and the rest of the paragraph with it. */
@@ -112,19 +113,27 @@ export class Holds {
   }
 
   /**
-   * A hold halted at paragraph end `at`. The re-lex from the tag may hold a
-   * later tag of the same paragraph, which halts at the same end again: a
-   * staircase of unmatched runs would re-lex the paragraph once per tag. From
-   * the second halt at one end, tags up to it are left as text: the first
-   * pass, the re-lex after the first halt and the one after the second read
-   * the paragraph at most three times (the third halt, allowed before, made
-   * it four).
+   * A hold halted at `at`: its paragraph's end, or the backtick that voided
+   * the fence opener whose info string held the tag. The driver lexes again
+   * from the tag, and that pass may hold a later tag of the same paragraph,
+   * which halts at the same end again: a staircase of unmatched runs would
+   * re-lex the paragraph once per tag. From the second halt at one end, no
+   * tag before that end is held (`DriverState.noHoldUntil`): those that
+   * would wait after unmatched backticks or in a fence opener's info string
+   * stay text, and the paragraph is read at most three times.
+   *
+   * A halt before the counted end comes from inside a pass over that
+   * paragraph (a voided fence opener on one of its lines): it leaves the
+   * count alone. Counting it as a new end reset the count, and a paragraph
+   * of both kinds of hold was lexed once per tag again.
    */
-  noHoldBefore(at: number, heldLength: number): number {
+  halted(at: number): void {
     const s = this.d.s
-    if (s.paragraphEnd !== null && s.paragraphEnd.at === at) s.paragraphEnd.halts++
-    else s.paragraphEnd = { at, halts: 1 }
-    return s.paragraphEnd.halts > 1 ? heldLength : -1
+    const end = s.paragraphEnd
+    if (end !== null && end.at === at) end.halts++
+    else if (end === null || at > end.at) s.paragraphEnd = { at, halts: 1 }
+    const counted = s.paragraphEnd!
+    if (counted.halts > 1 && counted.at > s.noHoldUntil) s.noHoldUntil = counted.at
   }
 
   /** Where a held tag is lexed again from when its hold halts in `mode`. */

@@ -120,7 +120,7 @@ export abstract class MarkdownLane extends LaneBase {
   /**
    * A run carried to the end of the last chunk: the characters of `chunk`
    * that continue it go out as text (the lexer's runPart token), and where
-   * it ends it is decided as `LexerRuns.lexWindow` would decide it,
+   * it ends it is decided as a lexer run's boundary would decide it (`LexerRuns`),
    * without the lexer, so the rest of the chunk may still take the fast
    * lane. Outside captures, where the decision is just the next mode; in a
    * held tag's code span the characters join the hold, and a run that ends

@@ -54,8 +54,6 @@ export interface Restart {
   md: MarkdownState
   lineState: LineState
   carry: RunCarry | null
-  /** See {@link LexContext.noHoldBefore}; relative to `text`. */
-  noHoldBefore?: number
   /** See {@link LexContext.startAt}. */
   startAt?: number
 }
@@ -84,8 +82,14 @@ export interface DriverState {
    * whole instead of rescanned, so work stays linear (see `captureLimit`).
    */
   rescans: Array<{ end: number; depth: number }>
-  /** The last paragraph end that sent the driver back to a held tag, and how often. */
+  /** The last paragraph end that sent the driver back to a held tag, and how often (see `Holds.halted`). */
   paragraphEnd: { at: number; halts: number } | null
+  /**
+   * Stream offset before which no tag is held ({@link LexContext.noHoldBefore}
+   * is this, relative to each lexer run's text), or -1. Absolute, so every
+   * restart inside a paragraph being read again keeps it.
+   */
+  noHoldUntil: number
 }
 
 export interface DriverOptions extends BlockOptions {
@@ -102,7 +106,7 @@ export interface DriverOptions extends BlockOptions {
 export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null, noHoldUntil: -1 }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

@@ -30,12 +30,16 @@ export interface RunHost {
   readonly lane: FastLane
   readonly holds: Holds
   readonly deferral: Deferral
-  /** The context of the lexer run whose tokens are being handled (its carry is the last run part's); null outside one. */
+  /**
+   * The context of the lexer run whose tokens are being handled (its carry
+   * is the last run part's); null while the fast lane's tokens are (`takeTokens`).
+   */
   ctxNow: LexContext | null
   /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null
 }
 
+/** The driver's lexer runs: a chunk the fast lane cannot take, the stream's end, and every restart a token makes. */
 export class LexerRuns {
   /** The window size (`DriverOptions.windowSize`). */
   private readonly window: number
@@ -56,7 +60,7 @@ export class LexerRuns {
     return true
   }
 
-  /** Lex `text`, which starts at stream offset `s.pos` (the pending tail included): a chunk's end or the stream's. */
+  /** Lex `text`, which starts at stream offset `s.pos` (the pending tail included): a window of a chunk, or the stream's last text. */
   lexWindow(text: string, final: boolean): void {
     const s = this.d.s
     const r = this.boundary(text, final)
@@ -131,7 +135,7 @@ export class LexerRuns {
       const carry0 = r.carry
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
-      const noHold: number = r.noHoldBefore ?? -1
+      const noHold = s.noHoldUntil > base ? s.noHoldUntil - base : -1
       const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1 }
       const tokens = this.d.lexer.tokenize(text, r.mode, ctx)
       this.d.ctxNow = ctx
@@ -165,7 +169,6 @@ export class LexerRuns {
       if (later === null && after.length > 0) later = after.pop()!
       if (later !== null) {
         const next: string = s.pending + later
-        const shift: number = text.length - s.pending.length
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
         r = this.boundary(next, false)
         if (r !== null) {
@@ -173,7 +176,7 @@ export class LexerRuns {
           continue
         }
         grow = Math.min(2 * grow, this.window)
-        r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry, noHoldBefore: noHold > shift ? noHold - shift : -1 }
+        r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }
         held = next.length - later.length
         continue
       }

@@ -23,6 +23,7 @@ const CASES: [string, string, SieveOptions?][] = [
   ['a mention then a block', 'Use <tool_calls> like this: ' + live],
   ['a trailing bar without >', block(DRIFT[DRIFT.length - 1]!, [{ name: 'a', params: { path: 'p' } }]) + '| tail'],
   ['a capture over the limit', '<tool_calls><invoke name="a"><parameter name="c">' + 'x'.repeat(90) + '</parameter></invoke></tool_calls>', { captureLimit: 64 }],
+  ['held blocks sending the sieve back twice from one paragraph end', 'x ` ' + live + ' y `` ' + live + '\n```` ' + live + ' ```\n\nok'],
   ['astral characters and CRLF', '😀 line\r\n```\r\n<tool_calls>\r\n```\r\n' + live + ' 😀'],
 ]
 

@@ -272,6 +272,15 @@ describe('markdown guard: inline code', () => {
     expect(outline(expectChunkInvariant(input))).toEqual(['A ` ', call, ' B `` ', b, ' C ``` ' + named('c') + '\n\nok'])
   })
 
+  it('should support a block in a voided fence opener\'s info string staying text once its paragraph sent the sieve back twice', () => {
+    // the third line's ```` opens no fence (a backtick in its info string), so per CommonMark the block on it is
+    // live; but it would be a third hold of the paragraph, which the bound leaves as text like the one above
+    const named = (n: string) => live.replace('"a"', `"${n}"`)
+    const input = 'x ` ' + named('a') + ' y `` ' + named('b') + '\n```` ' + named('c') + ' ```\n\nok'
+    const b = { call: 'b', input: { path: 'src/a.ts' } }
+    expect(outline(expectChunkInvariant(input))).toEqual(['x ` ', call, ' y `` ', b, '\n```` ' + named('c') + ' ```\n\nok'])
+  })
+
   it('should support deciding each paragraph on its own (live, then an example)', () => {
     const input = 'Use ` then ' + live + '\n\nLater ` another ' + live.replace('"a"', '"b"') + ' `.'
     const events = expectChunkInvariant(input)

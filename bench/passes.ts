@@ -1,6 +1,6 @@
 /**
- * The runners and their timed passes: each runner streams one turn (already
- * chunked) and reports what it found; a pass streams many turns and keeps
+ * The runners and their timed passes: each runner streams one turn (chunked
+ * up front, or sliced as it is pushed) and reports what it found; a pass streams many turns and keeps
  * per-turn times, the heap peak and how many turns came out exact.
  */
 import { performance } from 'node:perf_hooks'
@@ -38,7 +38,7 @@ export function floorSink(): number {
 }
 
 // ---------------------------------------------------------------------------
-// Runners: each streams one text (already chunked) and reports what it found.
+// Runners: each streams one text and reports what it found.
 
 export interface Found {
   calls: ManifestCall[]

@@ -14,9 +14,9 @@
  * 2. Markdown guard: the same turns with fenced examples in each peer's own
  *    format, to count the calls a parser without a guard invents.
  * 3. Scaling: one parameter of 64 KB … 4 MB in 4-char chunks (sliced as they
- *    are pushed); time ratio per
- *    doubling (2 is linear, 4 quadratic). The peers over 8 KB … until a run
- *    takes more than half the peer budget (2 s).
+ *    are pushed); time ratio per doubling (2 is linear, 4 quadratic). The
+ *    peers over 8 KB … until a run takes more than half the peer budget (2 s),
+ *    on chunks made up front.
  * 4. Adversarial inputs (`bench/adversarial.ts`): MB/s beside the ordinary
  *    transcript's, with the sieve's own counters.
  * 5. Heap: a 100 MB stream through one sieve; heap at start, peak and end.

@@ -1,7 +1,11 @@
 /**
- * The spellings the seeded generators write blocks in: every default-grammar
- * spelling, weighted so the canonical DeepSeek one comes most often, as it
- * does in what the model writes.
+ * The spellings the seeded generators write blocks in: each family of the
+ * default grammar (DSML with fullwidth or ASCII bars, the fully fullwidth
+ * form with or without bars, plain XML, and the `function_calls` and V4.1
+ * `calls` wrapper names),
+ * weighted so the canonical DeepSeek one comes most often, as it does in
+ * what the model writes. The drift spellings (doubled or missing bars,
+ * stray spaces) are the unit tests' (`test/helpers/blocks.ts`, `DRIFT`).
  */
 import type { Rng } from './generate.js'
 

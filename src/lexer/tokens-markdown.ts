@@ -50,7 +50,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     // a run that may open a fence is read by the fence rules (block structure first)
     if (indent >= 0 && len >= 3) return null
     if (!inTag(kind, c, text, offset)) return null
-    const levels = kind === 'fenceInfo' ? inlineRun(c.levels, c.fenceLen) : c.levels
+    const levels = kind === 'fenceInfo' || kind === 'fenceInfoHold' ? inlineRun(c.levels, c.fenceLen) : c.levels
     return levels.indexOf(len) >= 0 ? 'closes' : c.lines.fate(text, offset, c.final)
   }
 
@@ -64,13 +64,22 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
 
   /** Kinds whose backtick runs may stand inside a raw HTML tag or autolink. */
   const inlineKinds: ReadonlySet<RunKind> = new Set<RunKind>(['prose', 'span', 'spanHold', 'fenceInfo'])
+  /**
+   * Kinds that hold a run in an undecided tag or autolink until it is
+   * decided: the inline ones, and a fence opener's info string with a tag
+   * held in it. There the run voids the opener whatever the tag, but once
+   * the hold has gone out as text past the capture limit the driver lexes
+   * the run again as an inline run (`Holds.token`); carried over a chunk end
+   * instead, its characters were out before the tag it stands in was known.
+   */
+  const candidateKinds: ReadonlySet<RunKind> = new Set<RunKind>([...inlineKinds, 'fenceInfoHold'])
 
   function runs(mode: ModeName): TokenType[] {
     const kind = runKindOf(mode)
     if (kind === null) return []
     const out: TokenType[] = []
     const inline = inlineKinds.has(kind)
-    if (inline) {
+    if (candidateKinds.has(kind)) {
       // held from the run to the end of the text until the candidate it stands in is decided
       const hold = f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current

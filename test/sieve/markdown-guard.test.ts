@@ -5,7 +5,7 @@
  * the same length arrives (an example, text).
  */
 import { describe, expect, it } from 'vitest'
-import { calls, codes, expectChunkInvariant, outline } from '../helpers/chunking.js'
+import { calls, codes, expectChunkInvariant, outline, runSieve } from '../helpers/chunking.js'
 import { SPELLINGS, block, readFile } from '../helpers/blocks.js'
 
 /** A compact live block. */
@@ -221,6 +221,16 @@ describe('markdown guard: tags and held runs under a small capture limit', () =>
     ['a held fence opener, then a run in an unclosed comment', '```<tool_calls>' + 'a'.repeat(49) + '<!--``<tool_calls '],
   ])('should support chunk invariance where a run in a tag meets the capture limit (%s)', (_label, input) => {
     expectChunkInvariant(input, { captureLimit: 64 })
+  })
+
+  it('should support a fence opener\'s held tag given up, then the backtick that voids it inside an autolink, cut by a chunk end', () => {
+    // `<ps:`>` is an autolink: its backtick voids the opener (block structure reads the info string raw) but opens
+    // no code span, so the later `<invoke` is not in one and is held, and its hold too goes past the limit; carried
+    // over the chunk end, the run went out before the autolink was known and opened a span
+    const input = '```<DSMLtool_calls<ps:`><DSMLinvoke`'
+    const events = expectChunkInvariant(input, { captureLimit: 8 })
+    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
+    expect(runSieve(input, [input.slice(0, 23), input.slice(23)], { captureLimit: 8 })).toEqual(events)
   })
 })
 

@@ -78,8 +78,6 @@ export const streamStart: LineState = linePositions.start | CODE_OK
 export const midLine: LineState = linePositions.mid | LIST
 
 export const positionOf = (ls: LineState): number => ls & POSITION
-/** The same line state, at column 0 of its line (a run re-lexed from its own start, its indent gone out). */
-export const asLineStart = (ls: LineState): LineState => (ls & ~POSITION) | linePositions.start
 
 /** Still in the line's leading whitespace, on a line that may be indented code: four columns in, it is. */
 export function mayStartCode(ls: LineState): boolean {

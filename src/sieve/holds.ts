@@ -8,7 +8,6 @@
  */
 import type { IToken } from 'chevrotain'
 import { freshMarkdown, lineStartIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { asLineStart } from '../lexer/lines.js'
 import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
@@ -47,11 +46,12 @@ export class Holds {
         // the paragraph ended (or the fence opener was void): lex the token that decided it again
         s.hold = null
         const after = this.afterHalt(s.mode)
-        // a fence opener's indent went out already: it still stands at line start
-        const before = this.d.lineAt(text, tok.startOffset, startLine)
+        // the re-lex starts at the run, its line's indent and markers gone out already: it goes on in the line state
+        // where the run stands (a run after a list marker is that item's content, as in one lexer pass; made a line
+        // start, it classified the line again as a fence line, and the next line's indented code differed by
+        // chunking), and the fence rules read where it stood in its line from `startAt`
+        const lineState = this.d.lineAt(text, tok.startOffset, startLine)
         const at = lineStartIndent(text, tok.startOffset, startLine)
-        const lineState = at >= 0 ? asLineStart(before) : before
-        // and where it stood (quote markers, a list marker): the re-lex starts at the run, after them
         return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null, startAt: at }
       }
       this.d.out.text(tok.image)

@@ -17,6 +17,7 @@ import { createSieve } from '../../src/index.js'
 import { sieveWith, type SieveInternals } from '../../src/sieve/create.js'
 import type { SieveCheckpoint, SieveEvent, SieveOptions } from '../../src/types.js'
 import { arbitraryText, chunkBy, chunkSizes, document } from './generator.js'
+import { heldParagraphs } from './paragraphs.js'
 
 /** An event with adjacent text merged, the id replaced and the diagnostic message dropped. */
 export type Merged =
@@ -122,9 +123,13 @@ export const documentStream = (smallLimits = true): fc.Arbitrary<StreamCase> =>
 export const arbitraryStream = (smallLimits = true): fc.Arbitrary<StreamCase> =>
   fc.record({ input: arbitraryText, sizes: chunkSizes, at: fc.nat(), stops, captureLimit: limit(smallLimits) })
 
-/** What `npm run fuzz` runs: documents three times in four, arbitrary strings otherwise. */
+/** Streams of paragraphs that hold and halt again and again (`paragraphs.ts`). */
+export const paragraphStream = (smallLimits = true): fc.Arbitrary<StreamCase> =>
+  fc.record({ input: heldParagraphs, sizes: chunkSizes, at: fc.nat(), stops, captureLimit: limit(smallLimits) })
+
+/** What `npm run fuzz` runs: documents three times in five, held paragraphs and arbitrary strings once each. */
 export const fuzzStream = (smallLimits = true): fc.Arbitrary<StreamCase> =>
-  fc.oneof({ arbitrary: documentStream(smallLimits), weight: 3 }, { arbitrary: arbitraryStream(smallLimits), weight: 1 })
+  fc.oneof({ arbitrary: documentStream(smallLimits), weight: 3 }, { arbitrary: paragraphStream(smallLimits), weight: 1 }, { arbitrary: arbitraryStream(smallLimits), weight: 1 })
 
 export interface FuzzOptions {
   streams: number

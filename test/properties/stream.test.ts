@@ -4,15 +4,15 @@
  * and on arbitrary strings. Seeds are fixed so CI is deterministic;
  * `npm run fuzz` explores further from any seed.
  *
- * Capture limits here are the default only; `fuzz.test.ts` runs every
- * property with capture limits of 64 and 200 as well, as `npm run fuzz`
- * does unless told `--default-limit-only`.
+ * Capture limits here are the default only, but for the held paragraphs;
+ * `fuzz.test.ts` runs every property with capture limits of 64 and 200 as
+ * well, as `npm run fuzz` does unless told `--default-limit-only`.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import { sieveWith } from '../../src/sieve/create.js'
-import { arbitraryStream, checkConservation, documentStream, merge, run, runResumed, type StreamCase } from './check.js'
+import { arbitraryStream, checkConservation, checkStream, documentStream, merge, paragraphStream, run, runResumed, type StreamCase } from './check.js'
 import { chunkBy, chunkSizes, document, validBlock } from './generator.js'
 import { CLOSED_SPELLINGS } from '../helpers/blocks.js'
 
@@ -78,6 +78,10 @@ describe('stream properties', () => {
       }),
       settings(104),
     )
+  })
+
+  it('should support every stream property on paragraphs that hold and halt again and again, with small capture limits too', () => {
+    fc.assert(fc.property(paragraphStream(), (c: StreamCase) => checkStream(c)), settings(108, 300))
   })
 
   it('should support checkpoint and resume: stopping anywhere, through JSON, gives the events of never stopping', () => {

@@ -11,6 +11,9 @@ import { SPELLINGS, block, readFile } from '../helpers/blocks.js'
 /** A compact live block. */
 const live = '<tool_calls><invoke name="a"><parameter name="path">src/a.ts</parameter></invoke></tool_calls>'
 const call = { call: 'a', input: { path: 'src/a.ts' } }
+/** {@link live} calling the tool `name`, and its outline entry. */
+const liveNamed = (name: string) => live.replace('"a"', `"${name}"`)
+const callNamed = (name: string) => ({ call: name, input: { path: 'src/a.ts' } })
 /** A DeepSeek-style example block, as documentation shows it. */
 const example = readFile('src/example.ts', SPELLINGS[0]!)
 
@@ -283,23 +286,19 @@ describe('markdown guard: inline code', () => {
   it('should support two held blocks of one paragraph going live, and a third after unmatched backticks staying text', () => {
     // each held block sends the sieve back from the paragraph's end to lex from it again; from the second time
     // at one end, later blocks waiting after unmatched backticks stay text, so the paragraph is read at most three times
-    const named = (n: string) => live.replace('"a"', `"${n}"`)
-    const input = 'A ` ' + named('a') + ' B `` ' + named('b') + ' C ``` ' + named('c') + '\n\nok'
-    const b = { call: 'b', input: { path: 'src/a.ts' } }
-    expect(outline(expectChunkInvariant(input))).toEqual(['A ` ', call, ' B `` ', b, ' C ``` ' + named('c') + '\n\nok'])
+    const input = 'A ` ' + liveNamed('a') + ' B `` ' + liveNamed('b') + ' C ``` ' + liveNamed('c') + '\n\nok'
+    expect(outline(expectChunkInvariant(input))).toEqual(['A ` ', call, ' B `` ', callNamed('b'), ' C ``` ' + liveNamed('c') + '\n\nok'])
   })
 
   it('should support a block in a voided fence opener\'s info string staying text once its paragraph sent the sieve back twice', () => {
     // the third line's ```` opens no fence (a backtick in its info string), so per CommonMark the block on it is
     // live; but it would be a third hold of the paragraph, which the bound leaves as text like the one above
-    const named = (n: string) => live.replace('"a"', `"${n}"`)
-    const input = 'x ` ' + named('a') + ' y `` ' + named('b') + '\n```` ' + named('c') + ' ```\n\nok'
-    const b = { call: 'b', input: { path: 'src/a.ts' } }
-    expect(outline(expectChunkInvariant(input))).toEqual(['x ` ', call, ' y `` ', b, '\n```` ' + named('c') + ' ```\n\nok'])
+    const input = 'x ` ' + liveNamed('a') + ' y `` ' + liveNamed('b') + '\n```` ' + liveNamed('c') + ' ```\n\nok'
+    expect(outline(expectChunkInvariant(input))).toEqual(['x ` ', call, ' y `` ', callNamed('b'), '\n```` ' + liveNamed('c') + ' ```\n\nok'])
   })
 
   it('should support deciding each paragraph on its own (live, then an example)', () => {
-    const input = 'Use ` then ' + live + '\n\nLater ` another ' + live.replace('"a"', '"b"') + ' `.'
+    const input = 'Use ` then ' + live + '\n\nLater ` another ' + liveNamed('b') + ' `.'
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
     expect(codes(events)).toEqual([])

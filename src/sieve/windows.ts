@@ -43,9 +43,12 @@ export interface RunHost {
 export class LexerRuns {
   /** The window size (`DriverOptions.windowSize`). */
   private readonly window: number
+  /** The first window after a restart: {@link restartWindow}, or the window size if smaller. */
+  private readonly afterRestart: number
 
   constructor(private readonly d: RunHost, window = windowSize) {
     this.window = window
+    this.afterRestart = Math.min(restartWindow, window)
   }
 
   /** Lex the pending tail and `chunk`, in windows. */
@@ -160,7 +163,7 @@ export class LexerRuns {
       if (r !== null) {
         // the restart covers the rest of this window; the text past it follows
         if (later !== null) after.push(later)
-        grow = Math.min(restartWindow, this.window)
+        grow = this.afterRestart
         continue
       }
       s.carry = ctx.carry
@@ -172,7 +175,7 @@ export class LexerRuns {
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
         r = this.boundary(next, false)
         if (r !== null) {
-          grow = Math.min(restartWindow, this.window)
+          grow = this.afterRestart
           continue
         }
         grow = Math.min(2 * grow, this.window)

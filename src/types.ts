@@ -58,6 +58,13 @@ export type DiagnosticCode =
   | 'invalid-arguments'
   /** The call names a tool that is not among the `tools` option. */
   | 'unknown-tool'
+  /**
+   * The stream ended inside a block after complete invokes: those became calls
+   * (the `unclosedWrapper` repair) and the unfinished rest went out as text.
+   */
+  | 'unclosed-wrapper'
+  /** A value's CDATA section had no `]]>` when its block ended: its content ran to the parameter's closer (the `unclosedCdata` repair). */
+  | 'repaired-cdata'
 
 /**
  * Something the sieve noticed and handled. For a block problem the markup

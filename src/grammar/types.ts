@@ -46,6 +46,18 @@ export interface Grammar {
   repairs?: {
     /** `<invoke …>…</invoke></tool_calls>` with no opening wrapper becomes a call. Default true. */
     missingOpeningWrapper?: boolean
+    /**
+     * At the end of the stream, the complete invokes of a block that has no
+     * closing wrapper (a response cut by max_tokens) become calls, with an
+     * `unclosed-wrapper` diagnostic; the unfinished rest is text. Default true.
+     */
+    unclosedWrapper?: boolean
+    /**
+     * At the end of the stream, an unclosed `<![CDATA[` in a value without a
+     * `string` attribute, in a block otherwise complete, is closed there, with
+     * a `repaired-cdata` diagnostic. Default true.
+     */
+    unclosedCdata?: boolean
   }
   limits?: {
     /** Default capture limit in UTF-16 units (256 KiB). */

@@ -240,7 +240,7 @@ export function normalize(value: unknown): Grammar {
     : nameAttribute === stringAttribute
   if (same) fail('attributes.string', `must differ from attributes.name (${describe(nameAttribute)})`)
 
-  const repairs = object(raw.repairs ?? {}, 'repairs', ['missingOpeningWrapper'])
+  const repairs = object(raw.repairs ?? {}, 'repairs', ['missingOpeningWrapper', 'unclosedWrapper', 'unclosedCdata'])
   const limits = object(raw.limits ?? {}, 'limits', ['captureLimit'])
   const markdown = object(raw.markdown ?? {}, 'markdown', ['fences', 'codeSpans'])
   return {
@@ -251,6 +251,8 @@ export function normalize(value: unknown): Grammar {
     attributes: { name: nameAttribute, string: stringAttribute },
     repairs: {
       missingOpeningWrapper: boolean(repairs.missingOpeningWrapper, 'repairs.missingOpeningWrapper', true),
+      unclosedWrapper: boolean(repairs.unclosedWrapper, 'repairs.unclosedWrapper', true),
+      unclosedCdata: boolean(repairs.unclosedCdata, 'repairs.unclosedCdata', true),
     },
     limits: {
       captureLimit: integer(limits.captureLimit, 'limits.captureLimit', minCaptureLimit, Number.MAX_SAFE_INTEGER, defaultCaptureLimit),

@@ -66,8 +66,14 @@ describe('extendGrammar', () => {
     expect(g.attributes).toEqual({ name: 'name', string: 'raw' })
     expect(g.limits).toEqual({ captureLimit: 1024 })
     expect(g.markdown).toEqual({ fences: true, codeSpans: false })
-    expect(g.repairs).toEqual({ missingOpeningWrapper: false })
+    expect(g.repairs).toEqual({ missingOpeningWrapper: false, unclosedWrapper: true, unclosedCdata: true })
     expect(g.rawTextParameters).toEqual([...(defaultGrammar.rawTextParameters ?? []), 'sql'])
+  })
+
+  it('should support turning one end-of-stream repair off, keeping the others', () => {
+    const g = extendGrammar(defaultGrammar, { repairs: { unclosedCdata: false } })
+    expect(g.repairs).toEqual({ missingOpeningWrapper: true, unclosedWrapper: true, unclosedCdata: false })
+    expect(extendGrammar(g, { repairs: { unclosedWrapper: false } }).repairs).toEqual({ missingOpeningWrapper: true, unclosedWrapper: false, unclosedCdata: false })
   })
 
   it('should support an empty patch and a base that is not yet normalized', () => {
@@ -98,6 +104,8 @@ describe('extendGrammar', () => {
     ['a name already used by another role', { invoke: ['tool_calls'] }, 'roles.invoke[1]', /already used at roles\.wrapper\[0\]/],
     ['an invalid merged attribute', { attributes: { name: '' } }, 'attributes.name', /must not be empty/],
     ['a capture limit that is too small', { limits: { captureLimit: 8 } }, 'limits.captureLimit'],
+    ['a non-boolean merged repair', { repairs: { unclosedWrapper: 'no' as unknown as boolean } }, 'repairs.unclosedWrapper', /true or false/],
+    ['an unknown repair', { repairs: { unclosedFence: true } as GrammarPatch['repairs'] }, 'patch.repairs.unclosedFence', /not a known key/],
     ['an empty name', { name: '' }, 'name'],
     ['a non-string raw parameter', { rawTextParameters: [1 as unknown as string] }, 'patch.rawTextParameters[0]'],
   ]

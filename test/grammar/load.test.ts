@@ -55,7 +55,7 @@ describe('validateGrammar', () => {
     expect(g).toMatchObject({
       caseInsensitive: true,
       attributes: { name: 'name', string: 'string' },
-      repairs: { missingOpeningWrapper: true },
+      repairs: { missingOpeningWrapper: true, unclosedWrapper: true, unclosedCdata: true },
       limits: { captureLimit: 262144 },
       markdown: { fences: true, codeSpans: true },
       rawTextParameters: [],
@@ -144,7 +144,9 @@ describe('validateGrammar', () => {
     ['a bad string attribute', (g) => { g.attributes.string = 5 }, 'attributes.string'],
     ['the same attribute for name and string', (g) => { g.attributes.string = 'NAME' }, 'attributes.string', /must differ/],
     ['a non-boolean repair', (g) => { g.repairs.missingOpeningWrapper = 1 }, 'repairs.missingOpeningWrapper'],
-    ['an unknown repair', (g) => { g.repairs.missingClose = true }, 'repairs.missingClose'],
+    ['an unknown repair', (g) => { g.repairs.missingClose = true }, 'repairs.missingClose', /expected missingOpeningWrapper, unclosedWrapper, unclosedCdata/],
+    ['a non-boolean unclosed-wrapper repair', (g) => { g.repairs.unclosedWrapper = 'true' }, 'repairs.unclosedWrapper', /must be true or false, got "true"/],
+    ['a non-boolean unclosed-CDATA repair', (g) => { g.repairs.unclosedCdata = 0 }, 'repairs.unclosedCdata', /must be true or false, got number 0/],
     ['a capture limit below 64', (g) => { g.limits.captureLimit = 63 }, 'limits.captureLimit', /between 64/],
     ['a fractional capture limit', (g) => { g.limits.captureLimit = 1000.5 }, 'limits.captureLimit'],
     ['a non-boolean fences flag', (g) => { g.markdown.fences = null }, 'markdown.fences', /got null/],
@@ -223,6 +225,16 @@ describe('grammar/schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
     for (const key of Object.keys(rawDefault)) expect(schema.properties).toHaveProperty([key])
     expect(rawDefault.$schema).toBe('./schema.json')
+  })
+
+  it('should support the same repairs as the validator, each documented with its default', () => {
+    const repairs = schema.properties.repairs.properties
+    expect(Object.keys(repairs)).toEqual(Object.keys(defaultGrammar.repairs ?? {}))
+    for (const [key, property] of Object.entries<Json>(repairs)) {
+      expect(property.default, key).toBe(true)
+      expect(property.description, key).toMatch(/Default true\./)
+      expect(rawDefault.repairs[key], key).toBe(true)
+    }
   })
 
   it('should not support unknown keys, and describes every property', () => {

@@ -84,6 +84,32 @@ export interface LexContext extends MarkdownState {
    * stands where it stood.
    */
   startAt: number
+  /**
+   * In a `rawValue`, the opener it belongs to as {@link tagKey} gives it
+   * (`<｜dsml｜parameter`): a closer ends the value only when it spells
+   * the same tag (`</｜DSML｜parameter>`, not `</|DSML|parameter>`). '' elsewhere.
+   */
+  rawOpener: string
+}
+
+/** Characters of a tag name: what a tag's key keeps at its end. */
+const nameChar = /[A-Za-z0-9_.:\-]/
+
+/**
+ * A tag's spelling reduced to what an opener and its closer share: lower
+ * case, no `/` or `／`, and nothing after the local name (the tag end,
+ * trailing bars). `<｜DSML｜parameter` and `</｜DSML｜parameter>` have the
+ * same key; `</|DSML|parameter>` and `</ ｜DSML｜parameter>` do not.
+ */
+export function tagKey(image: string): string {
+  let end = image.length
+  while (end > 0 && !nameChar.test(image.charAt(end - 1))) end--
+  let out = ''
+  for (let i = 0; i < end; i++) {
+    const ch = image.charAt(i)
+    if (ch !== '/' && ch !== '\uff0f') out += ch
+  }
+  return out.toLowerCase()
 }
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {

@@ -154,8 +154,8 @@ export function compileTagEnd(grammar: Grammar): CompiledDelimiter {
 }
 
 /** A fixed literal delimiter such as `<![CDATA[` or `-->`. */
-export function compileLiteral(lit: string): CompiledDelimiter {
-  return compile([[{ lits: [lit], min: 1, max: 1 }]], '')
+export function compileLiteral(lit: string, caseInsensitive = false): CompiledDelimiter {
+  return compile([[{ lits: [lit], min: 1, max: 1 }]], caseInsensitive ? 'i' : '')
 }
 
 /**

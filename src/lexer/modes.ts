@@ -46,6 +46,18 @@ export const modes = {
   jsonBody: 'jsonBody',
   /** A parameter value. */
   value: 'value',
+  /**
+   * A parameter value whose tag has a `string` attribute (DeepSeek's own
+   * encoders write these): nothing in it is markup, and only the opener's
+   * own closer ends it (`LexContext.rawOpener`).
+   */
+  rawValue: 'rawValue',
+  /**
+   * What is left of a block that failed (or went over the capture limit)
+   * once it was released: text up to the closer that balances its opener,
+   * so no call ever comes from inside it. The driver counts the depth.
+   */
+  skip: 'skip',
   cdata: 'cdata',
   commentWrapper: 'commentWrapper',
   commentInvoke: 'commentInvoke',
@@ -71,6 +83,7 @@ export const captureModes: ReadonlySet<ModeName> = new Set<ModeName>([
   modes.invokeBody,
   modes.jsonBody,
   modes.value,
+  modes.rawValue,
   modes.cdata,
   modes.commentWrapper,
   modes.commentInvoke,

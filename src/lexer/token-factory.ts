@@ -9,7 +9,7 @@ import type { Role } from '../grammar/types.js'
 import { codes } from './codes.js'
 import { cat, type CategoryName } from './kinds.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
-import { heldLinePrefix, maxQuotePrefix, type LexContext, type MarkdownState } from './context.js'
+import { heldLinePrefix, maxQuotePrefix, tagKey, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { TailMatcher } from './tail.js'
 
@@ -84,6 +84,33 @@ export class TokenFactory {
       r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState
       return r
     }, d.firstChars, false, role)
+  }
+
+  /**
+   * A closer that ends a `rawValue` only when it spells the value's own
+   * opener (`LexContext.rawOpener`); any other is text there. A `<` that a
+   * closer of that spelling follows belongs to the value (`a<</｜DSML｜parameter>`
+   * is `a<`): the grammar's leading-`<` drift never eats a value's last character.
+   */
+  rawClose(name: string, push: ModeName, d: CompiledDelimiter, all: readonly CompiledDelimiter[]): TokenType {
+    const ctx = this.ctx
+    const own = (text: string, offset: number): string | null => {
+      for (const x of all) {
+        x.sticky.lastIndex = offset
+        const m = x.sticky.exec(text)
+        if (m !== null && tagKey(m[0]) === ctx.current.rawOpener) return m[0]
+      }
+      return null
+    }
+    return this.make(name, 'ParamClose', push, (text, offset) => {
+      const c = ctx.current
+      d.sticky.lastIndex = offset
+      const m = d.sticky.exec(text)
+      if (m === null || tagKey(m[0]) !== c.rawOpener) return null
+      if (!c.final && growsAt(d, text, offset)) return null
+      if (offset + 1 < text.length && own(text, offset + 1) !== null) return null
+      return m
+    }, d.firstChars, false, 'parameter')
   }
 
   /** The tail matcher of `mode`, made on first use from the delimiters the mode's Incomplete token holds. */

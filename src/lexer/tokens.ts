@@ -89,7 +89,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   }
   const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
   const tagEnd = compileTagEnd(grammar)
-  const cdataOpen = compileLiteral('<![CDATA[')
+  // models write `<![cdata[` too; `]]>` has no letters
+  const cdataOpen = compileLiteral('<![CDATA[', true)
   const cdataClose = compileLiteral(']]>')
   const commentOpen = compileLiteral('<!--')
   const commentClose = compileLiteral('-->')
@@ -220,6 +221,39 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
     [valueCdata, valueComment],
     [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', tagStartChars])
+  // A value whose tag has a `string` attribute: text up to its opener's own closer (the driver enters this mode
+  // at the tag's end, see `rawOpener`). Every family's parameter closer is a candidate the matcher checks.
+  const paramCloses = closes.get('parameter')!.map(([, d]) => d)
+  const rawCloses = closes.get('parameter')!.map(([fr, d]) => f.rawClose(`${modes.rawValue}.${fr}.parameter.close`, modes.invokeBody, d, paramCloses))
+  delimiterTokens.set(modes.rawValue, rawCloses.map(() => null))
+  out[modes.rawValue] = [
+    plainLt(modes.rawValue, 'ValueText', tagStartChars, paramCloses),
+    ...rawCloses,
+    f.incomplete(modes.rawValue, paramCloses, false),
+    text(modes.rawValue, 'ValueText', tagStartChars),
+    oneChar(modes.rawValue, 'ValueText', null, tagStartChars),
+  ]
+
+  // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
+  // that balances the block's opener.
+  const skipTags: TokenType[] = []
+  const skipDelims: CompiledDelimiter[] = []
+  for (const role of ['wrapper', 'invoke'] as const) {
+    for (const [kind, byRole] of [['open', opens], ['close', closes]] as const) {
+      for (const [fr, d] of byRole.get(role)!) {
+        skipTags.push(f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role))
+        skipDelims.push(d)
+      }
+    }
+  }
+  out[modes.skip] = [
+    plainLt(modes.skip, 'Text', tagStartChars, skipDelims),
+    ...skipTags,
+    f.incomplete(modes.skip, skipDelims, false),
+    text(modes.skip, 'Text', tagStartChars),
+    oneChar(modes.skip, 'Text', null, tagStartChars),
+  ]
+
   const cdataEnd = f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose)
   delimiterTokens.set(modes.cdata, [cdataEnd])
   out[modes.cdata] = [

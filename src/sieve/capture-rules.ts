@@ -24,6 +24,7 @@ const rules: Partial<Record<ModeName, ReadonlySet<CategoryName>>> = {
   [modes.invokeBody]: new Set(['Ws', 'CommentOpen', 'ParamOpen', 'InvokeClose', 'JsonOpen']),
   [modes.jsonBody]: new Set(['JsonText', 'InvokeClose']),
   [modes.value]: new Set(['ValueText', 'CDataOpen', 'CommentOpen', 'ParamClose']),
+  [modes.rawValue]: new Set(['ValueText', 'ParamClose']),
   [modes.cdata]: new Set(['CDataText', 'CDataClose']),
   [modes.commentWrapper]: comment,
   [modes.commentInvoke]: comment,

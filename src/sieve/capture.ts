@@ -1,15 +1,18 @@
 /**
  * How a capture ends: a complete block becomes calls (or is released as
- * malformed), a capture that stops fitting a block is released as text, and
- * one that grows past the limit releases its opener and scanning resumes.
+ * malformed), a capture that stops fitting a block is released as text, one
+ * that grows past the limit passes out as text to its closer, and one the
+ * stream cuts keeps its complete invokes (the `unclosedWrapper` repair).
  */
 import type { IToken } from 'chevrotain'
-import { freshMarkdown, lineStateBefore } from '../lexer/context.js'
-import { modes } from '../lexer/modes.js'
+import { tagKey } from '../lexer/context.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { tokenOf } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
-import { buildCalls } from './block.js'
+import { buildCalls, type BlockOutcome } from './block.js'
 import type { Emitter } from './emitter.js'
-import { flushRun, type Capture, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { flushRun, type Capture, type DriverOptions, type DriverState } from './state.js'
 
 /** The parts of the driver a capture outcome touches. */
 export interface DriverCore {
@@ -17,23 +20,17 @@ export interface DriverCore {
   readonly out: Emitter
   readonly stats: SieveStats
   readonly opts: DriverOptions
+  readonly lexer: CompiledLexer
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
 }
 
-export function completeBlock(d: DriverCore, cap: Capture): void {
-  const s = d.s
-  s.capture = null
-  d.stats.blocksParsed++
-  const outcome = buildCalls(cap.tokens, cap.start, d.opts)
-  if (!outcome.ok) {
-    d.out.text(cap.tokens.map((t) => t.image).join(''))
-    // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
-    if (outcome.diagnostics !== undefined) for (const e of outcome.diagnostics) d.out.event(e)
-    // an empty wrapper (`<tool_calls></tool_calls>`) is a mention, not a broken call
-    else if (cap.invokeSeen) d.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + cap.length)
-    return
-  }
-  s.sawSyntax = true
+function joined(tokens: IToken[]): string {
+  return tokens.length === 1 ? tokens[0]!.image : tokens.map((t) => t.image).join('')
+}
+
+/** The calls of a parsed block, each followed by the problems it was emitted despite. */
+function emitCalls(d: DriverCore, outcome: BlockOutcome & { ok: true }): void {
+  d.s.sawSyntax = true
   for (const c of outcome.calls) {
     d.out.event(c)
     // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
@@ -41,40 +38,160 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   }
 }
 
+/** A block that did not become calls: its markup as text, and why. */
+function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOutcome & { ok: false }): void {
+  d.out.text(text)
+  // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
+  if (outcome.diagnostics !== undefined) for (const e of outcome.diagnostics) d.out.event(e)
+  // an empty wrapper (`<tool_calls></tool_calls>`) is a mention, not a broken call
+  else if (cap.invokeSeen) d.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + text.length)
+}
+
+export function completeBlock(d: DriverCore, cap: Capture): void {
+  d.s.capture = null
+  d.stats.blocksParsed++
+  const outcome = buildCalls(cap.tokens, cap.start, d.opts)
+  if (outcome.ok) emitCalls(d, outcome)
+  else emitFailed(d, cap, joined(cap.tokens), outcome)
+}
+
+/**
+ * Failing from here on means a block broke, not that a tag was mentioned:
+ * a wrapper with an invoke in it, or a bare invoke (the missing-wrapper
+ * repair) with a parameter or its closer, or any capture over the limit.
+ */
+export function committed(cap: Capture): boolean {
+  return cap.overflow || (cap.wrapper ? cap.invokeSeen : cap.paramSeen || cap.lastClose > 0)
+}
+
 export function releaseCapture(d: DriverCore, code: DiagnosticCode | null, why: string): void {
   const cap = d.s.capture!
   flushRun(cap)
   d.s.capture = null
-  d.out.text(cap.tokens.map((t) => t.image).join(''))
-  if (code !== null) d.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + cap.length)
+  d.s.raw = null
+  const text = joined(cap.tokens)
+  d.out.text(text)
+  if (code !== null) d.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + text.length)
+}
+
+/** Modes inside an opening tag: there a capture over the limit keeps the tag's tokens until its end. */
+const tagModes: ReadonlySet<ModeName> = new Set<ModeName>([
+  modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
+  modes.attrDqWrapper, modes.attrSqWrapper, modes.attrDqInvoke, modes.attrSqInvoke, modes.attrDqParameter, modes.attrSqParameter,
+])
+/** An `Attr` token's name and quoted value. */
+const attrParts = /^\s*([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')$/
+const openers: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOpen'])
+
+/**
+ * A capture went over the limit (or already had): the whole block is text.
+ * What it holds goes out now, except the tokens of a tag still open (its
+ * `string` attribute decides how its value is read); the capture goes on
+ * following the block to its closer, so nothing inside it is ever scanned
+ * as a block of its own, with memory bounded by the limit.
+ */
+export function passOverflow(d: DriverCore, cap: Capture): void {
+  const limit = d.opts.captureLimit
+  if (!cap.overflow) {
+    cap.overflow = true
+    cap.lastClose = 0
+    // the span is the first character over the limit: the same for every chunking
+    d.diagnostic('capture-limit', `capture grew past ${limit} characters; the whole block is released as text`, cap.start, cap.start + limit + 1)
+  }
+  const tokens = cap.tokens
+  let keep = tokens.length
+  if (tagModes.has(d.s.mode)) {
+    keep = tokens.length - 1
+    while (keep > 0 && !openers.has(d.lexer.infoByIdx[tokens[keep]!.tokenTypeIdx]!.category)) keep--
+  }
+  let kept = 0
+  for (let i = keep; i < tokens.length; i++) kept += tokens[i]!.image.length
+  // a tag longer than the limit by itself: out it goes too, and its value is read as any other
+  if (kept > limit) {
+    keep = tokens.length
+    kept = 0
+  }
+  if (keep === 0) return
+  d.out.text(joined(keep === tokens.length ? tokens : tokens.slice(0, keep)))
+  cap.tokens = keep === tokens.length ? [] : tokens.slice(keep)
+  cap.length = kept
 }
 
 /**
- * A capture went over the limit. Its opener goes out as text and scanning
- * resumes right after it, so a real block inside the released text is
- * still found — for a capture that began in such a rescan too (a wrapper
- * mention, then a bare invoke with an unclosed CDATA). A third link of that
- * chain is released whole up to the limit instead: each link costs up to
- * the limit again, and unbounded chains are quadratic.
+ * The `string` attribute of the parameter tag the capture's last tokens
+ * are (from its opener to its end): its opener's {@link tagKey} when the
+ * attribute says `true` or `false` (the value is DeepSeek-native and read
+ * exactly), else null.
  */
-export function captureLimit(d: DriverCore, cap: Capture, text: string, tok: IToken): Restart {
-  const s = d.s
-  const limit = d.opts.captureLimit
-  s.capture = null
-  const end = cap.start + limit + 1
-  const rest = text.substring(tok.startOffset + tok.image.length)
-  if (cap.depth >= 2) {
-    // the span and the cut are the first character over the limit: the same for every chunking
-    d.diagnostic('capture-limit', `capture grew past ${limit} characters; released as text up to the limit`, cap.start, end)
-    const captured = cap.tokens.map((t) => t.image).join('')
-    d.out.text(captured.slice(0, limit + 1))
-    return { text: captured.slice(limit + 1) + rest, base: end, mode: modes.prose, md: freshMarkdown(), lineState: lineStateBefore(captured, limit + 1, cap.lineState), carry: null }
+export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
+  const want = d.opts.values.stringAttr.toLowerCase()
+  let i = tokens.length - 1
+  while (i >= 0 && d.lexer.infoByIdx[tokens[i]!.tokenTypeIdx]!.category !== 'ParamOpen') i--
+  if (i < 0) return null
+  let name: string | null = null
+  let afterEq = false
+  let quoted: string | null = null
+  for (let k = i + 1; k < tokens.length; k++) {
+    const t = tokens[k]!
+    const category = d.lexer.infoByIdx[t.tokenTypeIdx]!.category
+    let value: string | null = null
+    if (category === 'Attr') {
+      const m = attrParts.exec(t.image)
+      if (m !== null && m[1]!.toLowerCase() === want) value = m[2] ?? m[3] ?? ''
+    } else if (category === 'AttrName') {
+      if (afterEq && name === want) value = t.image
+      else name = t.image.toLowerCase()
+      afterEq = false
+    } else if (category === 'Eq') afterEq = true
+    else if (category === 'QuoteOpen') quoted = ''
+    else if (category === 'AttrText' && quoted !== null) quoted += t.image
+    else if (category === 'QuoteClose') {
+      if (afterEq && name === want) value = quoted ?? ''
+      quoted = null
+      afterEq = false
+      name = null
+    }
+    if (value !== null) {
+      // the first value of a name wins, as the block parser reads it
+      const flag = value.trim().toLowerCase()
+      return flag === 'true' || flag === 'false' ? tagKey(tokens[i]!.image) : null
+    }
   }
-  d.diagnostic('capture-limit', `capture grew past ${limit} characters; its opener was released as text and scanning resumed after it`, cap.start, end)
-  s.rescans.push({ end, depth: cap.depth })
-  const opener = cap.tokens[0]!
-  d.out.text(opener.image)
-  const captured = cap.tokens.slice(1).map((t) => t.image).join('')
-  // the opener's name ends the opener, so what follows starts mid-line
-  return { text: captured + rest, base: cap.start + opener.image.length, mode: modes.prose, md: freshMarkdown(), lineState: cap.lineState, carry: null }
+  return null
+}
+
+/**
+ * The stream ended inside a block. A capture over the limit already went
+ * out; otherwise its complete invokes become calls (`unclosed-wrapper`)
+ * and the unfinished rest is text (`unterminated-block`), or the whole
+ * capture is text when there is no complete invoke.
+ */
+export function endCapture(d: DriverCore): void {
+  const cap = d.s.capture!
+  flushRun(cap)
+  const repair = (d.lexer.grammar.repairs as { unclosedWrapper?: boolean } | undefined)?.unclosedWrapper !== false
+  if (cap.overflow || cap.lastClose === 0 || !repair) {
+    const why = 'the stream ended inside the block'
+    return releaseCapture(d, !cap.overflow && (cap.wrapper || committed(cap)) ? 'unterminated-block' : null, why)
+  }
+  d.s.capture = null
+  d.s.raw = null
+  d.stats.blocksParsed++
+  const done = cap.tokens.slice(0, cap.lastClose)
+  // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
+  done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
+  const outcome = buildCalls(done, cap.start, d.opts)
+  const head = joined(done)
+  if (!outcome.ok) {
+    emitFailed(d, cap, head, outcome)
+  } else {
+    emitCalls(d, outcome)
+    // an empty span where the wrapper's closer is missing: the calls' own spans cover their markup
+    const at = cap.start + head.length
+    d.diagnostic('unclosed-wrapper', 'the stream ended before the block closed: its complete invokes became calls', at, at)
+  }
+  const rest = joined(cap.tokens.slice(cap.lastClose))
+  if (rest === '') return
+  d.out.text(rest)
+  if (rest.trim() !== '') d.diagnostic('unterminated-block', 'the stream ended inside the block: its unfinished rest was released as text', cap.start + head.length, cap.start + head.length + rest.length)
 }

@@ -16,7 +16,7 @@ export function saveState(s: DriverState): unknown {
     carry: s.carry && { ...s.carry },
     capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens) },
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
-    rescans: s.rescans.map((r) => ({ end: r.end, depth: r.depth })),
+    skip: s.skip && { role: s.skip.role, depth: s.skip.depth },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
   }
 }
@@ -33,7 +33,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
     // fields added after version 1 was first written: fence quote depth, the line state a capture began in, noHoldUntil
     const md = { ...raw.md, fenceDepth: raw.md.fenceDepth ?? 0, fenceIndent: raw.md.fenceIndent ?? 0 }
     const capture = raw.capture && { ...raw.capture, lineState: raw.capture.lineState ?? midLine, tokens: loadTokens(lexer, raw.capture.tokens) }
-    return { ...raw, md, rescans: Array.isArray(raw.rescans) ? raw.rescans : [], paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
+    return { ...raw, md, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

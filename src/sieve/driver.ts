@@ -11,7 +11,7 @@ import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
-import { captureLimit, completeBlock, releaseCapture, type DriverCore } from './capture.js'
+import { committed, completeBlock, endCapture, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
@@ -100,8 +100,16 @@ export class Driver implements DriverCore, RunHost {
       // a tag held after an unmatched backtick carries the levels open at it, as the lexer's token does
       if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
-      // a restart covers the rest of `text`
-      if (r !== null) return this.runs.run(r, false)
+      if (r !== null) {
+        // the rest of `text` in another mode: nothing of it was lexed, so the fast lane may take it from there
+        if (r.after !== undefined) {
+          s.pos = r.base
+          s.lineState = r.lineState
+          return void this.lane.rest(text, r.after)
+        }
+        // a restart covers the rest of `text`
+        return this.runs.run(r, false)
+      }
     }
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
@@ -163,30 +171,100 @@ export class Driver implements DriverCore, RunHost {
       this.holds.halted(h.start + held.length)
       this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
-    if (s.capture !== null) releaseCapture(this, s.capture.wrapper ? 'unterminated-block' : null, 'the stream ended inside the block')
+    if (s.capture !== null) endCapture(this)
   }
 
   /** See {@link RunHost.token}. */
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
     const s = this.s
     const target = info.push
+    if (s.skip !== null) return this.skipped(tok, info, text, base, startLine)
     const cap = s.capture
     if (cap !== null) {
       flushRun(cap)
-      if (continuesCapture(s.mode, info.category)) {
-        cap.tokens.push(tok)
-        cap.length += tok.image.length
-        if (info.category === 'InvokeOpen') cap.invokeSeen = true
-        if (target !== null) s.mode = target
-        if (cap.length > this.opts.captureLimit) return captureLimit(this, cap, text, tok)
-        if (info.category === 'WrapperClose') completeBlock(this, cap)
+      const mode = s.mode
+      const category = info.category
+      if (!continuesCapture(mode, category)) return this.interrupted(tok, info, text, base, startLine)
+      cap.tokens.push(tok)
+      cap.length += tok.image.length
+      if (category === 'InvokeOpen') cap.invokeSeen = true
+      else if (category === 'ParamOpen') cap.paramSeen = true
+      else if (category === 'ParamClose') s.raw = null
+      else if (category === 'InvokeClose') cap.lastClose = cap.tokens.length
+      if (target !== null) s.mode = target
+      // read before an overflow lets the tag's tokens go
+      const raw = category === 'TagEnd' && mode === modes.tagParameter ? stringValueKey(this, cap.tokens) : null
+      if (cap.overflow || cap.length > this.opts.captureLimit) passOverflow(this, cap)
+      if (category === 'WrapperClose') {
+        if (cap.overflow) s.capture = null
+        else completeBlock(this, cap)
         return null
       }
-      releaseCapture(this, cap.wrapper && cap.invokeSeen ? 'malformed-block' : null, 'markup that cannot belong to a block interrupted it')
+      if (raw === null) return null
+      // a DeepSeek-native value: lexed again from here in the mode where only its own closer ends it
+      s.raw = raw
+      return this.restartAfter(tok, text, base, startLine, modes.rawValue)
     }
     const h = s.hold
     if (h !== null) return this.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? this.ctxNow!.carry!.len : null)
     return this.switchMode(target, tok, text, base, startLine)
+  }
+
+  /**
+   * Lexing goes on after `tok` in `mode`: a restart when `text` goes on
+   * past it (its tokens were lexed in the mode `tok` pushes), else the mode
+   * the next text starts in.
+   */
+  private restartAfter(tok: IToken, text: string, base: number, startLine: LineState, mode: ModeName): Restart | null {
+    const s = this.s
+    const at = tok.startOffset + tok.image.length
+    s.mode = mode
+    if (at >= text.length) return null
+    return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: this.lineAt(text, at, startLine), carry: null, after: at }
+  }
+
+  /**
+   * A token that cannot continue the capture. A mention (a wrapper with no
+   * invoke yet, a bare invoke tag with nothing after it) is released and the
+   * token read as prose reads it. A block that broke is released with a
+   * diagnostic, and what is left of it is skipped as text up to the closer
+   * that balances its opener: no call comes from inside a failed block.
+   */
+  private interrupted(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+    const s = this.s
+    const cap = s.capture!
+    const mode = s.mode
+    if (!committed(cap)) {
+      releaseCapture(this, null, '')
+      return this.switchMode(info.push, tok, text, base, startLine)
+    }
+    releaseCapture(this, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
+    const role = cap.wrapper ? 'wrapper' : 'invoke'
+    // a bare invoke's block is between invokes once its last invoke closed
+    let depth = role === 'invoke' && (mode === modes.wrapperBody || mode === modes.commentWrapper) ? 0 : 1
+    depth += this.depthChange(role, info.category)
+    // the token closed the block (or a bare block was between invokes): it is read as prose reads it
+    if (depth <= 0) return this.switchMode(info.push, tok, text, base, startLine)
+    this.out.text(tok.image)
+    s.skip = { role, depth }
+    return this.restartAfter(tok, text, base, startLine, modes.skip)
+  }
+
+  /** +1 for an opener of `role`, -1 for its closer, else 0. */
+  private depthChange(role: 'wrapper' | 'invoke', category: string): number {
+    if (role === 'wrapper') return category === 'WrapperOpen' ? 1 : category === 'WrapperClose' ? -1 : 0
+    return category === 'InvokeOpen' ? 1 : category === 'InvokeClose' ? -1 : 0
+  }
+
+  /** What is left of a failed block: text, until the closer that balances its opener. */
+  private skipped(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+    const s = this.s
+    const k = s.skip!
+    this.out.text(tok.image)
+    k.depth += this.depthChange(k.role, info.category)
+    if (k.depth > 0) return null
+    s.skip = null
+    return this.restartAfter(tok, text, base, startLine, modes.prose)
   }
 
   /** Outside captures and holds: the token is text unless it opens a capture or a hold. */
@@ -195,11 +273,8 @@ export class Driver implements DriverCore, RunHost {
     const start = base + tok.startOffset
     if (target === modes.tagWrapper || target === modes.tagInvoke) {
       const wrapper = target === modes.tagWrapper
-      const r = s.rescans
-      while (r.length > 0 && r[r.length - 1]!.end <= start) r.pop()
-      const depth = r.length === 0 ? 0 : r[r.length - 1]!.depth + 1
       const lineState = this.lineAt(text, tok.startOffset + tok.image.length, startLine)
-      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, depth, run: null, lineState }
+      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, run: null, lineState }
       s.sawSyntax = true
     } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
       s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: this.lineAt(text, tok.startOffset, startLine), givenUp: false }

@@ -58,7 +58,10 @@ export class FastLane extends MarkdownLane {
     } else if (fp.sink === 'capture') {
       const cap = s.capture
       if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return false
-      if (head.length > 0) {
+      // a capture over the limit passes its body out as it comes: memory stays bounded
+      if (cap.overflow) {
+        if (head.length > 0) this.d.out.text(head)
+      } else if (head.length > 0) {
         if (cap.run === null || cap.run.type !== fp.type) {
           flushRun(cap)
           cap.run = { type: fp.type!, blocks: [], parts: [] }

@@ -139,6 +139,8 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath
     [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
     [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
+    [modes.rawValue, { special: charClass(tags), sink: 'capture', type: type(`${modes.rawValue}.ValueText`), notTag: null }],
+    [modes.skip, { special: charClass(tags), sink: 'text', notTag: null }],
     // indentation between tags
     [modes.wrapperBody, { special: notBlank, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
     [modes.invokeBody, { special: notBlank, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],

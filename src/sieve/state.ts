@@ -22,8 +22,17 @@ export interface Capture {
   wrapper: boolean
   /** Line state right after the opener: where lexing starts again if the capture is released. */
   lineState: LineState
-  /** How many captures over the limit led to this one being scanned (0: none). */
-  depth: number
+  /**
+   * The capture went over the limit: what it held went out as text, and it
+   * goes on following the block's structure to its closer, every token out
+   * as text as it comes (only a tag's tokens wait for its end, so that a
+   * `string` attribute is seen), so nothing inside the block becomes a call.
+   */
+  overflow: boolean
+  /** How many of `tokens` end with the last complete invoke's closer (0: none yet): what the stream's end can keep. */
+  lastClose: number
+  /** A parameter opener arrived: failing from now on is a malformed block, not a mention (see `committed`). */
+  paramSeen: boolean
   /**
    * Body text taken by the fast path, not yet made a token: a 1 MB value in
    * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
@@ -56,6 +65,12 @@ export interface Restart {
   carry: RunCarry | null
   /** See {@link LexContext.startAt}. */
   startAt?: number
+  /**
+   * Set when the restart is only the rest of the text the token stood in,
+   * from this offset, in another mode: text the fast lane read (not lexed)
+   * can go on by the fast lane from there instead of a lexer run.
+   */
+  after?: number
 }
 
 export interface DriverState {
@@ -76,12 +91,17 @@ export interface DriverState {
   hold: Hold | null
   sawSyntax: boolean
   /**
-   * Regions being scanned again after a capture went over the limit, with
-   * how deep that chain is. Openers inside opaque CDATA can chain captures
-   * that each run to the limit; past the second link a capture is released
-   * whole instead of rescanned, so work stays linear (see `captureLimit`).
+   * Inside a `rawValue` (a parameter with a `string` attribute): the
+   * opener's {@link tagKey}, which the lexer needs at every chunk to know
+   * which closer ends the value; null elsewhere.
    */
-  rescans: Array<{ end: number; depth: number }>
+  raw: string | null
+  /**
+   * What is left of a failed block is being passed out as text (`skip`
+   * mode) until the closer that balances its opener: the role counted and
+   * how many of its tags are open. null: not skipping.
+   */
+  skip: { role: 'wrapper' | 'invoke'; depth: number } | null
   /** The last paragraph end that sent the driver back to a held tag, and how often (see `Holds.halted`). */
   paragraphEnd: { at: number; halts: number } | null
   /**
@@ -106,7 +126,7 @@ export interface DriverOptions extends BlockOptions {
 export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, rescans: [], paragraphEnd: null, noHoldUntil: -1 }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, paragraphEnd: null, noHoldUntil: -1 }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

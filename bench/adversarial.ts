@@ -127,7 +127,8 @@ export function unclosedFence(scale = 1): Adversarial {
 
 /**
  * A parameter whose `<![CDATA[` never closes: the capture passes the limit
- * and is released as text, then one real call.
+ * and the whole block is text; the block after it is inside that CDATA, so
+ * it is text too (the stream never leaves the failed block).
  */
 export function unclosedCdata(scale = 1): Adversarial {
   // Always past the default capture limit (256 KiB), so the capture is released.
@@ -135,12 +136,12 @@ export function unclosedCdata(scale = 1): Adversarial {
   const rng = mulberry32(12)
   const open =
     `${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', 'name="write_file"')}\n` +
-    `${CANONICAL.open('parameter', 'name="content" string="true"')}<![CDATA[`
+    `${CANONICAL.open('parameter', 'name="content"')}<![CDATA[`
   return {
     id: 'unclosed-cdata',
-    label: `unclosed <![CDATA[ with ${Math.round(target / KB)} KB of code, then one real call`,
+    label: `unclosed <![CDATA[ with ${Math.round(target / KB)} KB of code, then a block inside it`,
     text: `Writing it.\n\n${open}${fileContent(rng, target)}\n\n${finalBlock()}\n`,
-    calls: manifestOf([FINAL]),
+    calls: [],
     diagnostics: ['capture-limit'],
   }
 }
@@ -152,9 +153,9 @@ export function unclosedQuote(scale = 1): Adversarial {
   const open = `${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', '').slice(0, -1)} name="read_file`
   return {
     id: 'unclosed-quote',
-    label: `unclosed attribute quote, then ${Math.round(target / KB)} KB of prose, then one real call`,
+    label: `unclosed attribute quote, then ${Math.round(target / KB)} KB of prose, then a block (inside the failed one)`,
     text: `Calling it.\n\n${open} ${prose(13, target, ' ')}\n\n${finalBlock()}\n`,
-    calls: manifestOf([FINAL]),
+    calls: [],
     diagnostics: ['capture-limit'],
   }
 }

@@ -128,7 +128,7 @@ export function fileContent(rng: Rng, targetChars: number): string {
 export interface ParamSpec {
   key: string
   value: string
-  /** `<![CDATA[value]]>` (verbatim) rather than plain text. */
+  /** `<![CDATA[value]]>` (verbatim) rather than plain text; never with `stringAttr`, whose value is raw. */
   cdata: boolean
   /**
    * Plain value written on its own line (`\nvalue\n`); trimming gives the
@@ -179,8 +179,11 @@ export function callSpec(rng: Rng, isDsml: boolean, sizes: ContentSizes = {}): C
       padded = rng() < 0.2
     }
     const stringAttr = isDsml && rng() < 0.7
-    // `string="true"` keeps the exact text between the tags, so only untyped values get the padding.
-    if (stringAttr) padded = false
+    // `string="true"` is DeepSeek's own form: the exact text between the tags, written raw (no CDATA, no padding)
+    if (stringAttr) {
+      padded = false
+      cdata = false
+    }
     params.push({ key, value, cdata, padded, stringAttr })
   }
   return { name, params }

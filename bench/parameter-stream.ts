@@ -23,7 +23,8 @@ export function generateParameterStream(length: number, options: ParameterStream
   const text =
     'Writing the file now.\n\n' +
     '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="write_file">\n' +
-    `<｜DSML｜parameter name="content" string="true">${body}</｜DSML｜parameter>\n` +
+    // DeepSeek writes a string raw with `string="true"`; a CDATA body belongs to a value without the attribute
+    `<｜DSML｜parameter name="content"${options.cdata === true ? '' : ' string="true"'}>${body}</｜DSML｜parameter>\n` +
     '</｜DSML｜invoke>\n</｜DSML｜tool_calls>\n\nDone.\n'
   return { text, calls: [{ name: 'write_file', input: { content: value } }], blocks: 1 }
 }

@@ -139,9 +139,12 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
       const m = attrParts.exec(t.image)
       if (m !== null && m[1]!.toLowerCase() === want) value = m[2] ?? m[3] ?? ''
     } else if (category === 'AttrName') {
-      if (afterEq && name === want) value = t.image
-      else name = t.image.toLowerCase()
-      afterEq = false
+      // a window's end may cut a name (`strin` + `g`): the pieces of one word follow each other
+      const cont = k > i + 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'AttrName'
+      if (afterEq && !cont) {
+        if (name === want) value = t.image
+        afterEq = false
+      } else name = cont && name !== null ? name + t.image.toLowerCase() : t.image.toLowerCase()
     } else if (category === 'Eq') afterEq = true
     else if (category === 'QuoteOpen') quoted = ''
     else if (category === 'AttrText' && quoted !== null) quoted += t.image

@@ -83,16 +83,19 @@ describe('block capture', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: {} }])
   })
 
+  // a real invoke inside an unknown wrapper is a bare one that the unknown closer breaks: malformed-block
   it.each([
-    ['<tool_calls_extra>', '<tool_calls_extra><invoke name="a"></invoke></tool_calls_extra>'],
-    ['<tool_call>', '<tool_call><invoke name="a"></invoke></tool_call>'],
-    ['<invoker>', '<tool_calls><invoker name="a"></invoker></tool_calls>'],
-    ['<calls> outside DSML', '<calls><invoke name="a"></invoke></calls>'],
-    ['<|DSML|tool_calls_v2>', '<|DSML|tool_calls_v2><|DSML|invoke name="a"></|DSML|invoke></|DSML|tool_calls_v2>'],
-    ['<DSMLtool_calls> (no separator in fullwidth)', '＜ＤＳＭＬtool_calls＞＜ＤＳＭＬinvoke name="a"＞＜／ＤＳＭＬinvoke＞＜／ＤＳＭＬtool_calls＞'],
-  ])('should not support names that are not exact (%s)', (_label, input) => {
+    ['<tool_calls_extra>', '<tool_calls_extra><invoke name="a"></invoke></tool_calls_extra>', ['malformed-block']],
+    ['<tool_call>', '<tool_call><invoke name="a"></invoke></tool_call>', ['malformed-block']],
+    ['<invoker>', '<tool_calls><invoker name="a"></invoker></tool_calls>', []],
+    ['<calls> outside DSML', '<calls><invoke name="a"></invoke></calls>', ['malformed-block']],
+    ['<|DSML|tool_calls_v2>', '<|DSML|tool_calls_v2><|DSML|invoke name="a"></|DSML|invoke></|DSML|tool_calls_v2>', ['malformed-block']],
+    ['<DSMLtool_calls> (no separator in fullwidth)', '＜ＤＳＭＬtool_calls＞＜ＤＳＭＬinvoke name="a"＞＜／ＤＳＭＬinvoke＞＜／ＤＳＭＬtool_calls＞', []],
+  ])('should not support names that are not exact (%s)', (_label, input, expected) => {
     const events = expectChunkInvariant(input)
-    expect(events).toEqual([{ type: 'text', text: input }])
+    expect(textOf(events)).toBe(input)
+    expect(calls(events)).toEqual([])
+    expect(codes(events)).toEqual(expected)
   })
 
   it('should support text before and after the block in the same chunk, in order', () => {

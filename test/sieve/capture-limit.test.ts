@@ -1,11 +1,11 @@
 /**
- * Streaming behaviour 8: the capture limit. When one capture grows past
- * `captureLimit` UTF-16 units: one `capture-limit` diagnostic, the opener's
- * tag-start (`<tool_calls`, `<｜DSML｜tool_calls`, `<invoke`) is released as
- * text and scanning resumes right after it, so a valid block later inside the
- * released text can still be found.
+ * The capture limit. When one capture grows past `captureLimit` UTF-16
+ * units: one `capture-limit` diagnostic, and the whole block is text — what
+ * was captured goes out, and the rest of the block follows as text up to its
+ * closer (with bounded memory), so nothing inside it ever becomes a call.
  */
 import { describe, expect, it } from 'vitest'
+import { createSieve } from '../../src/index.js'
 import { calls, codes, diagnostics, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 
 const captureLimit = 200
@@ -34,56 +34,82 @@ describe('capture limit', () => {
     expect(codes(events)).toEqual([])
   })
 
-  it('should not support a block one unit over the limit (released opener, then the bare-invoke repair)', () => {
+  it('should not support a block one unit over the limit (the whole block is text)', () => {
     const value = 'x'.repeat(captureLimit + 1 - xmlBlock('a', '').length)
     const input = xmlBlock('a', value)
     const events = expectChunkInvariant(input, { captureLimit })
     expect(codes(events)).toEqual(['capture-limit'])
-    expect(diagnostics(events)[0]?.span.start).toBe(0)
-    // Scanning resumed after `<tool_calls`: `>` is text, and the rest is a bare invoke closed by a wrapper closer.
-    expect(textOf(events)).toBe('<tool_calls>')
-    expect(calls(events)).toEqual([{ name: 'a', input: { content: value } }])
+    expect(diagnostics(events)[0]?.span).toEqual({ start: 0, end: captureLimit + 1 })
+    expect(textOf(events)).toBe(input)
+    expect(calls(events)).toEqual([])
   })
 
-  it('should not support a block whose value is past the limit (text, one diagnostic per capture)', () => {
+  it('should not support a block whose value is past the limit (text, one diagnostic)', () => {
     const input = 'Intro. ' + xmlBlock('a', 'x'.repeat(300)) + ' outro'
     const events = expectChunkInvariant(input, { captureLimit })
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
-    // The wrapper capture, then the bare-invoke capture that starts right after the released `<tool_calls`.
-    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
-    const spans = diagnostics(events).map((d) => d.span)
-    expect(spans.map((s) => s.start)).toEqual([7, 7 + '<tool_calls>'.length])
-    for (const span of spans) {
-      expect(span.end - span.start).toBeGreaterThan(captureLimit)
-      expect(span.end).toBeLessThanOrEqual(input.length)
-    }
+    expect(diagnostics(events).map((d) => [d.code, d.span])).toEqual([['capture-limit', { start: 7, end: 7 + captureLimit + 1 }]])
   })
 
-  it('should not support a DSML block past the limit (the DSML tag-start is released)', () => {
+  it('should not support a DSML block past the limit', () => {
     const input = dsmlBlock('a', 'y'.repeat(300))
     const events = expectChunkInvariant(input, { captureLimit })
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
-    expect(diagnostics(events).map((d) => d.span.start)).toEqual([0, '<｜DSML｜tool_calls>'.length])
+    expect(codes(events)).toEqual(['capture-limit'])
   })
 
-  it('should support a valid block later inside the released text', () => {
+  it('should not support the later invokes of a block past the limit (the whole block is text)', () => {
+    const invokes = Array.from({ length: 8 }, (_, i) => `<invoke name="f${i}"><parameter name="x">v${i}</parameter></invoke>\n`).join('')
+    const input = '<tool_calls>\n' + invokes + '</tool_calls> after'
+    const events = expectChunkInvariant(input, { captureLimit: 100 })
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['capture-limit'])
+  })
+
+  it('should not support a block inside a value past the limit, even in CDATA or a string value', () => {
     const small = xmlBlock('small', 'src/a.ts')
-    const input = xmlBlock('big', `<![CDATA[${'y'.repeat(250)}${small}]]>`) + '\nend'
-    const events = expectChunkInvariant(input, { captureLimit })
-    expect(calls(events)).toEqual([{ name: 'small', input: { content: 'src/a.ts' } }])
-    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
-    expect(textOf(events)).toBe(input.replace(small, ''))
+    for (const input of [
+      xmlBlock('big', `<![CDATA[${'y'.repeat(250)}${small}]]>`),
+      `<｜DSML｜tool_calls><｜DSML｜invoke name="big"><｜DSML｜parameter name="c" string="true">${'y'.repeat(250)}${small}</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>`,
+    ]) {
+      const events = expectChunkInvariant(input + '\nend', { captureLimit })
+      expect(calls(events)).toEqual([])
+      expect(codes(events)).toEqual(['capture-limit'])
+      expect(textOf(events)).toBe(input + '\nend')
+    }
   })
 
-  it('should not support reporting an unterminated block once its captures went past the limit', () => {
+  it('should support a block after the closer of a block past the limit', () => {
+    const input = xmlBlock('big', 'y'.repeat(300)) + '\n' + xmlBlock('next', 'v')
+    const events = expectChunkInvariant(input, { captureLimit })
+    expect(calls(events)).toEqual([{ name: 'next', input: { content: 'v' } }])
+    expect(codes(events)).toEqual(['capture-limit'])
+  })
+
+  it('should not support anything after a block past the limit that never closes (the rest of the stream is text)', () => {
+    const input = '<tool_calls><invoke name="a"><parameter name="content">' + 'z'.repeat(400) + '</parameter></invoke>\n' + xmlBlock('b', 'v')
+    const events = expectChunkInvariant(input.replace(/<\/tool_calls>$/, ''), { captureLimit })
+    expect(calls(events)).toEqual([])
+    expect(codes(events)).toEqual(['capture-limit'])
+  })
+
+  it('should support a capture past the limit holding bounded memory however long its value', () => {
+    const sieve = createSieve({ captureLimit })
+    sieve.push('<tool_calls><invoke name="a"><parameter name="content">')
+    let out = 0
+    for (let i = 0; i < 2000; i++) for (const e of sieve.push('0123456789<b>' + i)) if (e.type === 'text') out += e.text.length
+    expect(JSON.stringify(sieve.checkpoint()).length).toBeLessThan(4 * captureLimit)
+    expect(out).toBeGreaterThan(2000 * 13)
+  })
+
+  it('should not support reporting an unterminated block once it went past the limit', () => {
     const input = '<tool_calls><invoke name="a"><parameter name="content">' + 'z'.repeat(400)
     const events = expectChunkInvariant(input, { captureLimit })
     expect(textOf(events)).toBe(input)
-    // Both captures (wrapper, then the bare invoke) overflow before the end: nothing is open at the end.
-    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
+    expect(codes(events)).toEqual(['capture-limit'])
   })
 
   it('should support the default limit (256 KiB) keeping large values', () => {
@@ -119,7 +145,7 @@ describe('capture limit', () => {
     // capture passed the limit without a diagnostic at one character per chunk, and with one in a single chunk
     const input = '<|DSML|tool_calls| <|DSML|invoke name="search"| <|DSML|parameter name="path"|你好，世界</|DSML|parameter| '
     const events = expectChunkInvariant(input, { captureLimit: 64 })
-    expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
+    expect(codes(events)).toEqual(['capture-limit'])
     expect(textOf(events)).toBe(input)
   })
 })

@@ -55,23 +55,30 @@ describe('mentions', () => {
     expect(textOf(events)).toBe('Mention: <tool_calls>')
   })
 
-  it('should support a block starting inside the value of an unfinished one (malformed, then the call)', () => {
+  it('should not support a block starting inside the value of an unfinished one (malformed; text up to the closer that balances its opener)', () => {
     const broken = '<tool_calls><invoke name="a"><parameter name="p">x '
-    const input = broken + real('b')
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([{ name: 'b', input: { path: 'src/b.ts' } }])
-    expect(textOf(events)).toBe(broken)
+    const input = broken + real('b') + ' y</parameter></invoke></tool_calls>'
+    const events = expectChunkInvariant(input + ' then ' + real('c'))
+    expect(calls(events)).toEqual([{ name: 'c', input: { path: 'src/c.ts' } }])
+    expect(textOf(events)).toBe(input + ' then ')
     expect(codes(events)).toEqual(['malformed-block'])
     expect(diagnostics(events)[0]?.span).toEqual({ start: 0, end: broken.length })
-    expect(events.findIndex((e) => e.type === 'diagnostic')).toBeLessThan(events.findIndex((e) => e.type === 'tool-call'))
   })
 
-  it('should support a bare invoke opener inside a value ending the capture', () => {
+  it('should not support a bare invoke opener inside a value (malformed; text up to the block closer)', () => {
     const broken = '<tool_calls><invoke name="a"><parameter name="p">x '
     const rest = '<invoke name="b"></invoke></tool_calls>'
-    const events = expectChunkInvariant(broken + rest)
-    expect(calls(events)).toEqual([{ name: 'b', input: {} }])
-    expect(callEvents(events)[0]?.raw).toBe(rest)
+    const events = expectChunkInvariant(broken + rest + ' ' + real('c'))
+    expect(calls(events)).toEqual([{ name: 'c', input: { path: 'src/c.ts' } }])
+    expect(textOf(events)).toBe(broken + rest + ' ')
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should not support a block quoted in a value that never closes (the rest of the stream is text)', () => {
+    const input = '<tool_calls><invoke name="a"><parameter name="p">x ' + real('b') + ' and later ' + real('c')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
     expect(codes(events)).toEqual(['malformed-block'])
   })
 
@@ -109,7 +116,7 @@ describe('mentions', () => {
   })
 
   it('should support many mentions without any diagnostic', () => {
-    const input = Array.from({ length: 12 }, (_, i) => `step ${i}: <tool_calls> and </tool_calls> and <invoke name="x${i}"></invoke>`).join('\n')
+    const input = Array.from({ length: 12 }, (_, i) => `step ${i}: <tool_calls> and </tool_calls> and <invoke name="x${i}"> then </invoke>`).join('\n')
     const events = expectChunkInvariant(input)
     expect(events).toEqual([{ type: 'text', text: input }])
   })

@@ -1,11 +1,13 @@
 /**
- * Streaming behaviour 3: a missing opening wrapper. `<invoke …>…</invoke>`
- * followed only by whitespace or more invokes and then a closing wrapper is a
- * block. A complete bare invoke with no closing wrapper is text, silently.
+ * A missing opening wrapper. `<invoke …>…</invoke>` followed only by
+ * whitespace or more invokes and then a closing wrapper is a block; so is one
+ * the stream ends after (the `unclosedWrapper` repair). A complete bare invoke
+ * that prose or other markup follows is text, with `malformed-block`.
  */
 import { describe, expect, it } from 'vitest'
 import { callEvents, calls, codes, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
 import { DRIFT, SPELLINGS, invoke } from '../helpers/blocks.js'
+import { defaultGrammar, extendGrammar } from '../../src/index.js'
 
 const read = { name: 'read_file', params: { path: 'src/a.ts' } }
 const list = { name: 'list_dir', params: { path: 'src' } }
@@ -19,10 +21,17 @@ describe('missing opening wrapper', () => {
       expect(callEvents(events)[0]?.raw).toBe(markup)
     })
 
-    it('should not support a bare invoke without a wrapper closer', () => {
+    it('should not support a bare invoke that prose follows (text, malformed-block)', () => {
       const input = 'Sure.\n' + invoke(s, read) + '\nDone.'
       const events = expectChunkInvariant(input)
-      expect(events).toEqual([{ type: 'text', text: input }])
+      expect(calls(events)).toEqual([])
+      expect(textOf(events)).toBe(input)
+      expect(codes(events)).toEqual(['malformed-block'])
+    })
+
+    it('should support a bare invoke the stream ends after (a call, unclosed-wrapper)', () => {
+      const events = expectChunkInvariant('Sure.\n' + invoke(s, read) + '\n')
+      expect(outline(events)).toEqual(['Sure.\n', { call: 'read_file', input: { path: 'src/a.ts' } }, { diagnostic: 'unclosed-wrapper' }, '\n'])
     })
   })
 
@@ -50,15 +59,23 @@ describe('missing opening wrapper', () => {
     expect(callEvents(events)[0]?.span).toEqual({ start: 0, end: input.length })
   })
 
-  it('should not support a complete bare invoke at end of stream (text, no diagnostic)', () => {
-    for (const input of ['<invoke name="a"></invoke>', 'x <invoke name="a"></invoke>\n  \n', '<invoke name="a"><parameter name="p">v</parameter></invoke>']) {
-      expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
-    }
+  it('should support a complete bare invoke at end of stream (a call, unclosed-wrapper)', () => {
+    expect(outline(expectChunkInvariant('<invoke name="a"></invoke>'))).toEqual([{ call: 'a', input: {} }, { diagnostic: 'unclosed-wrapper' }])
+    expect(outline(expectChunkInvariant('x <invoke name="a"></invoke>\n  \n'))).toEqual(['x ', { call: 'a', input: {} }, { diagnostic: 'unclosed-wrapper' }, '\n  \n'])
+    expect(outline(expectChunkInvariant('<invoke name="a"><parameter name="p">v</parameter></invoke>'))).toEqual([{ call: 'a', input: { p: 'v' } }, { diagnostic: 'unclosed-wrapper' }])
   })
 
-  it('should not support a bare invoke followed by prose and then a closer', () => {
+  it('should not support a complete bare invoke at end of stream when the grammar turns the repair off (text, unterminated-block)', () => {
+    const grammar = extendGrammar(defaultGrammar, { repairs: { unclosedWrapper: false } })
+    const input = '<invoke name="a"></invoke>'
+    expect(outline(expectChunkInvariant(input, { grammar }))).toEqual([input, { diagnostic: 'unterminated-block' }])
+  })
+
+  it('should not support a bare invoke followed by prose and then a closer (text, malformed-block)', () => {
     const input = '<invoke name="a"></invoke> see </tool_calls>'
-    expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+    const events = expectChunkInvariant(input)
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
   })
 
   it('should not support a bare invoke followed by a closer of the wrong role', () => {
@@ -71,7 +88,7 @@ describe('missing opening wrapper', () => {
   it('should support a real block right after a bare invoke that was text', () => {
     const input = '<invoke name="a"></invoke><tool_calls><invoke name="b"></invoke></tool_calls>'
     const events = expectChunkInvariant(input)
-    expect(outline(events)).toEqual(['<invoke name="a"></invoke>', { call: 'b', input: {} }])
+    expect(outline(events)).toEqual(['<invoke name="a"></invoke>', { diagnostic: 'malformed-block' }, { call: 'b', input: {} }])
   })
 
   it('should support a bare invoke that follows text which ended a mention', () => {

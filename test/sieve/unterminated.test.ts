@@ -1,11 +1,11 @@
 /**
- * Streaming behaviour 9: the stream ends inside an open wrapper capture. The
- * captured text is released verbatim with one `unterminated-block` whose span
- * is the released region. A bare-invoke capture or a held tag prefix at the
- * end is text, silently.
+ * The stream ends inside an open block. Its complete invokes are calls
+ * (`unclosed-wrapper`); the rest is released verbatim with one
+ * `unterminated-block` whose span is the released region. A bare invoke tag
+ * with nothing after it, or a held tag prefix, at the end is text, silently.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve } from '../../src/index.js'
+import { createSieve, defaultGrammar, extendGrammar } from '../../src/index.js'
 import { calls, codes, diagnostics, expectChunkInvariant, normalise, outline, textOf } from '../helpers/chunking.js'
 import { SPELLINGS } from '../helpers/blocks.js'
 
@@ -25,15 +25,45 @@ describe('unterminated blocks', () => {
   it.each([
     ['inside a parameter value', '<tool_calls><invoke name="a"><parameter name="p">x'],
     ['inside an invoke', '<tool_calls>\n<invoke name="a">\n<parameter name="p">x</parameter>'],
-    ['after an invoke', '<tool_calls><invoke name="a"></invoke>'],
     ['inside an attribute', '<tool_calls><invoke name="rea'],
-    ['inside a closing tag', '<tool_calls><invoke name="a"></invoke></tool_ca'],
+    ['inside the first invoke\'s closing tag', '<tool_calls><invoke name="a"></inv'],
     ['inside CDATA', '<tool_calls><invoke name="a"><parameter name="p"><![CDATA[x</tool_calls>'],
     ['right after the opener', '<tool_calls>'],
     ['in a DSML block', '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="a">\n<｜DSML｜parameter name="p" string="true">x'],
     ['in a fullwidth block', '＜ＤＳＭＬ＜tool_calls＞＜ＤＳＭＬ＜invoke name="a"＞＜ＤＳＭＬ＜parameter name="p"＞x'],
   ])('should support releasing a block cut off %s (text + unterminated-block)', (_label, open) => {
     expectUnterminated('Calling now: ', open)
+  })
+
+  it('should support the complete invokes of a block the stream cuts after them (calls, unclosed-wrapper)', () => {
+    const done = '<tool_calls>\n<invoke name="a"></invoke>\n<invoke name="b"><parameter name="p">1</parameter></invoke>'
+    const events = expectChunkInvariant('Calling: ' + done + '\n')
+    expect(outline(events)).toEqual(['Calling: ', { call: 'a', input: {} }, { call: 'b', input: { p: 1 } }, { diagnostic: 'unclosed-wrapper' }, '\n'])
+    expect(diagnostics(events)[0]!.span).toEqual({ start: 'Calling: '.length + done.length, end: 'Calling: '.length + done.length })
+  })
+
+  it('should support the complete invokes of a block the stream cuts later (calls, unclosed-wrapper; the rest text, unterminated-block)', () => {
+    const done = '<tool_calls><invoke name="a"></invoke>'
+    for (const rest of ['</tool_ca', '\n<invoke name="b"><parameter name="p">x']) {
+      const events = expectChunkInvariant(done + rest)
+      expect(outline(events)).toEqual([{ call: 'a', input: {} }, { diagnostic: 'unclosed-wrapper' }, rest, { diagnostic: 'unterminated-block' }])
+      expect(diagnostics(events)[1]!.span).toEqual({ start: done.length, end: done.length + rest.length })
+    }
+  })
+
+  it('should not support keeping complete invokes of a cut block when the grammar turns the repair off', () => {
+    const grammar = extendGrammar(defaultGrammar, { repairs: { unclosedWrapper: false } })
+    const input = 'x <tool_calls><invoke name="a"></invoke>'
+    expect(outline(expectChunkInvariant(input, { grammar }))).toEqual([input, { diagnostic: 'unterminated-block' }])
+  })
+
+  it('should support a bare invoke with a parameter cut off (text + unterminated-block)', () => {
+    expectUnterminated('Done: ', '<invoke name="a"><parameter name="p">x')
+  })
+
+  it('should support a complete bare invoke at end of stream (a call, unclosed-wrapper)', () => {
+    const events = expectChunkInvariant('Done: <invoke name="a"></invoke>\n')
+    expect(outline(events)).toEqual(['Done: ', { call: 'a', input: {} }, { diagnostic: 'unclosed-wrapper' }, '\n'])
   })
 
   it('should support an unterminated block in every spelling family', () => {
@@ -65,9 +95,7 @@ describe('unterminated blocks', () => {
   })
 
   it.each([
-    ['a bare invoke', '<invoke name="a"><parameter name="p">x'],
-    ['a bare DSML invoke', '<｜DSML｜invoke name="a">'],
-    ['a complete bare invoke', '<invoke name="a"></invoke>\n'],
+    ['a bare DSML invoke tag', '<｜DSML｜invoke name="a">'],
     ['a partial DSML prefix', '<|DSML|tool_ca'],
     ['a partial fullwidth prefix', '＜ＤＳＭＬ＜tool'],
     ['a lone <', '<'],

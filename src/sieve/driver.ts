@@ -240,10 +240,10 @@ export class Driver implements DriverCore, RunHost {
     }
     releaseCapture(this, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
     const role = cap.wrapper ? 'wrapper' : 'invoke'
-    // a bare invoke's block is between invokes once its last invoke closed
-    let depth = role === 'invoke' && (mode === modes.wrapperBody || mode === modes.commentWrapper) ? 0 : 1
+    // between invokes nothing is inside an invoke: what follows is read as prose reads it
+    let depth = mode === modes.wrapperBody || mode === modes.commentWrapper ? 0 : 1
     depth += this.depthChange(role, info.category)
-    // the token closed the block (or a bare block was between invokes): it is read as prose reads it
+    // the token closed the block, or the block broke between invokes: it is read as prose reads it
     if (depth <= 0) return this.switchMode(info.push, tok, text, base, startLine)
     this.out.text(tok.image)
     s.skip = { role, depth }

@@ -128,7 +128,7 @@ function part(value: unknown, field: string): Part {
   return { lit, min, max }
 }
 
-function sequence(value: unknown, field: string, kind: 'start' | 'end'): FrameSequence {
+function sequence(value: unknown, field: string, kind: 'open' | 'close' | 'end'): FrameSequence {
   const parts = array(value, field, true).map((item, i) => part(item, at(field, i)))
   const slots = parts.flatMap((p, i) => ('name' in p ? [i] : []))
   if (kind === 'end') {
@@ -143,10 +143,34 @@ function sequence(value: unknown, field: string, kind: 'start' | 'end'): FrameSe
   const first = parts[0]
   if (!first || !('lit' in first)) fail(at(field, 0), 'must be a lit part so the first character of a tag is known')
   if (first.min < 1) fail(at(at(field, 0), 'min'), 'must be >= 1 in the first part so the first character of a tag is known')
+  first.lit.forEach((lit, i) => {
+    const claimed = claimedFirst(lit.charAt(0))
+    if (claimed) fail(at(at(at(field, 0), 'lit'), i), `cannot start a tag: ${describe(lit.charAt(0))} is ${claimed}`)
+  })
+  // The held-tail matcher takes an opening tag as decided at its name's boundary; parts after
+  // the name (`[tool_calls:]`) made a tag lost when a chunk ended inside them. Such text belongs in `end`.
+  if (kind === 'open' && slots[0]! < parts.length - 1) {
+    fail(at(field, slots[0]! + 1), 'follows the name slot; an opening sequence ends at its name (put what comes after the name in end)')
+  }
   return parts
 }
 
-const sequences = (value: unknown, field: string, kind: 'start' | 'end'): FrameSequence[] =>
+/**
+ * Why a character cannot be a tag's first one, or null. A space or tab is
+ * indentation and the space between attributes and tags, read before any tag
+ * (a frame opened by a space gave a different result one character at a
+ * time than in one chunk; other whitespace is plain text to the lexer); backtick and tilde start Markdown code runs, read
+ * before tags, so such a frame never matched; `{` opens an invoke's JSON
+ * arguments, which won over the tag in one chunk and lost one character at a time.
+ */
+function claimedFirst(ch: string): string | null {
+  if (ch === ' ' || ch === '\t') return 'a space or tab, which the lexer reads as indentation and as the space between tags'
+  if (ch === '`' || ch === '~') return 'a Markdown code delimiter, which the Markdown guard reads first'
+  if (ch === '{') return "the start of an invoke's JSON arguments"
+  return null
+}
+
+const sequences = (value: unknown, field: string, kind: 'open' | 'close' | 'end'): FrameSequence[] =>
   array(value, field, true).map((item, i) => sequence(item, at(field, i), kind))
 
 function frame(value: unknown, field: string): Frame {
@@ -155,8 +179,8 @@ function frame(value: unknown, field: string): Frame {
   return {
     name: frameName,
     ...(raw.description === undefined ? {} : { description: text(raw.description, at(field, 'description')) }),
-    open: sequences(raw.open, at(field, 'open'), 'start'),
-    close: sequences(raw.close, at(field, 'close'), 'start'),
+    open: sequences(raw.open, at(field, 'open'), 'open'),
+    close: sequences(raw.close, at(field, 'close'), 'close'),
     end: sequences(raw.end, at(field, 'end'), 'end'),
   }
 }

@@ -4,6 +4,22 @@ import { extendGrammar, validateGrammar } from '../../src/grammar/load.js'
 import type { Frame, GrammarPatch } from '../../src/grammar/types.js'
 import { caught } from '../helpers/grammar-error.js'
 
+/** A frame opened by a space: one character at a time it lost the call that one chunk found. */
+const spaced: Frame = {
+  name: 'spaced',
+  open: [[{ lit: [' '] }, { name: true }]],
+  close: [[{ lit: [' '] }, { lit: ['/'] }, { name: true }]],
+  end: [[{ lit: ['>'] }]],
+}
+
+/** Parts after an opening name: `[tool_calls]` was lost one character at a time (the optional `:` kept it undecided). */
+const colon: Frame = {
+  name: 'colon',
+  open: [[{ lit: ['['] }, { name: true }, { lit: [':'], min: 0 }]],
+  close: [[{ lit: ['[/'] }, { name: true }]],
+  end: [[{ lit: [']'] }]],
+}
+
 const angle: Frame = {
   name: 'angle',
   open: [[{ lit: ['<<'] }, { name: true }]],
@@ -101,6 +117,8 @@ describe('extendGrammar', () => {
     ['a reference to a missing frame', { wrapper: [{ name: 'x', frames: ['angle'] }] }, 'patch.wrapper[0].frames[0]', /names no frame/],
     ['an invalid frame', { frames: [{ ...angle, open: [] }] }, 'patch.frames[0].open', /must not be empty/],
     ['a frame given twice', { frames: [angle, angle] }, 'patch.frames[1].name', /duplicates frame/],
+    ['a frame opened by a space', { frames: [spaced] }, 'patch.frames[0].open[0][0].lit[0]', /space or tab/],
+    ['a frame whose opener goes on after the name', { frames: [colon] }, 'patch.frames[0].open[0][2]', /follows the name slot/],
     ['a name already used by another role', { invoke: ['tool_calls'] }, 'roles.invoke[1]', /already used at roles\.wrapper\[0\]/],
     ['an invalid merged attribute', { attributes: { name: '' } }, 'attributes.name', /must not be empty/],
     ['a capture limit that is too small', { limits: { captureLimit: 8 } }, 'limits.captureLimit'],

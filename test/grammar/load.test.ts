@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { GrammarError } from '../../src/errors.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
@@ -118,9 +119,16 @@ describe('validateGrammar', () => {
     ['an empty end list', (g) => { g.frames[2].end = [] }, 'frames[2].end', /must not be empty/],
     ['an empty sequence', (g) => { g.frames[2].open[0] = [] }, 'frames[2].open[0]', /must not be empty/],
     ['an open sequence with no name slot', (g) => { g.frames[2].open[0].pop() }, 'frames[2].open[0]', /no name slot/],
-    ['a close sequence with two name slots', (g) => { g.frames[2].close[0].push({ name: true }) }, 'frames[2].close[0][3]', /second name slot/],
+    ['a close sequence with two name slots', (g) => { g.frames[2].close[0].push({ name: true }) }, 'frames[2].close[0][5]', /second name slot/],
     ['a sequence starting with the name slot', (g) => { g.frames[2].open[0] = [{ name: true }] }, 'frames[2].open[0][0]', /first character/],
     ['a sequence whose first part is optional', (g) => { g.frames[0].close[1][0].min = 0 }, 'frames[0].close[1][0].min', /first character/],
+    ['nothing required before the name', (g) => { g.frames[2].open[0][0].min = 0 }, 'frames[2].open[0][0].min', /first character/],
+    ['a frame opened by a space', (g) => { g.frames[2].open[0] = [{ lit: [' '] }, { name: true }] }, 'frames[2].open[0][0].lit[0]', /cannot start a tag: " " is a space or tab/],
+    ['a tab among the first alternatives', (g) => { g.frames[0].close[1][0].lit = ['<', '\t<'] }, 'frames[0].close[1][0].lit[1]', /space or tab/],
+    ['a frame opened by a backtick', (g) => { g.frames[2].open[0][0].lit = ['`'] }, 'frames[2].open[0][0].lit[0]', /Markdown code delimiter/],
+    ['a frame opened by a tilde', (g) => { g.frames[2].close[0][0].lit = ['~~'] }, 'frames[2].close[0][0].lit[0]', /Markdown code delimiter/],
+    ['a frame opened by a brace', (g) => { g.frames[2].open[0][0].lit = ['{'] }, 'frames[2].open[0][0].lit[0]', /JSON arguments/],
+    ['an opening sequence with a part after the name slot', (g) => { g.frames[2].open[0].push({ lit: [':'], min: 0 }) }, 'frames[2].open[0][3]', /follows the name slot/],
     ['an end sequence with a name slot', (g) => { g.frames[2].end[0].push({ name: true }) }, 'frames[2].end[0][1]', /cannot hold the name slot/],
     ['an end sequence that matches the empty string', (g) => { g.frames[0].end[0][2].min = 0 }, 'frames[0].end[0]', /empty string/],
     ['a part that is neither lit nor name', (g) => { g.frames[2].open[0][0] = { text: ['<'] } }, 'frames[2].open[0][0].text'],
@@ -130,10 +138,10 @@ describe('validateGrammar', () => {
     ['an empty lit list', (g) => { g.frames[2].open[0][0].lit = [] }, 'frames[2].open[0][0].lit', /must not be empty/],
     ['an empty lit string', (g) => { g.frames[0].open[0][1].lit[1] = '' }, 'frames[0].open[0][1].lit[1]', /must not be empty/],
     ['a lit that is not a string', (g) => { g.frames[0].open[0][1].lit[0] = 32 }, 'frames[0].open[0][1].lit[0]'],
-    ['a lit with a newline', (g) => { g.frames[0].open[0][1].lit.push('\n') }, 'frames[0].open[0][1].lit[2]', /line break/],
+    ['a lit with a newline', (g) => { g.frames[0].open[0][1].lit.push('\n') }, 'frames[0].open[0][1].lit[4]', /line break/],
     ['a lit with a carriage return', (g) => { g.frames[2].end[0][0].lit = ['\r>'] }, 'frames[2].end[0][0].lit[0]', /line break/],
-    ['min above max', (g) => { g.frames[0].open[0][1].min = 3 }, 'frames[0].open[0][1].max', /must be >= min \(3\)/],
-    ['min above the default max', (g) => { g.frames[2].open[0][0].min = 2 }, 'frames[2].open[0][0].min', /max defaults to 1/],
+    ['min above max', (g) => { g.frames[0].open[0][1].min = 5 }, 'frames[0].open[0][1].max', /must be >= min \(5\)/],
+    ['min above the default max', (g) => { g.frames[0].open[0][3].min = 2 }, 'frames[0].open[0][3].min', /max defaults to 1/],
     ['a negative min', (g) => { g.frames[0].open[0][1].min = -1 }, 'frames[0].open[0][1].min'],
     ['a fractional max', (g) => { g.frames[0].open[0][1].max = 1.5 }, 'frames[0].open[0][1].max', /integer/],
     ['a string max', (g) => { g.frames[0].open[0][1].max = '2' }, 'frames[0].open[0][1].max', /integer/],
@@ -225,6 +233,15 @@ describe('grammar/schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
     for (const key of Object.keys(rawDefault)) expect(schema.properties).toHaveProperty([key])
     expect(rawDefault.$schema).toBe('./schema.json')
+  })
+
+  it('should support default.json, and not support a frame opened by a space, as the validator does', () => {
+    const check = new Ajv2020({ strict: false }).compile(schema)
+    expect(check(rawDefault), JSON.stringify(check.errors)).toBe(true)
+    const spaced = structuredClone(rawDefault)
+    spaced.frames[2].open[0] = [{ lit: [' '] }, { name: true }]
+    expect(check(spaced)).toBe(false)
+    expect(check.errors?.[0]?.instancePath).toBe('/frames/2/open/0/0/lit/0')
   })
 
   it('should support the same repairs as the validator, each documented with its default', () => {

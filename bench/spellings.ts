@@ -4,8 +4,9 @@
  * form with or without bars, plain XML, and the `function_calls` and V4.1
  * `calls` wrapper names),
  * weighted so the canonical DeepSeek one comes most often, as it does in
- * what the model writes. The drift spellings (doubled or missing bars,
- * stray spaces) are the unit tests' (`test/helpers/blocks.ts`, `DRIFT`).
+ * what the model writes. The drift spellings (doubled, missing or lone
+ * bars, DSML twice, stray spaces, repeated `<`) are the unit tests'
+ * (`test/helpers/blocks.ts` `DRIFT`, and `test/sieve/drift.test.ts`).
  */
 import type { Rng } from './generate.js'
 

@@ -19,7 +19,7 @@ import { FastLane } from './fast-lane.js'
 import { laneTables } from './fast-path.js'
 import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
-import { flushRun, initialState, type DriverOptions, type DriverState, type Restart } from './state.js'
+import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './windows.js'
 
 export class Driver implements DriverCore, RunHost {
@@ -45,9 +45,19 @@ export class Driver implements DriverCore, RunHost {
     this.runs = new LexerRuns(this, opts.windowSize)
   }
 
+  /** Characters pushed so far, this chunk included. */
+  private pushed = 0
+  /** What was held when this push began, and the chunk: what a recovery releases is the part not yet given out. */
+  private atPush: { chunk: string; capture: Capture | null; tokens: number; run: string | null; hold: Hold | null; parts: number; pending: string } | null = null
+
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
+    this.pushed += chunk.length
+    const cap = s.capture
+    // references and counts, not copies: a push only appends to what it holds, so these name the text held before it
+    this.atPush = { chunk, capture: cap, tokens: cap?.tokens.length ?? 0, run: null, hold: s.hold, parts: s.hold?.parts.length ?? 0, pending: s.pending }
+    if (cap !== null && cap.run !== null) this.atPush.run = cap.run.blocks.join('') + cap.run.parts.join('')
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
       const k = this.lane.settleRun(chunk)
@@ -147,6 +157,7 @@ export class Driver implements DriverCore, RunHost {
 
   end(): void {
     const s = this.s
+    this.atPush = null
     if (s.capture !== null) flushRun(s.capture)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
@@ -301,17 +312,30 @@ export class Driver implements DriverCore, RunHost {
   }
 
   /**
-   * Last resort after an internal error: release everything held as text and
-   * start over in prose, so the caller's stream keeps flowing.
+   * Last resort after an internal error: everything not yet given out —
+   * what was held and the unread rest of the chunk — goes out as text, and
+   * the sieve starts over in prose, so the caller's stream keeps flowing.
    */
   recover(e: unknown): void {
     const s = this.s
-    if (s.capture !== null) flushRun(s.capture)
-    const held = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending]
-    const start = s.capture?.start ?? s.hold?.start ?? s.pos
-    this.out.text(held.join(''))
-    this.diagnostic('internal-error', `toolsieve hit an internal error and released its held text: ${String((e as Error)?.message ?? e)}`, start, start + held.join('').length)
-    Object.assign(s, initialState(), { pos: start + held.join('').length, sawSyntax: s.sawSyntax })
+    const missing = this.pushed - this.out.emitted
+    const p = this.atPush
+    let text = ''
+    if (missing > 0 && p !== null) {
+      const before = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), p.run ?? '', ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending].join('')
+      const all = before + p.chunk
+      text = all.length > missing ? all.slice(all.length - missing) : all
+    } else if (missing > 0) {
+      // end() failed: what is held is all there is
+      if (s.capture !== null) flushRun(s.capture)
+      const all = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending].join('')
+      text = all.length > missing ? all.slice(all.length - missing) : all
+    }
+    const start = this.out.emitted
+    this.out.text(text)
+    this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
+    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax })
+    this.atPush = null
   }
 
 }

@@ -7,14 +7,18 @@ export class Emitter {
   // text since the last non-text event, joined once when taken (STYLE 5); most pushes carry one piece, kept without an array
   private first: string | null = null
   private rest: string[] | null = null
+  /** Characters of the stream given out so far (text and the raw of calls): the rest is what a recovery must release. */
+  emitted = 0
 
   text(s: string): void {
     if (s.length === 0) return
+    this.emitted += s.length
     if (this.first === null) this.first = s
     else (this.rest ??= []).push(s)
   }
 
   event(e: SieveEvent): void {
+    if (e.type === 'tool-call') this.emitted += e.raw.length
     this.flushText()
     ;(this.events ??= []).push(e)
   }

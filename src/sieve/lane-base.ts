@@ -85,10 +85,36 @@ export abstract class LaneBase {
   /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
   abstract take(chunk: string): boolean
 
-  /** What follows `from` in a chunk, after a piece taken without the lexer: a chunk of its own, by this lane or the lexer. */
+  /** The rest a nested {@link rest} left for the outermost one to take. */
+  private queued: string | null = null
+  private resting = false
+
+  /**
+   * What follows `from` in a chunk, after a piece taken without the lexer: a
+   * chunk of its own, by this lane or the lexer. Every caller returns right
+   * after it, so a nested call only queues its rest and the outermost one
+   * takes them in turn: a chunk of 4,000 fence lines is a loop, not 4,000
+   * frames of recursion (the stack overflowed).
+   */
   rest(chunk: string, from: number): true {
     if (from === chunk.length) return true
     const rest = from === 0 ? chunk : chunk.slice(from)
-    return this.take(rest) || this.d.lexChunk(rest)
+    if (this.resting) {
+      this.queued = rest
+      return true
+    }
+    this.resting = true
+    try {
+      let next: string | null = rest
+      while (next !== null) {
+        this.queued = null
+        if (!this.take(next)) this.d.lexChunk(next)
+        next = this.queued
+      }
+    } finally {
+      this.resting = false
+      this.queued = null
+    }
+    return true
   }
 }

@@ -6,7 +6,7 @@
  * Silent when no invoke had opened; one `malformed-block` when one had.
  */
 import { describe, expect, it } from 'vitest'
-import { callEvents, calls, codes, diagnostics, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
+import { calls, codes, diagnostics, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
 
 const real = (name: string): string => `<tool_calls><invoke name="${name}"><parameter name="path">src/${name}.ts</parameter></invoke></tool_calls>`
 

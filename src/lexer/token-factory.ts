@@ -22,6 +22,8 @@ export interface TokenInfo {
   runPart?: boolean
   /** An Incomplete token holding a backtick run that stands in an open HTML tag or autolink. */
   candidateHold?: boolean
+  /** The end of a self-closing invoke tag (`/>`): the invoke closes with it. */
+  selfClose?: boolean
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null

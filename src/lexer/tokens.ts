@@ -93,6 +93,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const cdataOpen = compileLiteral('<![CDATA[', true)
   const cdataClose = compileLiteral(']]>')
   const commentOpen = compileLiteral('<!--')
+  const selfClose = [compileLiteral('/>'), compileLiteral('/＞')]
   const commentClose = compileLiteral('-->')
 
   /** Tag tokens for a mode plus the delimiters its Incomplete token must know. */
@@ -178,9 +179,16 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     const tagMode = tagModeOf[role]
     const dq = role === 'wrapper' ? modes.attrDqWrapper : role === 'invoke' ? modes.attrDqInvoke : modes.attrDqParameter
     const sq = role === 'wrapper' ? modes.attrSqWrapper : role === 'invoke' ? modes.attrSqInvoke : modes.attrSqParameter
+    // `<invoke name="x"/>`: the tag ends the invoke too (the driver adds its empty closer), a call with no arguments
+    const selfCloses = role === 'invoke' ? selfClose.map((d, i) => {
+      const t = f.delimiter(`${tagMode}.SelfClose${i}`, 'TagEnd', modes.wrapperBody, d)
+      f.info.get(t)!.selfClose = true
+      return t
+    }) : []
     build(tagMode, reopen, [
       ...md.runs(tagMode),
       f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
+      ...selfCloses,
     ], [
       // a whole attribute when its closing quote is in the text (most are): one token instead of six; the pieces
       // below take any other shape, and an attribute a chunk end cuts
@@ -192,7 +200,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
       oneChar(tagMode, 'Junk', asText, anyChar),
-    ], true, [[tagEnd, null]])
+    ], true, [[tagEnd, null], ...selfClose.filter(() => role === 'invoke').map((d): [CompiledDelimiter, null] => [d, null])])
     out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
     out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
   }

@@ -202,6 +202,11 @@ export class Driver implements DriverCore, RunHost {
       else if (category === 'ParamOpen') cap.paramSeen = true
       else if (category === 'ParamClose') s.raw = null
       else if (category === 'InvokeClose') cap.lastClose = cap.tokens.length
+      if (info.selfClose === true) {
+        // `<invoke name="x"/>`: its closer, empty, so the block parser sees a whole invoke and the raw stays the input's
+        cap.tokens.push(tokenOf(this.lexer.typeByName.get('InvokeClose')!, '', NaN))
+        cap.lastClose = cap.tokens.length
+      }
       if (target !== null) s.mode = target
       // read before an overflow lets the tag's tokens go
       const raw = category === 'TagEnd' && mode === modes.tagParameter ? stringValueKey(this, cap.tokens) : null

@@ -31,6 +31,8 @@ export interface CompiledLexer {
   readonly prefixModes: ReadonlySet<ModeName>
   /** See {@link CompiledModes.tagEnd}. */
   readonly tagEnd: CompiledDelimiter
+  /** See {@link CompiledModes.paramCloses}. */
+  readonly paramCloses: readonly CompiledDelimiter[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
@@ -73,6 +75,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     delimiterTokens: built.delimiterTokens,
     prefixModes: built.prefixModes,
     tagEnd: built.tagEnd,
+    paramCloses: built.paramCloses,
     tails: built.tails,
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx

@@ -65,6 +65,8 @@ export interface CompiledModes {
   prefixModes: ReadonlySet<ModeName>
   /** The end of an opening tag, in every spelling (spaces before it included): the tag modes' TagEnd token. */
   tagEnd: CompiledDelimiter
+  /** Every family's parameter closer: where an unclosed CDATA is cut at the end of the stream (`unclosedCdata`). */
+  paramCloses: readonly CompiledDelimiter[]
 }
 
 /** CDATA content up to `]]>`, or up to a `]` or `]]` that ends the text (the Incomplete token holds it). */
@@ -280,5 +282,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd, paramCloses }
 }

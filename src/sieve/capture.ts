@@ -53,6 +53,45 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   const outcome = buildCalls(cap.tokens, cap.start, d.opts)
   if (outcome.ok) emitCalls(d, outcome)
   else emitFailed(d, cap, joined(cap.tokens), outcome)
+  const cut = cap.repairedCdata
+  if (outcome.ok && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
+}
+
+/**
+ * The stream ended inside a CDATA section of a plain value (`unclosedCdata`
+ * repair): the section is cut at the first parameter closer in it, and what
+ * follows that closer is returned, to be lexed as the rest of the block. Only
+ * a block that then completes becomes calls. null: nothing to repair.
+ */
+export function cutCdata(d: DriverCore): { text: string; base: number } | null {
+  const cap = d.s.capture
+  const repairs = d.lexer.grammar.repairs as { unclosedCdata?: boolean } | undefined
+  if (cap === null || cap.overflow || d.s.mode !== modes.cdata || repairs?.unclosedCdata === false) return null
+  flushRun(cap)
+  let k = cap.tokens.length - 1
+  while (k >= 0 && d.lexer.infoByIdx[cap.tokens[k]!.tokenTypeIdx]!.category !== 'CDataOpen') k--
+  if (k < 0) return null
+  const content = joined(cap.tokens.slice(k + 1))
+  let at = -1
+  for (let i = content.indexOf('<'); i >= 0 && at < 0; i = content.indexOf('<', i + 1)) {
+    for (const c of d.lexer.paramCloses) {
+      c.sticky.lastIndex = i
+      if (c.sticky.test(content)) {
+        at = i
+        break
+      }
+    }
+  }
+  if (at < 0) return null
+  const kept = cap.tokens.slice(0, k + 1)
+  const open = cap.start + joined(kept).length - kept[k]!.image.length
+  if (at > 0) kept.push(tokenOf(d.lexer.typeByName.get('CDataText')!, content.slice(0, at), NaN))
+  kept.push(tokenOf(d.lexer.typeByName.get('CDataClose')!, '', NaN))
+  cap.tokens = kept
+  cap.length -= content.length - at
+  cap.repairedCdata = { start: open, end: cap.start + cap.length }
+  d.s.mode = modes.value
+  return { text: content.slice(at), base: cap.start + cap.length }
 }
 
 /**
@@ -173,7 +212,8 @@ export function endCapture(d: DriverCore): void {
   const cap = d.s.capture!
   flushRun(cap)
   const repair = (d.lexer.grammar.repairs as { unclosedWrapper?: boolean } | undefined)?.unclosedWrapper !== false
-  if (cap.overflow || cap.lastClose === 0 || !repair) {
+  // a cut CDATA repairs only a block that is otherwise complete
+  if (cap.overflow || cap.lastClose === 0 || !repair || cap.repairedCdata !== undefined) {
     const why = 'the stream ended inside the block'
     return releaseCapture(d, !cap.overflow && (cap.wrapper || committed(cap)) ? 'unterminated-block' : null, why)
   }

@@ -11,7 +11,7 @@ import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
-import { committed, completeBlock, endCapture, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
+import { committed, completeBlock, cutCdata, endCapture, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
@@ -168,6 +168,8 @@ export class Driver implements DriverCore, RunHost {
     }
     // a tail that is a whole delimiter now the stream is over (`</|DSML|tool_calls|` could have grown to `||`) is lexed as one
     if (s.pending !== '' || s.carry !== null) this.runs.lexWindow(s.pending, true)
+    const cut = cutCdata(this)
+    if (cut !== null) this.runs.run({ text: cut.text, base: cut.base, mode: modes.value, md: s.md, lineState: s.lineState, carry: null }, true)
     // end of stream ends the paragraph: a held tag is live
     while (s.hold !== null) {
       const h = s.hold

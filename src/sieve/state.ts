@@ -31,6 +31,8 @@ export interface Capture {
   overflow: boolean
   /** How many of `tokens` end with the last complete invoke's closer (0: none yet): what the stream's end can keep. */
   lastClose: number
+  /** An unclosed CDATA was cut at its parameter's closer at the end of the stream (`unclosedCdata`): the section's span, reported if the block completes. */
+  repairedCdata?: { start: number; end: number }
   /** A parameter opener arrived: failing from now on is a malformed block, not a mention (see `committed`). */
   paramSeen: boolean
   /**

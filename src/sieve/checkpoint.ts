@@ -7,6 +7,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { ToolsieveError } from '../errors.js'
 import type { SieveCheckpoint } from '../types.js'
 import { flushRun, loadTokens, saveTokens, type DriverState } from './state.js'
+import { checkStateShape } from './checkpoint-shape.js'
 
 export function saveState(s: DriverState): unknown {
   if (s.capture !== null) flushRun(s.capture)
@@ -22,18 +23,27 @@ export function saveState(s: DriverState): unknown {
 }
 
 export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: CompiledLexer): DriverState {
-  if (cp === null || typeof cp !== 'object' || cp.version !== 1 || typeof cp.state !== 'object' || cp.state === null) {
+  if (cp === null || typeof cp !== 'object' || Array.isArray(cp) || cp.version !== 1 || typeof cp.state !== 'object' || cp.state === null) {
     throw new ToolsieveError('invalid-checkpoint', 'not a toolsieve checkpoint (version 1)', 'resume')
   }
   if (cp.grammar !== fingerprint) {
     throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with a different grammar', 'resume.grammar')
   }
+  checkStateShape(cp.state)
   const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
   try {
     // fields added after version 1 was first written: fence quote depth, the line state a capture began in, noHoldUntil
     const md = { ...raw.md, fenceDepth: raw.md.fenceDepth ?? 0, fenceIndent: raw.md.fenceIndent ?? 0 }
-    const capture = raw.capture && { ...raw.capture, lineState: raw.capture.lineState ?? midLine, tokens: loadTokens(lexer, raw.capture.tokens) }
-    return { ...raw, md, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
+    const capture = raw.capture && {
+      ...raw.capture,
+      lineState: raw.capture.lineState ?? midLine,
+      overflow: raw.capture.overflow ?? false,
+      paramSeen: raw.capture.paramSeen ?? false,
+      lastClose: raw.capture.lastClose ?? 0,
+      run: null,
+      tokens: loadTokens(lexer, raw.capture.tokens),
+    }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip ?? null, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

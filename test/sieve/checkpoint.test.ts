@@ -125,3 +125,42 @@ describe('checkpoint and resume', () => {
     expect(call?.type === 'tool-call' && call.span).toEqual({ start: 4, end: input.length })
   })
 })
+
+describe('checkpoint validation', () => {
+  const taken = (): SieveCheckpoint => {
+    const sieve = createSieve()
+    sieve.push('x <tool_calls><invoke name="a"><parameter name="p">v')
+    return JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+  }
+  /** The error `createSieve` throws for a checkpoint whose state is changed by `edit`. */
+  function refused(edit: (state: Record<string, unknown>) => void): { code: unknown; field: unknown } {
+    const cp = taken()
+    edit(cp.state as Record<string, unknown>)
+    try {
+      createSieve({ resume: cp })
+    } catch (error) {
+      return { code: (error as { code?: unknown }).code, field: (error as { field?: unknown }).field }
+    }
+    return { code: undefined, field: undefined }
+  }
+
+  it.each([
+    ['an unknown mode', (s: Record<string, unknown>) => { s.mode = 'bogus' }, 'resume.state.mode'],
+    ['a position that is not a number', (s: Record<string, unknown>) => { s.pos = 'abc' }, 'resume.state.pos'],
+    ['no capture field', (s: Record<string, unknown>) => { delete s.capture }, 'resume.state.capture'],
+    ['a capture whose tokens are not pairs', (s: Record<string, unknown>) => { (s.capture as Record<string, unknown>).tokens = [['x']] }, 'resume.state.capture.tokens'],
+    ['Markdown levels that are not numbers', (s: Record<string, unknown>) => { (s.md as Record<string, unknown>).levels = ['1'] }, 'resume.state.md.levels'],
+    ['a pending tail that is not text', (s: Record<string, unknown>) => { s.pending = 5 }, 'resume.state.pending'],
+  ])('should not support a checkpoint with %s (invalid-checkpoint naming the field)', (_label, edit, field) => {
+    expect(refused(edit)).toEqual({ code: 'invalid-checkpoint', field })
+  })
+
+  it('should not support a capture token of a type the grammar does not have', () => {
+    expect(refused((s) => { ((s.capture as Record<string, unknown>).tokens as unknown[][])[0]![0] = 'nope' }).code).toBe('invalid-checkpoint')
+  })
+
+  it('should support a valid checkpoint round trip after validation', () => {
+    const sieve = createSieve({ resume: taken() })
+    expect(sieve.push('</parameter></invoke></tool_calls>').filter((e) => e.type === 'tool-call')).toHaveLength(1)
+  })
+})

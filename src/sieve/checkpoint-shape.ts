@@ -1,0 +1,82 @@
+/**
+ * The shape a checkpoint's state must have before the driver runs on it: a
+ * field of the wrong type or a missing one is an `invalid-checkpoint`
+ * naming the field (`resume.state.pos`), never a TypeError mid-stream.
+ * Fields added after version 1 was first written may be missing and take
+ * their defaults (`restoreState`).
+ */
+import { ToolsieveError } from '../errors.js'
+import { modes } from '../lexer/modes.js'
+
+type Check = (v: unknown) => boolean
+const int: Check = (v) => Number.isSafeInteger(v)
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0
+const bool: Check = (v) => typeof v === 'boolean'
+const str: Check = (v) => typeof v === 'string'
+const nullable = (c: Check): Check => (v) => v === null || c(v)
+const object = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+const modeNames: ReadonlySet<string> = new Set(Object.values(modes))
+
+function fail(field: string, what: string): never {
+  throw new ToolsieveError('invalid-checkpoint', `the checkpoint's ${field} ${what}`, `resume.state.${field}`)
+}
+
+/** Checks `fields` of `value` (at `at`); `optional` ones may be absent. */
+function fields(value: unknown, at: string, shape: Record<string, Check>, optional: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  if (!object(value)) fail(at, 'must be an object')
+  for (const [key, check] of Object.entries(shape)) {
+    const field = at === '' ? key : `${at}.${key}`
+    if (!(key in value)) {
+      if (optional.has(key)) continue
+      fail(field, 'is missing')
+    }
+    if (!check(value[key])) fail(field, `has the wrong type (${JSON.stringify(value[key])?.slice(0, 40)})`)
+  }
+  return value
+}
+
+const markdownShape: Record<string, Check> = {
+  levels: (v) => Array.isArray(v) && v.every(count),
+  holdDepth: count,
+  fenceCh: count,
+  fenceLen: count,
+  fenceDepth: count,
+  fenceIndent: count,
+}
+
+/** Throws `invalid-checkpoint` unless `state` has the driver state's shape. */
+export function checkStateShape(state: unknown): void {
+  const s = fields(state, '', {
+    mode: (v) => typeof v === 'string' && modeNames.has(v),
+    md: object,
+    lineState: int,
+    carry: nullable(object),
+    pending: str,
+    pos: count,
+    capture: nullable(object),
+    hold: nullable(object),
+    sawSyntax: bool,
+    raw: nullable(str),
+    skip: nullable(object),
+    paragraphEnd: nullable(object),
+    noHoldUntil: int,
+  }, new Set(['raw', 'skip', 'paragraphEnd', 'noHoldUntil']))
+  fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
+  if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
+  if (s.capture !== null) {
+    fields(s.capture, 'capture', {
+      start: count,
+      tokens: (v) => Array.isArray(v) && v.every((t) => Array.isArray(t) && t.length === 2 && str(t[0]) && str(t[1])),
+      length: count,
+      invokeSeen: bool,
+      wrapper: bool,
+      overflow: bool,
+      paramSeen: bool,
+      lastClose: count,
+      lineState: int,
+    }, new Set(['lineState', 'overflow', 'paramSeen', 'lastClose']))
+  }
+  if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
+  if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count })
+  if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
+}

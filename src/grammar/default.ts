@@ -9,10 +9,11 @@ import { validateGrammar } from './load.js'
 import type { Grammar } from './types.js'
 
 /**
- * The default grammar: DSML (ASCII and fullwidth bars, with bounded model
- * drift), fully fullwidth, and plain XML frames; wrapper names `tool_calls`,
- * `function_calls` and `calls` (DSML and fullwidth frames only). Validated,
- * normalized and deep-frozen.
+ * The default grammar: DSML (ASCII and fullwidth bars, or a lone bar),
+ * fully fullwidth, and plain XML frames, each with the bounded drift its
+ * `description` names; wrapper names `tool_calls`, `function_calls` and
+ * `calls` (DSML and fullwidth frames only). Validated, normalized and
+ * deep-frozen.
  */
 export const defaultGrammar: Grammar = validateGrammar(
   JSON.parse(readFileSync(new URL('../../grammar/default.json', import.meta.url), 'utf8')),

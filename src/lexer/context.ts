@@ -90,6 +90,13 @@ export interface LexContext extends MarkdownState {
    * the same tag (`</｜DSML｜parameter>`, not `</|DSML|parameter>`). '' elsewhere.
    */
   rawOpener: string
+  /**
+   * What the first `string` attribute of the parameter tag being lexed
+   * says (its whole `Attr` token): true, its end switches to `rawValue` in
+   * the same run; null, none seen yet. A tag a window cuts is left to the
+   * driver, which checks the tag's tokens.
+   */
+  rawNext: boolean | null
 }
 
 /** Characters of a tag name: what a tag's key keeps at its end. */

@@ -45,7 +45,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
   const hit = cache.get(grammar)
   if (hit) return hit
   const ctxRef: { current: LexContext } = {
-    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '' },
+    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null },
   }
   const built = buildModes(grammar, ctxRef)
   const lexer = new Lexer(

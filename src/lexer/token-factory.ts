@@ -71,6 +71,8 @@ export class TokenFactory {
     const holds = push === modes.spanHold
     // in a fence opener's info string only a backtick fence can still be voided, so only there is a tag held
     const onlyBacktickFence = push === modes.fenceInfoHold
+    // a parameter opener in a block: the key its value's closer must spell, should the tag say `string`
+    const opensParameter = push === modes.tagParameter
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
@@ -80,6 +82,10 @@ export class TokenFactory {
       if (!c.final && growsAt(d, text, offset)) return null
       // past a paragraph's second halt, no tag before its end waits (`Holds.halted`): it stays text
       if (offset < c.noHoldBefore && (holds || onlyBacktickFence)) return null
+      if (opensParameter) {
+        c.rawOpener = tagKey(m[0])
+        c.rawNext = null
+      }
       if (!holds) return m
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn
@@ -113,6 +119,19 @@ export class TokenFactory {
       if (offset + 1 < text.length && own(text, offset + 1) !== null) return null
       return m
     }, d.firstChars, false, 'parameter')
+  }
+
+  /** A fixed delimiter that matches only while `when` holds of the context. */
+  delimiterWhen(name: string, category: CategoryName, push: ModeName, d: CompiledDelimiter, when: (c: LexContext) => boolean): TokenType {
+    const ctx = this.ctx
+    return this.make(name, category, push, (text, offset) => {
+      const c = ctx.current
+      if (!when(c)) return null
+      d.sticky.lastIndex = offset
+      const m = d.sticky.exec(text)
+      if (m === null || (!c.final && growsAt(d, text, offset))) return null
+      return m
+    }, d.firstChars, false)
   }
 
   /** The tail matcher of `mode`, made on first use from the delimiters the mode's Incomplete token holds. */

@@ -69,6 +69,18 @@ export interface CompiledModes {
   paramCloses: readonly CompiledDelimiter[]
 }
 
+/**
+ * What a whole attribute (` name="value"`) says about a raw value: null when
+ * it is not the `string` attribute (`name`, lower case), else whether its
+ * value is `true` or `false` (DeepSeek-native: the value is read exactly).
+ */
+export function stringFlag(image: string, name: string): boolean | null {
+  const eq = image.indexOf('=')
+  if (image.slice(0, eq).trim().toLowerCase() !== name) return null
+  const flag = image.slice(eq + 1).trim().slice(1, -1).trim().toLowerCase()
+  return flag === 'true' || flag === 'false'
+}
+
 /** CDATA content up to `]]>`, or up to a `]` or `]]` that ends the text (the Incomplete token holds it). */
 const cdataTextRe = /(?:\](?!\]>|\]?$)|[^\]])[^\]]*(?:\](?!\]>|\]?$)[^\]]*)*/y
 
@@ -114,6 +126,18 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     }
     return { tokens, delims }
   }
+
+  /** The parameter tag's whole attribute token; ` string="true"` (or `false`) tells the tag's end to go raw. */
+  const stringName = (grammar.attributes?.string ?? 'string').toLowerCase()
+  const stringAttr = () => f.make(`${modes.tagParameter}.Attr`, 'Attr', null, (text, offset) => {
+    attribute.lastIndex = offset
+    const m = attribute.exec(text)
+    if (m === null) return null
+    const c = ctx.current
+    // the first value of a name wins, as the block parser reads it
+    if (c.rawNext === null) c.rawNext = stringFlag(m[0], stringName)
+    return m
+  }, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true)
 
   const md = markdownTokens(f, guard)
   const nl = (mode: ModeName) => md.lineFeeds(mode)
@@ -187,14 +211,17 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       f.info.get(t)!.selfClose = true
       return t
     }) : []
+    // a parameter tag whose whole `string` attribute was lexed ends into its raw value in the same run
+    const rawEnd = role === 'parameter' ? [f.delimiterWhen(`${tagMode}.TagEndRaw`, 'TagEnd', modes.rawValue, tagEnd, (c) => c.rawNext === true)] : []
     build(tagMode, reopen, [
       ...md.runs(tagMode),
+      ...rawEnd,
       f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
       ...selfCloses,
     ], [
       // a whole attribute when its closing quote is in the text (most are): one token instead of six; the pieces
       // below take any other shape, and an attribute a chunk end cuts
-      f.regex(`${tagMode}.Attr`, 'Attr', null, attribute, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true),
+      role === 'parameter' ? stringAttr() : f.regex(`${tagMode}.Attr`, 'Attr', null, attribute, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true),
       ws(tagMode), nlWs(tagMode),
       // every name character may start the token: a chunk boundary inside `a.b` must not turn `.b` into junk
       f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z0-9_.:\-]+/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'].map((c) => c.charCodeAt(0)), false),

@@ -6,7 +6,7 @@
 import type { IToken } from 'chevrotain'
 import { tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
@@ -47,17 +47,29 @@ export class Driver implements DriverCore, RunHost {
 
   /** Characters pushed so far, this chunk included. */
   private pushed = 0
-  /** What was held when this push began, and the chunk: what a recovery releases is the part not yet given out. */
-  private atPush: { chunk: string; capture: Capture | null; tokens: number; run: string | null; hold: Hold | null; parts: number; pending: string } | null = null
+  /**
+   * What was held when this push began, and the chunk: what a recovery
+   * releases is the part not yet given out. References and counts, never
+   * copies (a push only appends to what it holds): this is set per chunk.
+   */
+  private readonly atPush: { chunk: string | null; capture: Capture | null; tokens: number; runBlocks: number; runParts: number; hold: Hold | null; parts: number; pending: string } = {
+    chunk: null, capture: null, tokens: 0, runBlocks: 0, runParts: 0, hold: null, parts: 0, pending: '',
+  }
 
   push(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
     this.pushed += chunk.length
+    const p = this.atPush
     const cap = s.capture
-    // references and counts, not copies: a push only appends to what it holds, so these name the text held before it
-    this.atPush = { chunk, capture: cap, tokens: cap?.tokens.length ?? 0, run: null, hold: s.hold, parts: s.hold?.parts.length ?? 0, pending: s.pending }
-    if (cap !== null && cap.run !== null) this.atPush.run = cap.run.blocks.join('') + cap.run.parts.join('')
+    p.chunk = chunk
+    p.capture = cap
+    p.tokens = cap === null ? 0 : cap.tokens.length
+    p.runBlocks = cap === null || cap.run === null ? 0 : cap.run.blocks.length
+    p.runParts = cap === null || cap.run === null ? 0 : cap.run.parts.length
+    p.hold = s.hold
+    p.parts = s.hold === null ? 0 : s.hold.parts.length
+    p.pending = s.pending
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
       const k = this.lane.settleRun(chunk)
@@ -157,7 +169,7 @@ export class Driver implements DriverCore, RunHost {
 
   end(): void {
     const s = this.s
-    this.atPush = null
+    this.atPush.chunk = null
     if (s.capture !== null) flushRun(s.capture)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
@@ -218,14 +230,28 @@ export class Driver implements DriverCore, RunHost {
         else completeBlock(this, cap)
         return null
       }
-      if (raw === null) return null
-      // a DeepSeek-native value: lexed again from here in the mode where only its own closer ends it
-      s.raw = raw
-      return this.restartAfter(tok, text, base, startLine, modes.rawValue)
+      if (raw !== null) s.raw = raw
+      // the lexer switched as the tag's tokens say (its whole `string` attribute seen): nothing to do again
+      if ((raw !== null) === (target === modes.rawValue) || category !== 'TagEnd' || mode !== modes.tagParameter) return null
+      // the tag was cut (a window, or read without the lexer): lexed again from here in the mode its tokens say
+      return this.restartAfter(tok, text, base, startLine, raw !== null ? modes.rawValue : modes.value)
     }
     const h = s.hold
     if (h !== null) return this.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? this.ctxNow!.carry!.len : null)
     return this.switchMode(target, tok, text, base, startLine)
+  }
+
+  /** See {@link RunHost.rawOpener}: in a raw value its opener's; inside a parameter tag (a run starts mid-tag) the tag's. */
+  rawOpener(): string {
+    const s = this.s
+    if (s.raw !== null) return s.raw
+    const cap = s.capture
+    if (cap === null || (s.mode !== modes.tagParameter && s.mode !== modes.attrDqParameter && s.mode !== modes.attrSqParameter)) return ''
+    for (let i = cap.tokens.length - 1; i >= 0; i--) {
+      const t = cap.tokens[i]!
+      if (this.lexer.infoByIdx[t.tokenTypeIdx]!.category === 'ParamOpen') return tagKey(t.image)
+    }
+    return ''
   }
 
   /**
@@ -328,8 +354,11 @@ export class Driver implements DriverCore, RunHost {
     const missing = this.pushed - this.out.emitted
     const p = this.atPush
     let text = ''
-    if (missing > 0 && p !== null) {
-      const before = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), p.run ?? '', ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending].join('')
+    if (missing > 0 && p.chunk !== null) {
+      const run = p.capture?.run
+      // the run may have been folded since (every 4096 parts into a block): then what it held is in its blocks
+      const held = run == null ? '' : run.blocks.slice(0, p.runBlocks).join('') + (run.blocks.length === p.runBlocks ? run.parts.slice(0, p.runParts).join('') : '')
+      const before = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending].join('')
       const all = before + p.chunk
       text = all.length > missing ? all.slice(all.length - missing) : all
     } else if (missing > 0) {
@@ -342,7 +371,7 @@ export class Driver implements DriverCore, RunHost {
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax })
-    this.atPush = null
+    this.atPush.chunk = null
   }
 
 }

@@ -18,7 +18,7 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import { copyMarkdown, type MarkdownState } from '../lexer/context.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { TailMatcher } from '../lexer/tail.js'
-import { attribute } from '../lexer/tokens.js'
+import { attribute, stringFlag } from '../lexer/tokens.js'
 import { growsAt } from '../lexer/frames.js'
 import { continuesCapture } from './capture-rules.js'
 import type { CharSet } from './fast-path.js'
@@ -30,6 +30,8 @@ interface TagTypes {
   ws: TokenType
   end: TokenType
   body: ModeName
+  /** A parameter tag's end when its `string` attribute makes the value raw, and that mode. */
+  raw?: { end: TokenType; body: ModeName }
 }
 
 interface OpenerHit {
@@ -49,6 +51,8 @@ export class TagReader {
   private readonly tags = new Map<ModeName, TagTypes>()
   private readonly bodies = new Map<ModeName, BodyTypes>()
   private readonly cdataText: TokenType
+  /** The grammar's `string` attribute, lower case. */
+  private readonly stringName: string
 
   constructor(private readonly lexer: CompiledLexer, private readonly tagStarts: CharSet) {
     const type = (name: string): TokenType => {
@@ -58,8 +62,11 @@ export class TagReader {
     }
     const bodyOf: Array<[ModeName, ModeName]> = [[modes.tagWrapper, modes.wrapperBody], [modes.tagInvoke, modes.invokeBody], [modes.tagParameter, modes.value]]
     for (const [tag, body] of bodyOf) this.tags.set(tag, { mode: tag, attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
+    this.tags.get(modes.tagParameter)!.raw = { end: type(`${modes.tagParameter}.TagEndRaw>${modes.rawValue}`), body: modes.rawValue }
+    this.stringName = (lexer.grammar.attributes?.string ?? 'string').toLowerCase()
     for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
     this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
+    this.bodies.set(modes.rawValue, { text: type(`${modes.rawValue}.ValueText`) })
     this.cdataText = type(`${modes.cdata}.CDataText`)
   }
 
@@ -81,6 +88,8 @@ export class TagReader {
       tag = opened.tag
     }
     const tagEnd = this.lexer.tagEnd
+    // as the lexer's `Attr` token sets `LexContext.rawNext`: the first `string` attribute decides
+    let raw: boolean | null = null
     for (;;) {
       if (at >= text.length) return null
       // the tag end (spaces before it included) comes first in a tag mode's tokens; one the text end could still
@@ -90,7 +99,7 @@ export class TagReader {
       if (tagEnd.sticky.test(text)) {
         const end = tagEnd.sticky.lastIndex
         if (growsAt(tagEnd, text, at)) return null
-        tokens.push(token(tag.end, text, at, end))
+        tokens.push(token(raw === true && tag.raw !== undefined ? tag.raw.end : tag.end, text, at, end))
         at = end
         break
       }
@@ -101,9 +110,10 @@ export class TagReader {
       // a line break in a tag could put a line prefix (the lexer holds one at the end of a text) inside it
       if (end === at || (whole && hasLineFeed(text, at, end))) return null
       tokens.push(token(whole ? tag.attr : tag.ws, text, at, end))
+      if (whole && raw === null && tag.raw !== undefined) raw = stringFlag(text.slice(at, end), this.stringName)
       at = end
     }
-    return { tokens, end: this.body(tag.body, text, at, tokens) }
+    return { tokens, end: this.body(raw === true && tag.raw !== undefined ? tag.raw.body : tag.body, text, at, tokens) }
   }
 
   /**

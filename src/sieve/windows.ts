@@ -35,6 +35,8 @@ export interface RunHost {
    * is the last run part's); null while the fast lane's tokens are (`takeTokens`).
    */
   ctxNow: LexContext | null
+  /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
+  rawOpener(): string
   /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null
 }
@@ -139,7 +141,7 @@ export class LexerRuns {
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
       const noHold = s.noHoldUntil > base ? s.noHoldUntil - base : -1
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: s.raw ?? '' }
+      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null }
       const tokens = this.d.lexer.tokenize(text, r.mode, ctx)
       this.d.ctxNow = ctx
       this.d.stats.lexerRuns++

@@ -90,12 +90,19 @@ describe('CDATA', () => {
     expectOneCall(xmlCall('w', 'note', 'a ]]> b'), 'w', { note: 'a ]]> b' })
   })
 
-  it('should not support an unclosed CDATA ending the block (unterminated)', () => {
+  it('should support an unclosed CDATA in a block otherwise complete at end of stream (repaired-cdata)', () => {
     const input = 'x ' + xmlCall('w', 'code', '<![CDATA[a')
     const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['unterminated-block'])
+    expect(calls(events)).toEqual([{ name: 'w', input: { code: 'a' } }])
+    expect(codes(events)).toEqual(['repaired-cdata'])
+  })
+
+  it('should support an unclosed CDATA cut at its closer when text follows the block (the text stays text)', () => {
+    const input = 'x ' + xmlCall('w', 'code', '<![CDATA[a') + ' and more'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'w', input: { code: 'a' } }])
+    expect(textOf(events)).toBe('x  and more')
+    expect(codes(events)).toEqual(['repaired-cdata'])
   })
 
   it('should not support CDATA in prose as anything but text', () => {

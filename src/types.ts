@@ -23,9 +23,23 @@ export interface ToolCallEvent {
   id: string
   /** The tool name from the invoke's `name` attribute. */
   name: string
-  /** The decoded arguments; always a plain object. */
+  /**
+   * The decoded arguments; always a plain object, and always what
+   * `JSON.parse(arguments)` gives. Numbers are JavaScript numbers: one the
+   * model wrote with more precision than a double holds (an integer past
+   * 2^53, such as `9007199254740993`, or 20 significant digits) is the nearest
+   * double here, while `arguments` keeps its digits. Read `arguments` with a
+   * lossless parser, or give the parameter a `string` schema (it then gets
+   * the digits as text), when they matter.
+   */
   input: Record<string, unknown>
-  /** `JSON.stringify(input)`: what OpenAI-style consumers expect as `arguments`. */
+  /**
+   * The arguments as JSON text: what OpenAI-style consumers expect as
+   * `arguments`. The same as `JSON.stringify(input)` except that every number
+   * is written exactly as the model wrote it (`9007199254740993`, `1.0`,
+   * `1e5`), so a Python or Go client gets the value the model meant. Input
+   * nested too deep for `JSON.stringify` is written too.
+   */
   arguments: string
   /**
    * The exact markup this call was recognised from. The raw text of a block is
@@ -54,7 +68,11 @@ export type DiagnosticCode =
   | 'internal-error'
   /** A parameter marked `string="false"` is not JSON; its text was kept as a string. */
   | 'bad-json-value'
-  /** The arguments do not satisfy the tool's input schema (after coercion); `path` says where. */
+  /**
+   * The arguments do not satisfy the tool's input schema (after coercion);
+   * `path` says where. Also when they could not be checked: nested deeper
+   * than 256 levels, or a schema the validator cannot run.
+   */
   | 'invalid-arguments'
   /** The call names a tool that is not among the `tools` option. */
   | 'unknown-tool'

@@ -5,6 +5,7 @@
  * validator still checks the whole schema afterwards; this only decides what
  * shape to give a value.
  */
+import { JsonNumber } from '../values/json-number.js'
 import { isPlainObject } from '../values/own.js'
 
 export type Schema = Record<string, unknown>
@@ -33,11 +34,14 @@ function lookup(root: Schema, ref: string): unknown {
   return at
 }
 
+/** `allOf` inside `allOf` (through `$ref`s: `{ allOf: [{ $ref: '#' }] }` is its own branch) is folded this deep. */
+const maxAllOfDepth = 8
+
 /**
  * The schema node to coerce by: `$ref`s followed (a bounded number of hops,
- * so a cyclic ref ends), `allOf` folded in. Null means "anything goes".
+ * so a cyclic ref ends), `allOf` folded in (bounded too). Null means "anything goes".
  */
-export function resolve(schema: unknown, root: Schema): Schema | null {
+export function resolve(schema: unknown, root: Schema, depth = 0): Schema | null {
   let s = schema
   for (let hops = 0; hops < 32 && isPlainObject(s) && typeof s.$ref === 'string'; hops++) {
     const target = lookup(root, s.$ref)
@@ -46,11 +50,11 @@ export function resolve(schema: unknown, root: Schema): Schema | null {
   }
   if (!isPlainObject(s)) return null
   const all = own(s, 'allOf')
-  if (!Array.isArray(all)) return s
+  if (!Array.isArray(all) || depth >= maxAllOfDepth) return s
   // per call, not per chunk: a spread here is fine
   const merged: Schema = { ...s, allOf: undefined }
   for (const branch of all) {
-    const b = resolve(branch, root)
+    const b = resolve(branch, root, depth + 1)
     if (b === null) continue
     for (const k of ['type', 'enum', 'const', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf']) {
       if (merged[k] === undefined && b[k] !== undefined) merged[k] = b[k]
@@ -76,6 +80,7 @@ export function typeOf(v: unknown): JsonType {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'array'
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number'
+  if (v instanceof JsonNumber) return Number.isInteger(v.value) ? 'integer' : 'number'
   if (typeof v === 'string' || typeof v === 'boolean') return typeof v as JsonType
   return 'object'
 }

@@ -9,7 +9,9 @@ import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
 import { buildInput } from '../schema/input.js'
 import type { ToolTable } from '../schema/tools.js'
 import { decodeInvoke, type CallProblem, type ValueOptions } from '../values/decode.js'
+import { writeJson } from '../values/json-write.js'
 import { isPlainObject } from '../values/own.js'
+import type { Validator } from '../schema/validate.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
 
 /** Everything a block needs from the sieve's options, fixed when the sieve is created. */
@@ -21,6 +23,14 @@ export interface BlockOptions {
   onInvalid: 'emit' | 'reject'
   strict: boolean
 }
+
+/**
+ * Inputs nested deeper than this are not handed to the validator: ajv
+ * recurses per level (a recursive schema overflows the stack near a few
+ * thousand), and a depth limit gives the same answer at any stack depth.
+ * Such a call gets `invalid-arguments`.
+ */
+export const maxValidatedDepth = 256
 
 export type BlockOutcome =
   | { ok: true; calls: ToolCallEvent[] }
@@ -50,9 +60,11 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
     let input = buildInput(d, tool?.schema ?? null)
     // a schema whose top level is not an object cannot turn the arguments into something else
     if (!isPlainObject(input)) input = buildInput(d, null)
-    const failure = tool?.validate?.(input) ?? null
-    if (failure !== null) found.push({ code: 'invalid-arguments', message: `arguments of "${d.name}" do not match its schema: ${failure.message}`, path: failure.path })
-    const call: ToolCallEvent = { type: 'tool-call', id: opts.newId(), name: d.name, input, arguments: JSON.stringify(input), raw: spans.raws[i]!, span }
+    // one pass gives `arguments` the digits as written and leaves `input` with plain doubles, for the validator too
+    const written = writeJson(input, { settle: true })
+    const failure = tool?.validate ? checkArguments(d.name, tool.validate, input, written.depth) : null
+    if (failure !== null) found.push(failure)
+    const call: ToolCallEvent = { type: 'tool-call', id: opts.newId(), name: d.name, input, arguments: written.json, raw: spans.raws[i]!, span }
     if (found.length > 0) {
       const diagnostics = found.map((p) => diagnostic(p, span))
       for (const e of diagnostics) problems.push(e)
@@ -62,6 +74,20 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
   }
   if (problems.length > 0 && opts.onInvalid === 'reject') return { ok: false, reason: 'a call was invalid', diagnostics: problems }
   return { ok: true, calls }
+}
+
+function checkArguments(name: string, validate: Validator, input: Record<string, unknown>, depth: number): CallProblem | null {
+  if (depth > maxValidatedDepth) {
+    return { code: 'invalid-arguments', message: `arguments of "${name}" are nested ${depth} levels deep; they are checked against a schema up to ${maxValidatedDepth}`, path: '' }
+  }
+  let failure
+  try {
+    failure = validate(input)
+  } catch (e) {
+    // a schema that recurses without consuming the input (`{ anyOf: [{ $ref: '#' }] }`) overflows on any input
+    return { code: 'invalid-arguments', message: `arguments of "${name}" could not be checked against its schema: ${String((e as Error)?.message ?? e)}`, path: '' }
+  }
+  return failure === null ? null : { code: 'invalid-arguments', message: `arguments of "${name}" do not match its schema: ${failure.message}`, path: failure.path }
 }
 
 function diagnostic(p: CallProblem, span: Span): DiagnosticEvent {

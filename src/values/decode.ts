@@ -3,8 +3,10 @@
  * `src/values/` so the sieve and `parseToolCalls` share them; README lists
  * them in order:
  *
- * 1. `string="true"`: the exact text between the tags (one or more CDATA
- *    sections unwrapped); `string="false"`: JSON, else the text plus `bad-json-value`.
+ * 1. A `string` attribute is DeepSeek's own marking, read exactly as its
+ *    decoder reads it: `string="true"` is the exact text between the tags
+ *    (`<![CDATA[x]]>` included, literally); `string="false"` is JSON of that
+ *    exact text, else the text plus `bad-json-value`.
  * 2. One CDATA section (whitespace around ignored) is its content verbatim;
  *    text and CDATA otherwise join in order.
  * 3. Plain text is trimmed and entity-decoded once.
@@ -13,13 +15,18 @@
  * 5. Nested elements become an object; `<item>` lists an array.
  * 6. A parameter given twice is an array; a JSON invoke body is the input.
  * 7. Keys are own properties whatever their name (`__proto__` included).
+ *
+ * Every number read from JSON keeps the text it was written with
+ * (`JsonNumber`, `json-number.ts`): `arguments` carries it, `input` gets the
+ * nearest double.
  */
 import type { ParsedInvoke, ParsedParam } from '../parser/block-parser.js'
 import type { DiagnosticCode } from '../types.js'
+import { parseJson } from './json.js'
 import { jsonLiteral } from './json-literal.js'
 import { contentNode, leafNode, type Node } from './node.js'
-import { isPlainObject, plainObject, setOwn } from './own.js'
-import { decodeEntities, partsSource, partsText, soleCdata, stringTrueText, trimXml } from './text.js'
+import { isPlainObject } from './own.js'
+import { decodeEntities, partsText, soleCdata, trimXml } from './text.js'
 import { parseElements } from './xml.js'
 
 /** What value decoding needs from the grammar. */
@@ -90,13 +97,10 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
 
 /** Rule 6: a JSON object body, unwrapping a lone `input` / `arguments` / `parameters` object (or OpenAI-style JSON string). */
 function jsonBody(json: string): Record<string, unknown> | null {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(json)
-  } catch {
-    return null
-  }
-  if (!isPlainObject(parsed)) return null
+  const r = parseJson(json)
+  // the parser makes every key an own property (`__proto__` too), as JSON.parse does
+  if (!r.ok || !isPlainObject(r.value)) return null
+  const parsed = r.value
   const keys = Object.keys(parsed)
   if (keys.length === 1 && wrapperKeys.includes(keys[0]!)) {
     let inner = parsed[keys[0]!]
@@ -104,25 +108,23 @@ function jsonBody(json: string): Record<string, unknown> | null {
       const l = jsonLiteral(trimXml(inner))
       if (l.ok) inner = l.value
     }
-    if (isPlainObject(inner)) parsed = inner
+    if (isPlainObject(inner)) return inner
   }
-  // copied key by key: JSON.parse makes `__proto__` an own key, and so must we
-  const input = plainObject()
-  for (const k of Object.keys(parsed as object)) setOwn(input, k, (parsed as Record<string, unknown>)[k])
-  return input
+  return parsed
 }
 
 function paramNode(p: ParsedParam, key: string, opts: ValueOptions, problems: CallProblem[]): Node {
   const flag = p.attrs.get(opts.stringAttr)
   const mode = flag === undefined ? '' : trimXml(flag).toLowerCase()
-  if (mode === 'true') return { kind: 'text', text: stringTrueText(p.raw), literal: false }
+  // DeepSeek's encoder writes these raw and its decoder reads them back exactly: nothing inside is markup
+  if (mode === 'true') return { kind: 'text', text: p.raw, literal: false }
   if (mode === 'false') {
-    const source = partsSource(p.parts)
     // the writer said this is JSON: a number is a JSON number, however many digits
-    const l = jsonLiteral(source, false)
-    if (l.ok) return { kind: 'json', value: l.value, text: source }
+    const l = parseJson(p.raw)
+    const text = trimXml(p.raw)
+    if (l.ok) return { kind: 'json', value: l.value, text }
     problems.push({ code: 'bad-json-value', message: `parameter "${key}" is marked ${opts.stringAttr}="false" but its value is not JSON; kept as a string`, path: pointer(key) })
-    return { kind: 'text', text: source, literal: false }
+    return { kind: 'text', text, literal: false }
   }
   const isRaw = (n: string) => opts.rawText.has(n.toLowerCase())
   if (!isRaw(key) && soleCdata(p.parts) === null && trimXml(p.raw).startsWith('<')) {

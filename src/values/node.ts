@@ -14,7 +14,7 @@ export type Node =
   | { kind: 'text'; text: string; literal: boolean }
   /** Nested elements (rule 5); `text` is the same value read as a string (rule 3). */
   | { kind: 'elements'; text: string; children: NamedNode[] }
-  /** Already a value (`string="false"`, an invoke's JSON body); `text` is its source. */
+  /** Already a value (`string="false"`), numbers with their digits (`JsonNumber`); `text` is its source, trimmed. */
   | { kind: 'json'; value: unknown; text: string }
   /** The same parameter, or child element, given more than once (rule 6). */
   | { kind: 'repeated'; nodes: Node[] }
@@ -57,7 +57,7 @@ export function groupChildren(children: readonly NamedNode[]): Array<[string, No
   return [...groups].map(([name, nodes]) => [name, nodes.length === 1 ? nodes[0]! : { kind: 'repeated', nodes }])
 }
 
-/** The value with no schema: rules 4–6. */
+/** The value with no schema: rules 4–6; numbers keep their digits (`JsonNumber`) until the call is written. */
 export function defaultValue(node: Node): unknown {
   switch (node.kind) {
     case 'text': {

@@ -3,6 +3,7 @@
  * `__proto__`, `constructor` or `hasOwnProperty` is an ordinary own key;
  * plain assignment would set the prototype (`__proto__`) instead.
  */
+import { JsonNumber } from './json-number.js'
 
 /** Adds `key` as an own, enumerable data property, whatever its name. */
 export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
@@ -17,6 +18,7 @@ export function plainObject(): Record<string, unknown> {
   return {}
 }
 
+/** An object that is not an array, nor a number kept with its digits ({@link JsonNumber}). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber)
 }

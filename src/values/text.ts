@@ -88,32 +88,6 @@ export function partsText(parts: readonly ValuePart[]): string {
   return out.join('')
 }
 
-/** Text and CDATA content joined as written (no decoding), edges trimmed: what `string="false"` parses. */
-export function partsSource(parts: readonly ValuePart[]): string {
-  const sole = soleCdata(parts)
-  if (sole !== null) return sole
-  let s = ''
-  for (const p of parts) s += p.text
-  return trimXml(s)
-}
-
 export function hasCdata(parts: readonly ValuePart[]): boolean {
   return parts.some((p) => p.kind === 'cdata')
-}
-
-/**
- * Rule 1, `string="true"`: the exact text between the tags. A value made
- * only of CDATA sections is unwrapped; several back to back are how a string
- * containing `]]>` is written, so their contents join.
- */
-export function stringTrueText(raw: string): string {
-  const out: string[] = []
-  let i = wsEnd(raw, 0)
-  while (raw.startsWith('<![CDATA[', i)) {
-    const end = raw.indexOf(']]>', i + 9)
-    if (end === -1) return raw
-    out.push(raw.slice(i + 9, end))
-    i = end + 3
-  }
-  return out.length > 0 && wsEnd(raw, i) === raw.length ? out.join('') : raw
 }

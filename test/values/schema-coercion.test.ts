@@ -95,8 +95,11 @@ describe('schema coercion', () => {
     for (const written of ['1e400', '-1e999', 'Infinity', 'NaN']) expect(coerce(written, { type: 'number' })).toEqual({ value: written, codes: ['invalid-arguments'] })
   })
 
-  it('should not support inexact integers or fractions as integers', () => {
-    expect(coerce('12345678901234567890', { type: 'integer' }).codes).toEqual(['invalid-arguments'])
+  it('should support integers past 2^53 as integers (the nearest double here, the digits in arguments)', () => {
+    expect(coerce('12345678901234567890', { type: 'integer' })).toEqual({ value: 12345678901234567890, codes: [] })
+  })
+
+  it('should not support fractions as integers', () => {
     expect(coerce('2.5', { type: 'integer' })).toEqual({ value: 2.5, codes: ['invalid-arguments'] })
   })
 

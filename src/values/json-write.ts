@@ -1,0 +1,120 @@
+/**
+ * Writing {@link Lossless} values back as JSON text, iteratively: a call's
+ * `arguments` (numbers as the model wrote them), a string reading of a
+ * structured value, and the canonical text of a schema (sorted keys) that
+ * keys the validator cache. `JSON.stringify` recurses per nesting level and
+ * throws past a few thousand; this keeps an explicit stack.
+ *
+ * Everything but numbers matches `JSON.stringify`: strings and keys are
+ * quoted by it, `undefined` and functions are skipped in objects and `null`
+ * in arrays, non-finite numbers are `null`.
+ */
+import { JsonNumber } from './json-number.js'
+import { setOwn } from './own.js'
+
+export interface WriteOptions {
+  /** Object keys in sorted order (a canonical text: key order does not change it). */
+  sortKeys?: boolean
+  /**
+   * Replace each {@link JsonNumber} met by its double, in place, as it is
+   * written: the one pass that gives `arguments` its digits turns the same
+   * tree into the call's plain `input`.
+   */
+  settle?: boolean
+}
+
+export interface Written {
+  json: string
+  /** Deepest container nesting met (`{}` is 1, a scalar 0). */
+  depth: number
+}
+
+interface Frame {
+  array: readonly unknown[] | null
+  object: Record<string, unknown> | null
+  keys: string[] | null
+  next: number
+  /** An object member was written: the next one needs a comma. */
+  wrote: boolean
+}
+
+function skipped(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol'
+}
+
+/**
+ * `value` as JSON text. A cycle throws a `TypeError`, as with `JSON.stringify`
+ * (only a caller's schema object can have one; decoded values never do).
+ */
+export function writeJson(value: unknown, opts: WriteOptions = {}): Written {
+  // concatenation, not an array of pieces: V8 builds ropes, joined once when read
+  let out = ''
+  const stack: Frame[] = []
+  // containers open on the stack: a shared subtree is fine, a cycle is not
+  const open = new Set<object>()
+  const settle = opts.settle === true
+  let depth = 0
+  let v = value
+  for (;;) {
+    if (v === null) out += 'null'
+    else if (typeof v === 'string') out += JSON.stringify(v)
+    else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'null'
+    else if (typeof v === 'boolean') out += v ? 'true' : 'false'
+    else if (typeof v === 'bigint') throw new TypeError('a BigInt is not JSON')
+    else if (v instanceof JsonNumber) out += v.source
+    else if (typeof v === 'object') {
+      if (open.has(v)) throw new TypeError('cannot write a cyclic structure as JSON')
+      open.add(v)
+      const isArray = Array.isArray(v)
+      out += isArray ? '[' : '{'
+      let keys: string[] | null = null
+      if (!isArray) {
+        keys = Object.keys(v)
+        if (opts.sortKeys === true) keys.sort()
+      }
+      stack.push({ array: isArray ? (v as unknown[]) : null, object: isArray ? null : (v as Record<string, unknown>), keys, next: 0, wrote: false })
+      if (stack.length > depth) depth = stack.length
+    } else out += 'null'
+    // the next value to write, closing every container that is done
+    let found = false
+    while (!found && stack.length > 0) {
+      const f = stack[stack.length - 1]!
+      if (f.array !== null) {
+        const a = f.array
+        if (f.next < a.length) {
+          if (f.next > 0) out += ','
+          v = a[f.next]
+          if (settle && v instanceof JsonNumber) (a as unknown[])[f.next] = v.value
+          else if (skipped(v)) v = null
+          f.next++
+          found = true
+        } else {
+          out += ']'
+          open.delete(a)
+          stack.pop()
+        }
+        continue
+      }
+      const o = f.object!
+      const keys = f.keys!
+      while (f.next < keys.length) {
+        const k = keys[f.next++]!
+        const x = o[k]
+        if (skipped(x)) continue
+        if (f.wrote) out += ','
+        f.wrote = true
+        out += JSON.stringify(k) + ':'
+        if (settle && x instanceof JsonNumber) setOwn(o, k, x.value)
+        v = x
+        found = true
+        break
+      }
+      if (!found) {
+        out += '}'
+        open.delete(o)
+        stack.pop()
+      }
+    }
+    if (!found) return { json: out, depth }
+  }
+}

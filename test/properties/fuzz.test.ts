@@ -13,11 +13,13 @@ describe('fuzz (bounded)', () => {
   })
 
   it('should support a hold over the capture limit the same whether or not a chunk cuts the run that ends it', () => {
-    // "<function_calls" is held after the unmatched "`" (15 units, the limit); the closing "`" resolves the hold
-    // as a code span. Cut after that "`", the run could still grow: it must be judged when it ends, as in one chunk.
-    const input = '`<function_calls`<'
-    const whole = run([input], { captureLimit: 15 })
+    // "<function_calls" and the spaces after it are held after the unmatched "`" (47 units, the limit, the smallest
+    // there is); the closing "`" resolves the hold as a code span. Cut after that "`", the run could still grow: it
+    // must be judged when it ends, as in one chunk.
+    const head = '`<function_calls' + ' '.repeat(32) + '`'
+    const input = head + '<'
+    const whole = run([input], { captureLimit: 47 })
     expect(whole).toEqual([{ type: 'text', text: input }])
-    expect(run(['`<function_calls`', '<'], { captureLimit: 15 })).toEqual(whole)
+    expect(run([head, '<'], { captureLimit: 47 })).toEqual(whole)
   })
 })

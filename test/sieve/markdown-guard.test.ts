@@ -230,10 +230,13 @@ describe('markdown guard: tags and held runs under a small capture limit', () =>
     // `<ps:`>` is an autolink: its backtick voids the opener (block structure reads the info string raw) but opens
     // no code span, so the later `<invoke` is not in one and is held, and its hold too goes past the limit; carried
     // over the chunk end, the run went out before the autolink was known and opened a span
-    const input = '```<DSMLtool_calls<ps:`><DSMLinvoke`'
-    const events = expectChunkInvariant(input, { captureLimit: 8 })
+    // (the smallest capture limit is the longest delimiter: each hold is padded past it)
+    const captureLimit = 47
+    const input = '```<DSMLtool_calls' + ' y'.repeat(20) + '<ps:`><DSMLinvoke' + ' z'.repeat(20) + '`'
+    const events = expectChunkInvariant(input, { captureLimit })
     expect(codes(events)).toEqual(['capture-limit', 'capture-limit'])
-    expect(runSieve(input, [input.slice(0, 23), input.slice(23)], { captureLimit: 8 })).toEqual(events)
+    const cut = input.indexOf('<ps:`') + '<ps:`'.length
+    expect(runSieve(input, [input.slice(0, cut), input.slice(cut)], { captureLimit })).toEqual(events)
   })
 
   it('should support a hold given up, then a fence opener on a list item line ending its paragraph, the same in any chunking', () => {

@@ -146,8 +146,12 @@ export interface SieveOptions {
    * The tools the caller declared. When given (even empty), a call to any
    * other name gets an `unknown-tool` diagnostic; a tool's input schema makes
    * values coerce to its types and validates the result (`invalid-arguments`).
-   * Schemas compile once (per schema object) when the sieve is created; one
-   * that does not compile throws `invalid-option`. Default: no checks.
+   * Schemas compile when the sieve is created (one that does not compile
+   * throws `invalid-option`), once per schema content: a new array of the
+   * same tools per request compiles nothing after the first (a bounded LRU
+   * of 2,048 schemas). Recursive schemas (`$ref: '#'`, `$defs` that refer to
+   * themselves) are supported. A name declared twice with the same schema is
+   * one tool; with different schemas, `invalid-option`. Default: no checks.
    */
   tools?: ReadonlyArray<ToolDefinition>
   /**

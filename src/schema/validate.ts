@@ -1,11 +1,15 @@
 /**
- * JSON-Schema validation with ajv. A validator is compiled once per schema
- * object and cached, so many sieves (or `parseToolCalls` calls) over the same
- * tools compile nothing after the first.
+ * JSON-Schema validation with ajv, compiled once per schema *content*. A
+ * gateway builds its tools afresh for every request: keyed by object, each
+ * request compiled its schemas again and kept them (ajv holds every schema
+ * it compiled), about 3 KB per tool per request, forever. Keyed by the
+ * schema's canonical text, in a bounded LRU, the same tools compile once and
+ * memory stays flat however many requests come.
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import { writeJson } from '../values/json-write.js'
 
 export interface ValidationFailure {
   /** The validator's `instancePath` of the first error (`''` is the whole input). */
@@ -22,36 +26,123 @@ const options: Options = {
   strict: false,
   // no ajv-formats: a `format` is an annotation here, not a check
   validateFormats: false,
-  // an `$id` in one tool's schema must not collide with another tool's, or with a later sieve's
-  addUsedSchema: false,
   logger: false,
 }
 
-type Engine = Pick<Ajv, 'compile'>
-let draft07: Engine | null = null
-let draft2019: Engine | null = null
-let draft2020: Engine | null = null
+/** How many compiled validators are kept: far more distinct schemas than any one deployment declares. */
+export const cacheSize = 2048
 
-function engineFor(schema: object): Engine {
-  const dialect = (schema as { $schema?: unknown }).$schema
-  if (typeof dialect === 'string' && dialect.includes('2020-12')) return (draft2020 ??= new Ajv2020(options))
-  if (typeof dialect === 'string' && dialect.includes('2019-09')) return (draft2019 ??= new Ajv2019(options))
-  return (draft07 ??= new Ajv(options))
+/**
+ * ajv keeps a reference to every schema compiled on an instance (its value
+ * scope), even after `removeSchema`; a fresh instance after this many
+ * compiles lets the old one go once the validators made with it are evicted.
+ */
+const compilesPerEngine = 512
+
+type Dialect = 'draft-07' | '2019-09' | '2020-12'
+interface Engine {
+  ajv: Pick<Ajv, 'compile' | 'removeSchema'>
+  compiles: number
+}
+const engines = new Map<Dialect, Engine>()
+
+function dialectOf(schema: object): Dialect {
+  const d = (schema as { $schema?: unknown }).$schema
+  if (typeof d === 'string' && d.includes('2020-12')) return '2020-12'
+  if (typeof d === 'string' && d.includes('2019-09')) return '2019-09'
+  return 'draft-07'
 }
 
-const cache = new WeakMap<object, Validator>()
+function engineFor(dialect: Dialect): Engine {
+  let e = engines.get(dialect)
+  if (e === undefined || e.compiles >= compilesPerEngine) {
+    const ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options)
+    e = { ajv, compiles: 0 }
+    engines.set(dialect, e)
+  }
+  return e
+}
+
+/** Least recently used first: a Map iterates in insertion order, and a hit is re-inserted. */
+const byContent = new Map<string, Validator>()
+/** The same schema object again (a sieve per turn over one tools array) skips even the canonical text. */
+const byObject = new WeakMap<object, { key: string; validator: Validator }>()
+
+/**
+ * Canonical texts by the schema's plain `JSON.stringify` text: a deep copy
+ * (the gateway case) has the same text, and native stringify is several
+ * times quicker than writing the canonical text. Bounded like the cache.
+ */
+const canonicalByText = new Map<string, string>()
+
+/**
+ * The canonical text of a schema: JSON with sorted keys, so two copies of
+ * one schema, in any key order, share a validator. Throws a `TypeError` for
+ * a cycle or a value JSON cannot hold.
+ */
+export function schemaKey(schema: object): string {
+  const hit = byObject.get(schema)
+  if (hit !== undefined) return hit.key
+  let text: string | undefined
+  try {
+    text = JSON.stringify(schema)
+  } catch (e) {
+    // too deep for the platform's recursion: the canonical writer has no such limit (a cycle throws there too)
+    if (!(e instanceof RangeError)) throw e
+  }
+  if (text === undefined) return writeJson(schema, { sortKeys: true }).json
+  let key = canonicalByText.get(text)
+  if (key === undefined) {
+    key = writeJson(schema, { sortKeys: true }).json
+    canonicalByText.set(text, key)
+    if (canonicalByText.size > cacheSize) canonicalByText.delete(canonicalByText.keys().next().value!)
+  }
+  return key
+}
 
 /** Compiles (or takes from the cache) a validator; throws ajv's error for a schema it cannot compile. */
 export function validatorFor(schema: object): Validator {
-  const cached = cache.get(schema)
-  if (cached !== undefined) return cached
-  const fn: ValidateFunction = engineFor(schema).compile(schema)
-  const validator: Validator = (input) => (fn(input) ? null : failure(fn.errors ?? []))
-  cache.set(schema, validator)
-  return validator
+  const known = byObject.get(schema)
+  // evicted from the LRU but still alive here: back in, with no compile
+  if (known !== undefined) return remember(known.key, known.validator)
+  const key = schemaKey(schema)
+  let validator = byContent.get(key)
+  if (validator === undefined) {
+    const fn = compile(schema)
+    validator = (input) => (fn(input) ? null : failure(fn.errors ?? []))
+  }
+  byObject.set(schema, { key, validator })
+  return remember(key, validator)
+}
+
+function remember(key: string, v: Validator): Validator {
+  byContent.delete(key)
+  byContent.set(key, v)
+  if (byContent.size > cacheSize) byContent.delete(byContent.keys().next().value!)
+  return v
+}
+
+function compile(schema: object): ValidateFunction {
+  const engine = engineFor(dialectOf(schema))
+  engine.compiles++
+  try {
+    // added while it compiles, so `$ref: '#'` (a recursive schema) resolves; removed after, so an `$id` in
+    // one tool's schema never collides with another's and ajv does not keep the schema
+    return engine.ajv.compile(schema)
+  } catch (e) {
+    if (e instanceof RangeError) throw new Error(`${e.message} (a $ref that leads back to itself without a keyword in between?)`)
+    throw e
+  } finally {
+    engine.ajv.removeSchema(schema)
+  }
 }
 
 function failure(errors: readonly ErrorObject[]): ValidationFailure {
   const describe = (e: ErrorObject) => `${e.instancePath === '' ? '(input)' : e.instancePath} ${e.message ?? e.keyword}`
   return { path: errors[0]?.instancePath ?? '', message: errors.length === 0 ? 'invalid' : errors.map(describe).join('; ') }
+}
+
+/** How many validators the content cache holds now (for tests and the schema-cache bench). */
+export function cachedSchemas(): number {
+  return byContent.size
 }

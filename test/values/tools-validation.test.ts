@@ -43,7 +43,8 @@ describe('tools option', () => {
   })
 
   it('should not support bad tool definitions (invalid-option at creation, naming the entry)', () => {
-    const bad: unknown[] = [[''], [{ name: 'a', inputSchema: { type: 'nope' } }], ['a', 'a'], [{ name: 'a', inputSchema: 3 }], [42]]
+    const differing = [{ name: 'a', inputSchema: { type: 'object' } }, { name: 'a', inputSchema: { type: 'object', required: ['x'] } }]
+    const bad: unknown[] = [[''], [{ name: 'a', inputSchema: { type: 'nope' } }], differing, ['a', { name: 'a', inputSchema: { type: 'object' } }], [{ name: 'a', inputSchema: 3 }], [42]]
     for (const tools of bad) {
       expect(() => createSieve({ tools } as SieveOptions)).toThrow(ToolsieveError)
       try {
@@ -53,6 +54,13 @@ describe('tools option', () => {
         expect((e as ToolsieveError).field).toMatch(/^tools\[\d\]$/)
       }
     }
+  })
+
+  it('should support a tool declared twice with the same schema (lists merged from several sources)', () => {
+    const copy = JSON.parse(JSON.stringify(schema)) as typeof schema
+    const events = stable(read, { tools: ['other', { name: 'read_file', inputSchema: schema }, { type: 'function', function: { name: 'read_file', parameters: copy } }] })
+    expect(shape(events)).toEqual(['tool-call'])
+    expect(shape(stable(block('', 'a'), { tools: ['a', 'a'] }))).toEqual(['tool-call'])
   })
 
   it('should support compiling a schema once, however many sieves use it', () => {

@@ -46,6 +46,8 @@ export interface TailState {
    * and that character alone decides (a name character: no tag starts here).
    */
   readonly nameDone?: true
+  /** An opening tag completed earlier in this tail (a longer name or spelling may still follow): a dead end is the lexer's to decide. */
+  readonly waiting?: true
 }
 
 export class TailMatcher {
@@ -194,7 +196,7 @@ export class TailMatcher {
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
       // complete at the end with nothing to grow into: only an opening tag name waits like that, for its boundary
-      if (st.next === null) return st.accept === 1 ? this.nameDone : 'died'
+      if (st.next === null) return st.accept === 1 ? this.nameDone : cur.waiting === true ? 'decide' : 'died'
       cur = st.next
     }
     return cur
@@ -223,17 +225,21 @@ export class TailMatcher {
       else if (this.enter(next, pos.d, pos.q, pos.p, pos.r + 1)) (accepted ??= []).push(pos.d)
     }
     let accept: 0 | 1 | 2 = 0
+    let waiting = from.waiting === true
     if (accepted !== null) {
       accept = 1
       // an opening tag waits for its boundary; any other delimiter is held only while it could still grow
-      for (const d of accepted) if (!this.delims[d]!.needsBoundary && !next.some((p) => p.d === d)) accept = 2
+      for (const d of accepted) {
+        if (!this.delims[d]!.needsBoundary && !next.some((p) => p.d === d)) accept = 2
+        if (this.delims[d]!.needsBoundary && next.length > 0) waiting = true
+      }
     }
-    return { next: next.length === 0 ? null : this.state(next), accept, accepted }
+    return { next: next.length === 0 ? null : this.state(next, waiting), accept, accepted }
   }
 
-  private state(ps: Pos[]): TailState {
+  private state(ps: Pos[], waiting = false): TailState {
     const keys = ps.map((p) => `${p.d},${p.q},${p.p},${p.r},${p.l},${p.c}`).sort()
-    const key = keys.join(';')
+    const key = (waiting ? 'w|' : '') + keys.join(';')
     let s = this.states.get(key)
     if (s === undefined) {
       const seen = new Set<string>()
@@ -241,7 +247,7 @@ export class TailMatcher {
         const k = `${p.d},${p.q},${p.p},${p.r},${p.l},${p.c}`
         return seen.has(k) ? false : (seen.add(k), true)
       })
-      s = { positions, ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map() }
+      s = { positions, ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), ...(waiting ? { waiting: true as const } : {}) }
       this.states.set(key, s)
     }
     return s

@@ -78,11 +78,20 @@ describe('missing opening wrapper', () => {
     expect(codes(events)).toEqual(['malformed-block'])
   })
 
-  it('should not support a bare invoke followed by a closer of the wrong role', () => {
+  it('should not support a bare invoke followed by a closer of the wrong role (text, malformed-block)', () => {
     const input = '<invoke name="a"></invoke></invoke></tool_calls>'
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should not support a complete DSML invoke and a stray closer at the end of the stream (text, malformed-block)', () => {
+    const input = 'ok <｜DSML｜invoke name="a"><｜DSML｜parameter name="p" string="true">v</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜invoke>'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
   })
 
   it('should support a real block right after a bare invoke that was text', () => {

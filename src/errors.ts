@@ -1,7 +1,7 @@
 /**
- * The one error class of toolsieve. `push()` never throws; these come from
- * configuration (a bad grammar, a checkpoint from another grammar) and from
- * misuse (pushing after `end()`).
+ * The one error class of toolsieve. `push()` never throws on a string; these
+ * come from configuration (a bad option or grammar, a checkpoint from another
+ * grammar) and from misuse (pushing a non-string, or after `end()`).
  */
 
 /** Stable codes of {@link ToolsieveError}. */
@@ -14,8 +14,10 @@ export type ToolsieveErrorCode =
   | 'invalid-checkpoint'
   /** An option has a value of the wrong type or range. */
   | 'invalid-option'
-  /** `push()` or `end()` was called after `end()`. */
+  /** `push()` was called after `end()` (a second `end()` just returns `[]`). */
   | 'sieve-finished'
+  /** `push()` was given something other than a string, `null` or `undefined` (a `Uint8Array`: decode it first). */
+  | 'invalid-chunk'
 
 export class ToolsieveError extends Error {
   override readonly name: string = 'ToolsieveError'

@@ -5,9 +5,14 @@ import { createSieve } from './sieve/create.js'
 /**
  * Extract tool calls from a complete text. Gives the same calls, text and
  * diagnostics as streaming the text through {@link createSieve} in one chunk.
+ * `null` and `undefined` are empty text; options are checked as there.
+ *
+ * @throws {ToolsieveError} for a bad option (`invalid-option`, …) or a
+ *   `text` that is not a string, `null` or `undefined` (`invalid-chunk`).
  */
-export function parseToolCalls(text: string, options: Omit<SieveOptions, 'resume'> = {}): ParseResult {
+export function parseToolCalls(text: string | null | undefined, options?: Omit<SieveOptions, 'resume'> | null): ParseResult {
   const sieve = createSieve(options)
+  // `null` is no text (a chat completion's `message.content` when the model only made native tool calls)
   const events = [...sieve.push(text), ...sieve.end()]
   const calls: ParsedToolCall[] = []
   const diagnostics: DiagnosticEvent[] = []

@@ -50,8 +50,10 @@ export interface ToolCallEvent {
   span: Span
   /**
    * Present only when the call was emitted despite problems (`onInvalid:
-   * 'emit'`): `bad-json-value`, `unknown-tool`, `invalid-arguments`. Each is
-   * also emitted as its own event right after the call.
+   * 'emit'`): `bad-json-value`, `unknown-tool`, `invalid-arguments`; or when
+   * `generateId` failed for it (`invalid-call-id`, which `onInvalid` ignores:
+   * the caller's generator, not the call, is at fault). Each is also emitted
+   * as its own event right after the call.
    */
   diagnostics?: DiagnosticEvent[]
 }
@@ -81,6 +83,8 @@ export type DiagnosticCode =
    * (the `unclosedWrapper` repair) and the unfinished rest went out as text.
    */
   | 'unclosed-wrapper'
+  /** `generateId` threw or returned something other than a non-empty string: the call got a default id. */
+  | 'invalid-call-id'
   /** A value's CDATA section had no `]]>` when its block ended: its content ran to the parameter's closer (the `unclosedCdata` repair). */
   | 'repaired-cdata'
 
@@ -131,15 +135,26 @@ export type ToolDefinition =
   | { name: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
   | { type: 'function'; function: { name: string; parameters?: JsonSchema } }
 
-/** Options of {@link createSieve}. Every field is optional. */
+/**
+ * Options of {@link createSieve}. Every field is optional, and `undefined`
+ * or `null` means the default (so does passing `null` for the whole object).
+ * A value of the wrong type or range throws a {@link ToolsieveError} at
+ * creation whose `field` names the option.
+ */
 export interface SieveOptions {
-  /** The dialect to recognise. Default: {@link defaultGrammar}. */
+  /**
+   * The dialect to recognise. Default: {@link defaultGrammar}. A grammar from
+   * `loadGrammar` / `extendGrammar` is used as is; any other object is
+   * validated first (`invalid-grammar`, `field` `grammar.…` naming the bad part).
+   */
   grammar?: Grammar
   /**
    * Most UTF-16 units one capture (one block's markup, or text held while an
    * unmatched backtick decides whether a tag is an example) may hold before it
    * is released as text with a `capture-limit` diagnostic.
-   * Default: the grammar's `limits.captureLimit` (256 KiB).
+   * Default: the grammar's `limits.captureLimit` (256 KiB). At least the
+   * grammar's longest delimiter (a few dozen units for the default grammar):
+   * a smaller limit could not hold one tag (`invalid-option`).
    */
   captureLimit?: number
   /**
@@ -168,9 +183,18 @@ export interface SieveOptions {
    * refused as a `malformed-block`. Default `false`.
    */
   strict?: boolean
-  /** Makes call ids; default `call_` + 24 random hex digits. Handy for deterministic tests. */
+  /**
+   * Makes call ids; default `call_` + 24 random hex digits. Handy for
+   * deterministic tests. Called once per emitted call (not for calls of a
+   * block `onInvalid: 'reject'` released). If it throws or returns anything
+   * but a non-empty string, the call still goes out, with a default id and
+   * an `invalid-call-id` diagnostic.
+   */
   generateId?: () => string
-  /** Continue from a {@link SieveCheckpoint} taken from a sieve with the same grammar. */
+  /**
+   * Continue from a {@link SieveCheckpoint} taken from a sieve with the same
+   * grammar. Anything else throws `invalid-checkpoint`.
+   */
   resume?: SieveCheckpoint
 }
 
@@ -201,9 +225,14 @@ export interface SieveStats {
 
 /** The streaming sieve. */
 export interface Sieve {
-  /** Feed the next piece of the stream. Never throws on any input. */
-  push(chunk: string): SieveEvent[]
-  /** The stream is over: flush everything held. The sieve is finished afterwards. */
+  /**
+   * Feed the next piece of the stream. Never throws on any string. `null`
+   * and `undefined` add nothing (an OpenAI stream's last delta has
+   * `content: null`); any other non-string throws a {@link ToolsieveError}
+   * `invalid-chunk`. A push after `end()` throws `sieve-finished`.
+   */
+  push(chunk: string | null | undefined): SieveEvent[]
+  /** The stream is over: flush everything held. The sieve is finished afterwards; a second `end()` returns `[]`. */
   end(): SieveEvent[]
   /** A plain-JSON snapshot to resume from. */
   checkpoint(): SieveCheckpoint

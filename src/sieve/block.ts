@@ -13,10 +13,12 @@ import { writeJson } from '../values/json-write.js'
 import { isPlainObject } from '../values/own.js'
 import type { Validator } from '../schema/validate.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
+import { callId } from './ids.js'
 
 /** Everything a block needs from the sieve's options, fixed when the sieve is created. */
 export interface BlockOptions {
   values: ValueOptions
+  /** The `generateId` option as given: call it through {@link callId}, which survives one that throws. */
   newId: () => string
   /** Declared tools; null when the caller declared none (no name checks). */
   tools: ToolTable | null
@@ -64,7 +66,7 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
     const written = writeJson(input, { settle: true })
     const failure = tool?.validate ? checkArguments(d.name, tool.validate, input, written.depth) : null
     if (failure !== null) found.push(failure)
-    const call: ToolCallEvent = { type: 'tool-call', id: opts.newId(), name: d.name, input, arguments: written.json, raw: spans.raws[i]!, span }
+    const call: ToolCallEvent = { type: 'tool-call', id: '', name: d.name, input, arguments: written.json, raw: spans.raws[i]!, span }
     if (found.length > 0) {
       const diagnostics = found.map((p) => diagnostic(p, span))
       for (const e of diagnostics) problems.push(e)
@@ -73,6 +75,12 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
     calls.push(call)
   }
   if (problems.length > 0 && opts.onInvalid === 'reject') return { ok: false, reason: 'a call was invalid', diagnostics: problems }
+  // ids only for calls that go out: a rejected block uses none of a deterministic generator's
+  for (const call of calls) {
+    const { id, problem } = callId(opts.newId)
+    call.id = id
+    if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
+  }
   return { ok: true, calls }
 }
 

@@ -4,8 +4,9 @@
  */
 import { defaultGrammar } from '../grammar/default.js'
 import { grammarFingerprint } from '../grammar/fingerprint.js'
+import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
-import { ToolsieveError } from '../errors.js'
+import { GrammarError, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { Driver } from './driver.js'
@@ -31,6 +32,45 @@ function valueOptions(grammar: Grammar): ValueOptions {
 }
 const valueOptionsCache = new WeakMap<Grammar, ValueOptions>()
 
+function describe(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  if (typeof v === 'string') return JSON.stringify(v)
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`
+}
+
+function invalid(field: string, message: string): ToolsieveError {
+  return new ToolsieveError('invalid-option', field === '' ? message : `${field}: ${message}`, field)
+}
+
+/** Not given: `undefined`, or `null` (a JSON config can only say "absent" that way). */
+const absent = (v: unknown): v is null | undefined => v === undefined || v === null
+
+/**
+ * The grammar option, validated. A frozen grammar (what `loadGrammar`,
+ * `extendGrammar` and `defaultGrammar` give) is checked once and its
+ * normalized form reused, so its lexer compiles once; anything else is
+ * checked for every sieve, since it could have changed.
+ */
+function grammarOption(g: unknown): Grammar {
+  if (absent(g) || g === defaultGrammar) return defaultGrammar
+  const hit = typeof g === 'object' ? checkedGrammars.get(g) : undefined
+  if (hit !== undefined) return hit
+  let valid: Grammar
+  try {
+    valid = validateGrammar(g)
+  } catch (e) {
+    if (!(e instanceof GrammarError)) throw e
+    const inner = e.field === undefined || e.field === '(grammar)' ? '' : e.field
+    const field = inner === '' ? 'grammar' : inner.startsWith('[') ? `grammar${inner}` : `grammar.${inner}`
+    const detail = e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field!.length + 2) : e.message
+    throw new GrammarError(detail, field)
+  }
+  if (Object.isFrozen(g)) checkedGrammars.set(g as object, valid)
+  return valid
+}
+const checkedGrammars = new WeakMap<object, Grammar>()
+
 /** Strict mode: each diagnostic event becomes an error event with the same fields. */
 function toErrors(events: SieveEvent[]): SieveEvent[] {
   for (let i = 0; i < events.length; i++) {
@@ -52,10 +92,13 @@ function toErrors(events: SieveEvent[]): SieveEvent[] {
  * for (const e of sieve.end()) handle(e)
  * ```
  *
- * `push()` never throws on any input; it throws a {@link ToolsieveError}
- * (`sieve-finished`) only when called after `end()`.
+ * Options are checked here: a bad one throws a {@link ToolsieveError}
+ * (`invalid-option`, `invalid-grammar`, `invalid-checkpoint`) whose `field`
+ * names it. `push()` never throws on a string; it throws `invalid-chunk` for
+ * a non-string other than `null`/`undefined` (which add nothing), and
+ * `sieve-finished` after `end()`. A second `end()` returns `[]`.
  */
-export function createSieve(options: SieveOptions = {}): Sieve & { sawToolCallSyntax(): boolean } {
+export function createSieve(options?: SieveOptions | null): Sieve & { sawToolCallSyntax(): boolean } {
   return sieveWith(options, {})
 }
 
@@ -66,31 +109,26 @@ export interface SieveInternals {
 }
 
 /** {@link createSieve} with internals set. */
-export function sieveWith(options: SieveOptions, internals: SieveInternals): Sieve & { sawToolCallSyntax(): boolean } {
+export function sieveWith(given: SieveOptions | null | undefined, internals: SieveInternals): Sieve & { sawToolCallSyntax(): boolean } {
   const w = internals.windowSize
   // a window of 0 never moves on and NaN slices text away: only a positive integer makes sense
   if (w !== undefined && !(Number.isInteger(w) && w >= 1)) throw new ToolsieveError('invalid-option', `windowSize must be a positive integer, got ${String(w)}`, 'windowSize')
-  const grammar = options.grammar ?? defaultGrammar
-  const captureLimit = options.captureLimit ?? grammar.limits?.captureLimit ?? 262144
-  if (!Number.isInteger(captureLimit) || captureLimit < 1) {
-    throw new ToolsieveError('invalid-option', `captureLimit must be a positive integer, got ${String(captureLimit)}`, 'captureLimit')
-  }
-  const onInvalid = options.onInvalid ?? 'emit'
-  if (onInvalid !== 'emit' && onInvalid !== 'reject') {
-    throw new ToolsieveError('invalid-option', `onInvalid must be 'emit' or 'reject', got ${String(onInvalid)}`, 'onInvalid')
-  }
-  const strict = options.strict === true
-  // compiled here, once: a schema that does not compile fails at creation, not mid-stream
-  const tools = options.tools === undefined ? null : toolTable(options.tools)
+  if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
+  const options: SieveOptions = given ?? {}
+  const grammar = grammarOption(options.grammar)
   const lexer = compileLexer(grammar)
+  const captureLimit = captureLimitOption(options.captureLimit, grammar, lexer.maxDelimiter)
+  const onInvalid = options.onInvalid ?? 'emit'
+  if (onInvalid !== 'emit' && onInvalid !== 'reject') throw invalid('onInvalid', `must be 'emit' or 'reject', got ${describe(onInvalid)}`)
+  if (!absent(options.strict) && typeof options.strict !== 'boolean') throw invalid('strict', `must be true or false, got ${describe(options.strict)}`)
+  const strict = options.strict === true
+  if (!absent(options.generateId) && typeof options.generateId !== 'function') throw invalid('generateId', `must be a function returning a string, got ${describe(options.generateId)}`)
+  // compiled here, once: a schema that does not compile fails at creation, not mid-stream
+  const tools = absent(options.tools) ? null : toolTable(options.tools)
   const fingerprint = grammarFingerprint(grammar)
-  const state = options.resume ? restoreState(options.resume, fingerprint, lexer) : initialState()
+  const state = absent(options.resume) ? initialState() : restoreState(options.resume, fingerprint, lexer)
   const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize }, state)
   let finished = false
-
-  function started(): void {
-    if (finished) throw new ToolsieveError('sieve-finished', 'the sieve has ended; create a new one')
-  }
 
   function events(): SieveEvent[] {
     const out = driver.out.take()
@@ -99,10 +137,15 @@ export function sieveWith(options: SieveOptions, internals: SieveInternals): Sie
 
   // push and end catch inline, not through a shared callback: a closure per chunk showed in profiles at token-sized chunks
   return {
-    push: (chunk: string) => {
-      started()
+    push: (chunk: string | null | undefined) => {
+      if (finished) throw new ToolsieveError('sieve-finished', 'the sieve has ended; create a new one')
+      if (typeof chunk !== 'string') {
+        // an OpenAI stream's last delta has `content: null`: nothing to add
+        if (absent(chunk)) return []
+        throw new ToolsieveError('invalid-chunk', `push() takes a string (or null or undefined for nothing), got ${describe(chunk)}`)
+      }
       try {
-        driver.push(typeof chunk === 'string' ? chunk : String(chunk))
+        driver.push(chunk)
       } catch (e) {
         // a bug must not lose input or throw into the caller's stream: release everything held as text
         driver.recover(e)
@@ -110,7 +153,8 @@ export function sieveWith(options: SieveOptions, internals: SieveInternals): Sie
       return events()
     },
     end: () => {
-      started()
+      // a second end (a `finally` after the normal one) has nothing left to say
+      if (finished) return []
       try {
         driver.end()
       } catch (e) {
@@ -123,4 +167,16 @@ export function sieveWith(options: SieveOptions, internals: SieveInternals): Sie
     stats: () => ({ ...driver.stats }),
     sawToolCallSyntax: () => driver.s.sawSyntax,
   }
+}
+
+/**
+ * The capture limit: the option, else the grammar's. Below the longest
+ * delimiter not even one tag fits, so every block would be text.
+ */
+function captureLimitOption(option: unknown, grammar: Grammar, minimum: number): number {
+  const field = absent(option) ? 'grammar.limits.captureLimit' : 'captureLimit'
+  const limit = absent(option) ? (grammar.limits?.captureLimit ?? 262144) : option
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) throw invalid(field, `must be a positive integer, got ${describe(limit)}`)
+  if (limit < minimum) throw invalid(field, `must be at least ${minimum}, the grammar's longest delimiter (a smaller capture cannot hold one tag), got ${limit}`)
+  return limit
 }

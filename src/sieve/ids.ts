@@ -25,3 +25,27 @@ export function randomCallId(): string {
   next++
   return String.fromCharCode.apply(null, codes)
 }
+
+/** A call's id, and why the caller's `generateId` could not give it (null when it did). */
+export interface CallId {
+  id: string
+  problem: string | null
+}
+
+/**
+ * An id from `generate` (the `generateId` option). A generator that throws
+ * or gives something other than a non-empty string is a bug on the caller's
+ * side; the call is still good, so it gets a default id and the problem is
+ * reported, instead of the call becoming lost text.
+ */
+export function callId(generate: () => string): CallId {
+  let id: unknown
+  try {
+    id = generate()
+  } catch (e) {
+    return { id: randomCallId(), problem: `generateId threw (${String((e as Error)?.message ?? e)}); the call got a default id` }
+  }
+  if (typeof id === 'string' && id !== '') return { id, problem: null }
+  const got = id === '' ? 'an empty string' : id === null ? 'null' : typeof id === 'object' ? 'an object' : `${typeof id} ${String(id)}`
+  return { id: randomCallId(), problem: `generateId returned ${got}, not a non-empty string; the call got a default id` }
+}

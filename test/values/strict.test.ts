@@ -12,7 +12,7 @@ const tools = [{ name: 'f', inputSchema: { type: 'object', properties: { n: { ty
 const cases: Array<[string, string, SieveOptions]> = [
   ['malformed-block', block('', '') + ' x', {}],
   ['unterminated-block', 'x ' + '<tool_calls><invoke name="f">', {}],
-  ['capture-limit', block(param('c', 'y'.repeat(80))), { captureLimit: 40 }],
+  ['capture-limit', block(param('c', 'y'.repeat(120))), { captureLimit: 64 }],
   ['invalid-arguments', block(param('n', 'many')), { tools }],
   ['unknown-tool', block('', 'g'), { tools }],
   ['bad-json-value', block(param('n', '[', ' string="false"')), {}],

@@ -258,18 +258,20 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
     [valueCdata, valueComment],
     [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', tagStartChars])
+  /** A mode of text in which only `tags` (of `delims`) mean anything: a `<` that starts none of them is text too. */
+  const textBetween = (mode: ModeName, category: CategoryName, tags: TokenType[], delims: CompiledDelimiter[]): TokenType[] => [
+    plainLt(mode, category, tagStartChars, delims),
+    ...tags,
+    f.incomplete(mode, delims, false),
+    text(mode, category, tagStartChars),
+    oneChar(mode, category, null, tagStartChars),
+  ]
   // A value whose tag has a `string` attribute: text up to its opener's own closer (the driver enters this mode
   // at the tag's end, see `rawOpener`). Every family's parameter closer is a candidate the matcher checks.
   const paramCloses = closes.get('parameter')!.map(([, d]) => d)
   const rawCloses = closes.get('parameter')!.map(([fr, d]) => f.rawClose(`${modes.rawValue}.${fr}.parameter.close`, modes.invokeBody, d, paramCloses))
   delimiterTokens.set(modes.rawValue, rawCloses.map(() => null))
-  out[modes.rawValue] = [
-    plainLt(modes.rawValue, 'ValueText', tagStartChars, paramCloses),
-    ...rawCloses,
-    f.incomplete(modes.rawValue, paramCloses, false),
-    text(modes.rawValue, 'ValueText', tagStartChars),
-    oneChar(modes.rawValue, 'ValueText', null, tagStartChars),
-  ]
+  out[modes.rawValue] = textBetween(modes.rawValue, 'ValueText', rawCloses, paramCloses)
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
   // that balances the block's opener.
@@ -283,13 +285,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       }
     }
   }
-  out[modes.skip] = [
-    plainLt(modes.skip, 'Text', tagStartChars, skipDelims),
-    ...skipTags,
-    f.incomplete(modes.skip, skipDelims, false),
-    text(modes.skip, 'Text', tagStartChars),
-    oneChar(modes.skip, 'Text', null, tagStartChars),
-  ]
+  out[modes.skip] = textBetween(modes.skip, 'Text', skipTags, skipDelims)
 
   const cdataEnd = f.delimiter('cdata.CDataClose', 'CDataClose', modes.value, cdataClose)
   delimiterTokens.set(modes.cdata, [cdataEnd])

@@ -59,6 +59,9 @@ export const candidateStart = LT
 
 export const candidateLive = (ls: number): boolean => (ls & PHASE) !== 0
 
+/** An inline comment is open (past `<!--`, before its `-->`): a tag here waits for it (`tokens-html.ts`). */
+export const commentLive = (ls: number): boolean => (ls & PHASE) === COMMENT
+
 const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
 const isAttrStart = (c: number) => isLetter(c) || c === 0x5f || c === 0x3a

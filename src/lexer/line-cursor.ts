@@ -33,6 +33,8 @@ export class LineCursor {
       this.at = 0
       this.state = this.initial
       this.ahead.lt = this.ahead.lf = -1
+      // a kill at the text's start (a held tag there, `tokens-html.ts`) holds from the start on
+      if (this.kills !== null && this.kills[0] === 0) this.state &= ~candidateBits
     }
     if (this.kills !== null) {
       for (const k of this.kills) {

@@ -35,7 +35,7 @@ export interface Decision {
 
 const stay: Decision = { target: null, md: null }
 
-function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fenceDepth = 0, fenceIndent = 0): MarkdownState {
+export function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0, fenceDepth = 0, fenceIndent = 0): MarkdownState {
   return { levels, holdDepth, fenceCh, fenceLen, fenceDepth, fenceIndent }
 }
 
@@ -57,7 +57,7 @@ export function inlineRun(levels: number[], len: number): number[] {
 }
 
 /** Prose (no levels) or a pending span with these levels. */
-function spanOrProse(levels: number[]): Decision {
+export function spanOrProse(levels: number[]): Decision {
   return levels.length === 0 ? { target: modes.prose, md: freshMarkdown() } : { target: modes.span, md: state(levels) }
 }
 

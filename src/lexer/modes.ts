@@ -23,6 +23,12 @@ export const modes = {
    * the line voids the fence (the tag may be live), a line feed confirms it (text).
    */
   fenceInfoHold: 'fenceInfoHold',
+  /** An HTML comment block (CommonMark 4.6, kind 2): text up to the line holding `-->`. */
+  htmlComment: 'htmlComment',
+  /** A `<pre>`, `<script>`, `<style>` or `<textarea>` block (kind 1): text up to the line holding a closer of one of them. */
+  htmlRaw: 'htmlRaw',
+  /** The rest of an HTML block's last line: its line feed goes back to prose. */
+  htmlEnd: 'htmlEnd',
   /** A line of indented code (CommonMark 4.4): text to its end. */
   indented: 'indented',
   /** Inside fenced code. */

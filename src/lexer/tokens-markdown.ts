@@ -15,7 +15,8 @@ import type { TokenFactory } from './token-factory.js'
 
 const stay: Decision = { target: null, md: null }
 
-function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherReturn {
+/** The token for `image` that decision `d` makes: the context takes the new Markdown state, and the token carries it. */
+export function apply(c: LexContext, d: Decision, image: string): CustomPatternMatcherReturn {
   const m = [image] as CustomPatternMatcherReturn
   if (d.md !== null) {
     c.levels = d.md.levels

@@ -11,6 +11,7 @@ import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { markdownTokens } from './tokens-markdown.js'
+import { htmlTokens, type Opener } from './tokens-html.js'
 import type { TailMatcher } from './tail.js'
 import { TokenFactory, type TokenInfo } from './token-factory.js'
 
@@ -140,6 +141,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   }, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true)
 
   const md = markdownTokens(f, guard)
+  // the openers that start a block in prose (or a hold in a pending span): inside an inline comment they are held
+  const openers: Opener[] = (['wrapper', ...(repair ? ['invoke' as const] : [])] as const).flatMap((role) =>
+    opens.get(role)!.map(([fr, d]) => ({ name: `${fr}.${role}.open`, category: openCat[role], role, d })))
+  const html = htmlTokens(f, guard, openers)
   const nl = (mode: ModeName) => md.lineFeeds(mode)
   const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
@@ -150,7 +155,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const anyChar = allCharsExcept([])
   const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)
   const nlWs = (mode: ModeName) => f.regex(`${mode}.Nl`, 'Ws', null, /\n/y, [codes.lineFeed], true)
-  const prosey = [...tagStartChars, codes.graveAccent, codes.tilde, codes.lineFeed]
+  // `<` too: where no frame starts with it, the HTML guard's tokens (`tokens-html.ts`) still see it first
+  const prosey = [...new Set([...tagStartChars, codes.lessThan]), codes.graveAccent, codes.tilde, codes.lineFeed]
+  const proseTagStarts = [...new Set([...tagStartChars, codes.lessThan])]
 
   // A new opener inside a capture diverges from it and starts a capture of its own, as it would in prose.
   const reopen: TagTargets = { 'open.wrapper': modes.tagWrapper, ...(repair ? { 'open.invoke': modes.tagInvoke } : {}) }
@@ -163,12 +170,14 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
    */
   const plainLt = (mode: ModeName, category: CategoryName, excluded: number[], delims: CompiledDelimiter[]) => {
     const matcher = f.tailMatcher(mode, delims)
+    // in prose and a pending span it stops where a `<code>` or `</code>` may start (its token opens or closes a level)
+    const stop = mode === modes.prose || mode === modes.span ? html.stopsPlain : null
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
     const rest = new RegExp(`[^${set}]*`, 'y')
     const starts = new Set(tagStartChars)
     return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {
       let end = offset
-      while (end < text.length && starts.has(text.charCodeAt(end)) && matcher.startsNothingAt(text, end)) {
+      while (end < text.length && starts.has(text.charCodeAt(end)) && matcher.startsNothingAt(text, end) && !(stop !== null && end > offset && stop(text, end))) {
         rest.lastIndex = end + 1
         end = end + 1 + rest.exec(text)![0].length
       }
@@ -187,10 +196,15 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   // closers in prose are text, but recognised (and their prefixes held) so mentions count as tool-call syntax
   const closersAsText: TagTargets = { 'close.wrapper': modes.prose, 'close.invoke': modes.prose, 'close.parameter': modes.prose, 'open.parameter': modes.prose }
-  build(modes.prose, { ...reopen, ...closersAsText }, [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
+  build(modes.prose, { ...reopen, ...closersAsText }, [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
-    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, tagStartChars)], true, [], ['Text', prosey])
-  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
+    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
+  // a hold's text stops at `-` and `<` too: `-->` or `</code>` may end what the held tag stood in
+  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.dash, codes.lessThan]),
+    oneChar(modes.spanHold, 'Text', null, [codes.dash, codes.lessThan])], true)
+  // raw HTML (`tokens-html.ts`) is tried first at a `<`: before the plain-`<` token and the tags
+  for (const mode of [modes.prose, modes.span, modes.spanHold]) out[mode] = [...html.first(mode), ...out[mode]]
+  Object.assign(out, html.blockModes())
   const infoHold: TagTargets = { 'open.wrapper': modes.fenceInfoHold, ...(repair ? { 'open.invoke': modes.fenceInfoHold } : {}) }
   build(modes.fenceInfo, infoHold, md.runs(modes.fenceInfo),
     [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)

@@ -12,6 +12,7 @@ import { tokenOf } from '../lexer/token-instance.js'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
+import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { blank, endsInLineStartSpaces, type FastPath } from './fast-path.js'
@@ -26,6 +27,7 @@ export class FastLane extends MarkdownLane {
     const s = this.d.s
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
+    if (this.htmlAhead(chunk, s.lineState)) return false
     this.heldCarry = null
     let cut = chunk.length
     let line = s.lineState
@@ -122,11 +124,15 @@ export class FastLane extends MarkdownLane {
     const d = this.d
     const s = d.s
     if (this.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return false
+    // a tag in an inline comment: held there (`tokens-html.ts`)
+    if (s.capture === null && commentLive(s.lineState)) return false
     const matcher = this.matcher()
     if (matcher === undefined) return false
     let next = matcher.step(this.tail, chunk)
     let tail = s.pending + chunk
     if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
+      // `<` + `code>`, a line-start `<` + `pre>`: no tag, but raw HTML the lexer reads (`htmlAhead`)
+      if (this.htmlAhead(tail, s.lineState)) return false
       // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
       const rest = tail.slice(1)
       s.pending = ''

@@ -12,9 +12,10 @@
  * (`LineCursor.kill`). The two agree because every path here leaves a
  * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
-import { lineStartIndent, lineStateBefore, rawIndent, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { lineStartIndent, lineStateBefore, rawIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { advanceUnlessCode } from '../lexer/lines.js'
-import { candidateLive } from '../lexer/inline-html.js'
+import { candidateLive, commentLive } from '../lexer/inline-html.js'
+import { blockOpenerAt, commentLevel, mayBeCodeTag, mayOpenBlock } from '../lexer/html.js'
 import { codes } from '../lexer/codes.js'
 import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
@@ -106,7 +107,32 @@ export abstract class MarkdownLane extends LaneBase {
     if (mode === modes.fenceInfo) return this.rest(chunk, cut)
     if (!whole) return true
     const rest = chunk.slice(cut)
+    // a tag inside an inline comment is held until the comment decides: the lexer's
+    if (commentLive(endLine)) return this.d.lexChunk(rest)
     return (mode === modes.prose && this.d.readTag(rest)) || this.mention(rest) || this.d.lexChunk(rest)
+  }
+
+  /**
+   * Raw HTML the lexer must read in `text` (prose, a pending span or a hold,
+   * from the line state `line`): a `<` that may begin `<code>` or `</code>`
+   * (they open and close a level), or an HTML block at a line start; in a
+   * hold on a `<code>` or comment level, a `-` (`-->` may end it). The fast
+   * lane takes none of these (`tokens-html.ts` decides them).
+   */
+  protected htmlAhead(text: string, line: LineState): boolean {
+    const s = this.d.s
+    const mode = s.mode
+    if (s.capture !== null || (mode !== modes.prose && mode !== modes.span && mode !== modes.spanHold)) return false
+    if (mode === modes.spanHold && s.md.levels.includes(commentLevel) && text.indexOf('-') >= 0) return true
+    for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+      // in prose or a span, a `<` that ends the text is held as a tag's prefix (the tail matcher's): the next chunk is
+      // read with it (`extendTail` asks again)
+      if (i === text.length - 1 && mode !== modes.spanHold && this.matcher()?.start('<') != null) break
+      if (this.d.guard.codeSpans && mayBeCodeTag(text, i)) return true
+      if (!this.d.guard.fences || !mayOpenBlock(text.charCodeAt(i + 1))) continue
+      if (lineStartIndent(text, i, line) >= 0 && blockOpenerAt(text, i, false) !== null) return true
+    }
+    return false
   }
 
   /** An opening tag in prose or a pending code span that starts no block (`TagReader.mention`): taken as the lexer's token. */

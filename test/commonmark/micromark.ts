@@ -12,6 +12,14 @@ export interface ReferenceRanges {
   text: Span[]
   /** Indented code (`codeIndented`): code too, for the guard's decision on a block. */
   indented: Span[]
+  /**
+   * Raw HTML that hides markup (the guard's HTML rules): HTML blocks of
+   * kind 1 (`<pre>`, `<script>`, `<style>`, `<textarea>`) and 2 (comments),
+   * inline comments, and inline `<code>` to the next `</code>` of its
+   * paragraph (or the paragraph's end: then nothing, `<code>` was no
+   * element's start that hides anything).
+   */
+  html: Span[]
   /** The document has a block quote or a list item: its fences may be inside one. */
   containers: boolean
 }
@@ -25,9 +33,26 @@ export function micromarkEvents(markdown: string): Events {
 const containerTypes = new Set(['blockQuote', 'listOrdered', 'listUnordered'])
 
 export function referenceRanges(markdown: string): ReferenceRanges {
-  const out: ReferenceRanges = { fenced: [], text: [], indented: [], containers: false }
+  const out: ReferenceRanges = { fenced: [], text: [], indented: [], html: [], containers: false }
+  // the first `<code>` of the paragraph still open, and how many are open (nested ones close in turn)
+  let codeOpen = -1
+  let codeDepth = 0
   for (const [kind, token] of micromarkEvents(markdown)) {
+    if (token.type === 'paragraph') codeOpen = -1
+    if (token.type === 'paragraph') codeDepth = 0
     if (kind !== 'enter') continue
+    const raw = markdown.slice(token.start.offset, token.end.offset)
+    if (token.type === 'htmlFlow' && /^[ \t]*(?:<!--|<(?:pre|script|style|textarea)(?:[ \t>\r\n]|$))/i.test(raw)) out.html.push({ start: token.start.offset, end: token.end.offset })
+    if (token.type === 'htmlText') {
+      if (raw.startsWith('<!--')) out.html.push({ start: token.start.offset, end: token.end.offset })
+      else if (/^<code[ \t>]/i.test(raw) && !raw.endsWith('/>') && !raw.includes('\n')) {
+        if (codeDepth++ === 0) codeOpen = token.start.offset
+      } else if (/^<\/code[ \t]*>/i.test(raw) && codeDepth > 0) {
+        out.html.push({ start: codeOpen, end: token.end.offset })
+        codeOpen = token.end.offset
+        if (--codeDepth === 0) codeOpen = -1
+      }
+    }
     if (containerTypes.has(token.type)) out.containers = true
     const span = { start: token.start.offset, end: token.end.offset }
     if (token.type === 'codeFenced') out.fenced.push(span)

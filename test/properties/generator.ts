@@ -134,6 +134,28 @@ export const listFence = fc
     return `\n${m}${f}\n${inner}${tail}`
   })
 
+/**
+ * The HTML hiding places (`tokens-html.ts`): an inline comment, a comment
+ * block at a line start, a `<pre>`/`<script>`/`<style>`/`<textarea>` block,
+ * inline `<code>`; with markup inside, closed, left open, ended by a blank
+ * line, or closed by another name (which still ends a raw block).
+ */
+export const htmlHiding = fc
+  .tuple(
+    fc.constantFrom('inline comment', 'comment block', 'raw block', 'code'),
+    fc.constantFrom('<pre>', '<script type="x">', '<STYLE>', '<textarea>', '<pre><code>', '   <pre'),
+    fc.oneof(validBlock(SPELLINGS).map((b) => b.markup), mention, fc.constant(''), fc.constant('`')),
+    fc.constantFrom('close', 'none', 'blank', 'other'),
+  )
+  .map(([kind, tag, body, end]) => {
+    const gap = end === 'blank' ? '\n\n' : ''
+    if (kind === 'inline comment') return `x <!-- ${body}${gap}${end === 'close' ? ' -->' : end === 'other' ? ' --' : ''} y`
+    if (kind === 'code') return `x <code>${body}${gap}${end === 'close' ? '</code>' : end === 'other' ? '</cod' : ''} y`
+    if (kind === 'comment block') return `\n<!--\n${body}${gap}\n${end === 'close' ? '-->' : end === 'other' ? '- ->' : ''}\n`
+    const name = /<(\w+)/.exec(tag)![1]!.toLowerCase()
+    return `\n${tag}\n${body}${gap}\n${end === 'close' ? `</${name}>` : end === 'other' ? '</style> ' : ''}\n`
+  })
+
 /** A code span left open across a line of only quote markers (a blank line in the quote). */
 export const quotedBreak = fc.constantFrom('\n> a ` b\n>\n> ', '\n> `x\n> y` ', '\n`a\n> b` ', '\n> ``\n  >  \n')
 
@@ -175,6 +197,7 @@ export const piece: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: quotedFence, weight: 1 },
   { arbitrary: quotedBreak, weight: 1 },
   { arbitrary: listFence, weight: 1 },
+  { arbitrary: htmlHiding, weight: 1 },
 )
 
 /** A document of up to `maxPieces` pieces. */
@@ -232,6 +255,23 @@ export const guardLine = fc.oneof(
   { arbitrary: mdFenceLine, weight: 2 },
   { arbitrary: fc.constantFrom('', ' ', '\t'), weight: 2 },
   { arbitrary: fc.tuple(fc.constantFrom('    ', '\t', '  \t', '     '), textLine).map(([i, t]) => i + t), weight: 1 },
+)
+
+const mdRawHtml = fc.constantFrom('x <!-- ', ' --> ', 'x <code>', '</code> ', '<CODE class="a">', ' <!--> ', '`<code>`', '`<!--`', '</cod ')
+const htmlInline = fc.oneof({ arbitrary: word, weight: 4 }, { arbitrary: mdSpan, weight: 1 }, { arbitrary: mdRun, weight: 1 }, { arbitrary: mdRawHtml, weight: 2 })
+// (a closing tag alone at a line start would open an HTML block of kind 7, which the guard does not model: closers
+// follow text)
+const htmlStart = fc.constantFrom('<!--', '<!-- a', '<!-->', 'a -->', '<pre>', '<pre class="x">', 'a </pre>', '<script', 'x </script> z', '<STYLE>', 'a </style>', '<textarea>', 'b </textarea>', '<pre><code>', 'a </code></pre>')
+
+/**
+ * {@link guardLine}s and lines with raw HTML: inline comments and `<code>`
+ * (opened and closed on other lines too), and the starts and ends of HTML
+ * blocks of kind 1 and 2 (at most 3 spaces in; four is no block).
+ */
+export const htmlLine = fc.oneof(
+  { arbitrary: guardLine, weight: 4 },
+  { arbitrary: fc.array(htmlInline, { minLength: 1, maxLength: 6 }).map((p) => p.join('')), weight: 3 },
+  { arbitrary: fc.tuple(fc.constantFrom('', '', ' ', '   ', '    '), htmlStart).map(([i, t]) => i + t), weight: 2 },
 )
 
 /** Lines of CommonMark blocks the guard does not model: headings, breaks, HTML, quotes, lists, indented code, escapes. */

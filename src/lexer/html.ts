@@ -1,0 +1,146 @@
+/**
+ * Raw HTML where CommonMark makes markup an example (DESIGN: "Markdown
+ * guard"): what starts and ends an HTML block of kind 1 (`<pre>`,
+ * `<script>`, `<style>`, `<textarea>`) or 2 (a comment), and the inline
+ * `<code>` element's tags. Pure functions of the text: each answers a match
+ * (where it ends), no, or `more` (the text ends before that is known, and
+ * more may come), and the tokens of `tokens-html.ts` hold a `more` as an
+ * undecided tail (STYLE 4).
+ *
+ * ```
+ * > | <pre class="x">
+ *     ^^^^ kind 1 opener at a line start (at most 3 spaces in): a name, then a space, tab, `>` or the line's end
+ * > | <tool_calls>…
+ *     ^ content: text to the line holding a closer of any of the four names
+ * > | </pre> more
+ *     ^^^^^^ closer: the block ends with this line
+ * > | <!--
+ *     ^^ kind 2 opener (`<!` before `--`): the block's content starts at `--`, so `<!-->` ends where it starts
+ * > | x <code>…</code>
+ *       ^^^^^^ an open tag of `code` (attributes allowed, at most {@link maxCodeTag} characters, on one line)
+ *                ^^^^^^^ its closing tag
+ * ```
+ */
+import { codes } from './codes.js'
+import { DONE, VOID, candidateStart, candidateStep } from './inline-html.js'
+
+/** The names of CommonMark's HTML block kind 1 (case-insensitive): their contents are raw text. */
+const rawNames = ['pre', 'script', 'style', 'textarea'] as const
+/** Longest `<code …>` or `</code >` read: a longer one counts as no tag, however it ends (so any chunking agrees). */
+export const maxCodeTag = 128
+/** Longest undecided line-start prefix of a block opener: three spaces and `<textarea`. */
+export const maxOpenerPrefix = 3 + 1 + 'textarea'.length
+
+export type HtmlBlockKind = 'comment' | 'raw'
+/** A match's end, no match (null), or `more`: the text ends before it is known. */
+export type Answer = number | null | 'more'
+
+const lower = (c: number): number => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c)
+const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+
+/** `text` from `at` spells `word` (lower case), case-insensitively: its end, null, or `more` when the text ends inside it. */
+function spells(text: string, at: number, word: string): Answer {
+  for (let i = 0; i < word.length; i++) {
+    if (at + i >= text.length) return 'more'
+    if (lower(text.charCodeAt(at + i)) !== word.charCodeAt(i)) return null
+  }
+  return at + word.length
+}
+
+/**
+ * The HTML block opener at `offset` (a `<` that stands at a line start):
+ * its kind and where its token ends (`<!` for a comment, the name for kind
+ * 1), null, or `more`. `final`: no more text comes.
+ */
+export function blockOpenerAt(text: string, offset: number, final: boolean): { kind: HtmlBlockKind; end: number } | null | 'more' {
+  if (text.charCodeAt(offset) !== codes.lessThan) return null
+  const comment = spells(text, offset + 1, '!--')
+  if (comment === 'more') return final ? null : 'more'
+  if (comment !== null) return { kind: 'comment', end: offset + 2 }
+  let undecided = false
+  for (const name of rawNames) {
+    const end = spells(text, offset + 1, name)
+    if (end === 'more') undecided = true
+    if (typeof end !== 'number') continue
+    if (end === text.length) return final ? { kind: 'raw', end } : 'more'
+    const c = text.charCodeAt(end)
+    if (c === codes.space || c === codes.tab || c === codes.greaterThan || c === codes.lineFeed || c === codes.carriageReturn) return { kind: 'raw', end }
+  }
+  return undecided && !final ? 'more' : null
+}
+
+/** A kind 1 block's closer (`</pre>`, `</script>`, `</style>`, `</textarea>`, any case) at `offset`: its end, null, or `more`. */
+export function rawCloserAt(text: string, offset: number): Answer {
+  const open = spells(text, offset, '</')
+  if (open !== offset + 2) return open
+  let undecided = false
+  for (const name of rawNames) {
+    const end = spells(text, offset + 2, name + '>')
+    if (end === 'more') undecided = true
+    else if (end !== null) return end
+  }
+  return undecided ? 'more' : null
+}
+
+/** `-->` at `offset`: its end, null, or `more` (`-` or `--` at the text's end). */
+export function commentCloserAt(text: string, offset: number): Answer {
+  return spells(text, offset, '-->')
+}
+
+/**
+ * An open tag of the `code` element at `offset` (`<code>`, `<CODE class="x">`;
+ * not `<codex>`, `<code/>`, nor one with a line break): its end, null, or
+ * `more`. The tag's shape is the inline HTML candidate's (`inline-html.ts`).
+ */
+export function codeOpenAt(text: string, offset: number): Answer {
+  const name = spells(text, offset, '<code')
+  if (typeof name !== 'number') return name
+  let h = candidateStart
+  for (let i = offset + 1; i < text.length; i++) {
+    if (i - offset >= maxCodeTag) return null
+    const c = text.charCodeAt(i)
+    if (c === codes.lineFeed || c === codes.carriageReturn) return null
+    // right after the name only a space, a tab or `>` keeps it `code` (and no `/`: `<code/>` opens nothing)
+    if (i === name && c !== codes.space && c !== codes.tab && c !== codes.greaterThan) return null
+    if (c === codes.greaterThan && text.charCodeAt(i - 1) === 0x2f) return null
+    const next = candidateStep(h, c)
+    if (next === DONE) return i + 1
+    if (next === VOID) return null
+    h = next
+  }
+  return 'more'
+}
+
+/** The closing tag `</code>` (spaces or tabs before its `>`, any case) at `offset`: its end, null, or `more`. */
+export function codeCloseAt(text: string, offset: number): Answer {
+  const name = spells(text, offset, '</code')
+  if (typeof name !== 'number') return name
+  for (let i = name; i < text.length; i++) {
+    if (i - offset >= maxCodeTag) return null
+    const c = text.charCodeAt(i)
+    if (c === codes.greaterThan) return i + 1
+    if (c !== codes.space && c !== codes.tab) return null
+  }
+  return 'more'
+}
+
+/** A `<` at `offset` may begin a `<code>` or `</code>` tag: it does, or the text ends before that is known. */
+export function mayBeCodeTag(text: string, offset: number): boolean {
+  return codeOpenAt(text, offset) !== null || codeCloseAt(text, offset) !== null
+}
+
+/** Whether `c` may follow `<` in a block opener (`!`, or the first letter of a kind 1 name): the cheap test before the real one. */
+export function mayOpenBlock(c: number): boolean {
+  const l = lower(c)
+  return c === 0x21 || (isLetter(c) && (l === 0x70 || l === 0x73 || l === 0x74))
+}
+
+/**
+ * Levels of `MarkdownState.levels` that are no backtick runs (those are run
+ * lengths, never near 2^53; and a checkpoint's levels are counts, so no
+ * negative marks): an open `<code>` element of the paragraph, and an inline
+ * comment open at a held tag (only ever in a hold's levels, from the tag
+ * on: a comment is opaque, so nothing after it counts until `-->`).
+ */
+export const codeLevel = Number.MAX_SAFE_INTEGER - 1
+export const commentLevel = Number.MAX_SAFE_INTEGER

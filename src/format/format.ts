@@ -11,11 +11,6 @@ import type { FormatOptions, FormattableCall, TagSpelling } from '../types.js'
 import { isPlainObject } from '../values/own.js'
 import { localName, resolveSpelling, tagStartChars } from './spelling.js'
 
-/** CDATA for any string: `]]>` closes a section, so it is split as `]]` + `>` across two. */
-export function cdata(s: string): string {
-  return '<![CDATA[' + s.replaceAll(']]>', ']]]]><![CDATA[>') + ']]>'
-}
-
 const edgeWs = /^[ \t\r\n]|[ \t\r\n]$/g
 
 /**
@@ -32,6 +27,13 @@ export function attribute(s: string): string {
  * characters are left alone: a frame may start with `[` or `{`, and JSON's
  * own brackets never continue into a tag name.
  */
+/** Whether `value` could spell a closer of a parameter named `local`: a tag start and the name, in any case. */
+function mayClose(value: string, local: string, starts: ReadonlySet<string>): boolean {
+  if (!value.toLowerCase().includes(local.toLowerCase())) return false
+  for (const ch of value) if (starts.has(ch)) return true
+  return false
+}
+
 function safeJson(json: string, starts: ReadonlySet<string>): string {
   let out = ''
   let inString = false
@@ -72,7 +74,7 @@ function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
  * formatToolCalls([{ name: 'read_file', input: { path: 'a.ts', limit: 20 } }])
  * // <｜DSML｜tool_calls>
  * // <｜DSML｜invoke name="read_file">
- * // <｜DSML｜parameter name="path" string="true"><![CDATA[a.ts]]></｜DSML｜parameter>
+ * // <｜DSML｜parameter name="path" string="true">a.ts</｜DSML｜parameter>
  * // <｜DSML｜parameter name="limit" string="false">20</｜DSML｜parameter>
  * // </｜DSML｜invoke>
  * // </｜DSML｜tool_calls>
@@ -96,7 +98,9 @@ export function formatToolCalls(calls: readonly FormattableCall[], options: Form
       if (key === '') throw new ToolsieveError('invalid-option', `calls[${i}] has an empty parameter name`, `calls[${i}].input`)
       let body: string
       let isString = true
-      if (typeof value === 'string') body = cdata(value)
+      // a string is written raw, as DeepSeek's encoders write it, unless it could hold its own closer (the one
+      // thing a raw value cannot carry): then it is JSON, tag starts escaped
+      if (typeof value === 'string' && !mayClose(value, names.parameter, starts)) body = value
       else {
         let json: string | undefined
         try {

@@ -15,7 +15,7 @@ describe('formatToolCalls', () => {
       [
         '<｜DSML｜tool_calls>',
         '<｜DSML｜invoke name="read_file">',
-        '<｜DSML｜parameter name="path" string="true"><![CDATA[src/a.ts]]></｜DSML｜parameter>',
+        '<｜DSML｜parameter name="path" string="true">src/a.ts</｜DSML｜parameter>',
         '<｜DSML｜parameter name="limit" string="false">20</｜DSML｜parameter>',
         '<｜DSML｜parameter name="opts" string="false">{"recursive":true}</｜DSML｜parameter>',
         '</｜DSML｜invoke>',
@@ -26,8 +26,8 @@ describe('formatToolCalls', () => {
 
   it('should support every frame of the default grammar by name', () => {
     const out = Object.fromEntries(defaultGrammar.frames.map((f) => [f.name, formatToolCalls([{ name: 'a', input: { p: 'x' } }], { spelling: f.name })]))
-    expect(out.fullwidth).toBe('＜ＤＳＭＬ＜tool_calls＞\n＜ＤＳＭＬ＜invoke name="a"＞\n＜ＤＳＭＬ＜parameter name="p" string="true"＞<![CDATA[x]]>＜／ＤＳＭＬ＜／parameter＞\n＜／ＤＳＭＬ＜／invoke＞\n＜／ＤＳＭＬ＜／tool_calls＞')
-    expect(out.xml).toBe('<tool_calls>\n<invoke name="a">\n<parameter name="p" string="true"><![CDATA[x]]></parameter>\n</invoke>\n</tool_calls>')
+    expect(out.fullwidth).toBe('＜ＤＳＭＬ＜tool_calls＞\n＜ＤＳＭＬ＜invoke name="a"＞\n＜ＤＳＭＬ＜parameter name="p" string="true"＞x＜／ＤＳＭＬ＜／parameter＞\n＜／ＤＳＭＬ＜／invoke＞\n＜／ＤＳＭＬ＜／tool_calls＞')
+    expect(out.xml).toBe('<tool_calls>\n<invoke name="a">\n<parameter name="p" string="true">x</parameter>\n</invoke>\n</tool_calls>')
   })
 
   it('should support explicit tag strings (ASCII bars)', () => {
@@ -36,10 +36,18 @@ describe('formatToolCalls', () => {
     expect(parseToolCalls(text).calls.map((c) => c.input)).toEqual([call.input])
   })
 
-  it('should support splitting `]]>` across CDATA sections', () => {
-    const text = formatToolCalls([{ name: 'w', input: { s: 'a]]>b]]>' } }])
-    expect(text).toContain('<![CDATA[a]]]]><![CDATA[>b]]]]><![CDATA[>]]>')
-    expect(parseToolCalls(text).calls[0]!.input).toEqual({ s: 'a]]>b]]>' })
+  it('should support strings with markup in them written raw, as DeepSeek writes them (nothing in a string value is markup)', () => {
+    const s = 'a]]>b <![CDATA[x]]> &amp; <!-- c --> </tool_calls> <'
+    const text = formatToolCalls([{ name: 'w', input: { s } }])
+    expect(text).toContain(`string="true">${s}</｜DSML｜parameter>`)
+    expect(parseToolCalls(text).calls[0]!.input).toEqual({ s })
+  })
+
+  it('should support a string that could spell its own closer, written as JSON with tag starts escaped', () => {
+    const s = 'x </｜DSML｜parameter> y </｜dsml｜PARAMETER｜>'
+    const text = formatToolCalls([{ name: 'w', input: { s } }])
+    expect(text).toContain('string="false">"x \\u003c/｜DSML｜parameter>')
+    expect(parseToolCalls(text).calls[0]!.input).toEqual({ s })
   })
 
   it('should support closers inside JSON strings, escaped', () => {

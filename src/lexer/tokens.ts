@@ -284,7 +284,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // at the tag's end, see `rawOpener`). Every family's parameter closer is a candidate the matcher checks.
   const paramCloses = closes.get('parameter')!.map(([, d]) => d)
   const rawCloses = closes.get('parameter')!.map(([fr, d]) => f.rawClose(`${modes.rawValue}.${fr}.parameter.close`, modes.invokeBody, d, paramCloses))
-  delimiterTokens.set(modes.rawValue, rawCloses.map(() => null))
+  // the fast lane may take one only when it spells the value's opener (`FastLane.closingTag`)
+  delimiterTokens.set(modes.rawValue, rawCloses)
   out[modes.rawValue] = textBetween(modes.rawValue, 'ValueText', rawCloses, paramCloses)
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer

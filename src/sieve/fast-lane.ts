@@ -9,7 +9,7 @@
  * all parts share in `lane-base.ts`.
  */
 import { tokenOf } from '../lexer/token-instance.js'
-import { heldLinePrefix, heldPrefixStart, lineStateBefore } from '../lexer/context.js'
+import { heldLinePrefix, heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
 import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
@@ -186,6 +186,9 @@ export class FastLane extends MarkdownLane {
     // the token's own regex has the last word on what it matches
     const image = text.slice(0, end)
     if (!matcher.confirmsWhole(hit.d, image)) return false
+    // a raw value ends only at its opener's own closer, and a `<` before that closer is the value's: the lexer reads
+    // any other (`rawClose`)
+    if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return false
     d.takeToken(tokenOf(type, image, 0), text)
     return true
   }

@@ -1,11 +1,11 @@
 /**
- * The built-in dialect. Read from `grammar/default.json` at run time rather
- * than imported as JSON, so the package ships one copy of the file (also
- * exported as `toolsieve/grammar/default.json`) and the same relative URL
- * resolves from `src/grammar/` (tsx, vitest) and from `dist/grammar/`.
+ * The built-in dialect. `grammar/default.json` is the source; its data comes
+ * from the generated `default-data.ts` rather than a read of the file at run
+ * time, so the main entry imports no `node:` module and works bundled, in
+ * browsers and on edge runtimes, where there is no file beside the code.
  */
-import { readFileSync } from 'node:fs'
-import { validateGrammar } from './load.js'
+import { defaultGrammarConfig } from './default-data.js'
+import { validateGrammar } from './validate.js'
 import type { Grammar } from './types.js'
 
 /**
@@ -15,6 +15,4 @@ import type { Grammar } from './types.js'
  * `calls` (DSML and fullwidth frames only). Validated, normalized and
  * deep-frozen.
  */
-export const defaultGrammar: Grammar = validateGrammar(
-  JSON.parse(readFileSync(new URL('../../grammar/default.json', import.meta.url), 'utf8')),
-)
+export const defaultGrammar: Grammar = validateGrammar(defaultGrammarConfig)

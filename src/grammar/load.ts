@@ -1,38 +1,38 @@
 /**
- * Loading grammar configs from objects and JSON files; validation and
- * extension live in `validate.ts` and `extend.ts` (re-exported here, the
- * module users have always imported).
+ * Loading grammar configs from objects; validation and extension live in
+ * `validate.ts` and `extend.ts` (re-exported here, the module users have
+ * always imported). Reading a JSON file needs `node:fs`, so that lives in
+ * `src/node.ts` (`toolsieve/node`), out of the main entry's import graph.
  */
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { GrammarError } from '../errors.js'
 import type { Grammar } from './types.js'
-import { deepFreeze, normalize, report, validateGrammar } from './validate.js'
+import { validateGrammar } from './validate.js'
 
 export { validateGrammar } from './validate.js'
 export { extendGrammar } from './extend.js'
 
-/**
- * Load a grammar config. A string (relative to the working directory) or a
- * `file:` URL names a JSON file, read synchronously; any other value is
- * validated as the config itself.
- *
- * @throws {GrammarError} code `grammar-unreadable` (with the file as `field`)
- *   when the file cannot be read or is not JSON; code `invalid-grammar` when
- *   the config is invalid (see {@link validateGrammar}).
- */
-export function loadGrammar(source: unknown | string | URL): Grammar {
-  if (typeof source !== 'string' && !(source instanceof URL)) return validateGrammar(source)
-  const file = typeof source === 'string' ? source : source.protocol === 'file:' ? fileURLToPath(source) : source.href
-  let parsed: unknown
-  try {
-    // Editors on Windows like to start files with a BOM, which JSON.parse rejects.
-    parsed = JSON.parse(readFileSync(source, 'utf8').replace(/^\uFEFF/, ''))
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    const what = error instanceof SyntaxError ? 'is not valid JSON' : 'cannot be read'
-    throw new GrammarError(`grammar file ${what}: ${reason}`, file, 'grammar-unreadable')
-  }
-  return report(() => deepFreeze(normalize(parsed)), `in ${file}`)
+/** A file name or URL, which only `toolsieve/node` can read. */
+export function isGrammarFile(source: unknown): source is string | URL {
+  return typeof source === 'string' || source instanceof URL
 }
 
+/**
+ * Load a grammar config: the parsed JSON, validated (see
+ * {@link validateGrammar}). To read a JSON file, use `loadGrammar` from
+ * `toolsieve/node`.
+ *
+ * @throws {GrammarError} code `grammar-unreadable` (with the file as `field`)
+ *   for a string or URL, naming `toolsieve/node`: the main entry reads no
+ *   files, so that it runs where there is no file system; code
+ *   `invalid-grammar` when the config is invalid.
+ */
+export function loadGrammar(source: unknown): Grammar {
+  if (isGrammarFile(source)) {
+    throw new GrammarError(
+      "the main entry reads no files (it runs in browsers and on edge runtimes too): import { loadGrammar } from 'toolsieve/node' to read a grammar file, or pass the parsed JSON",
+      String(source),
+      'grammar-unreadable',
+    )
+  }
+  return validateGrammar(source)
+}

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { GrammarError } from '../../src/errors.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 import { loadGrammar, validateGrammar } from '../../src/grammar/load.js'
+import { loadGrammar as loadGrammarFile } from '../../src/node.js'
 import { caught } from '../helpers/grammar-error.js'
 
 // Fixtures are plain JSON that the tests poke holes into.
@@ -177,7 +178,25 @@ describe('validateGrammar', () => {
   })
 })
 
-describe('loadGrammar', () => {
+describe('loadGrammar from the main entry', () => {
+  it('should support a plain object, validated', () => {
+    expect(loadGrammar(minimal()).name).toBe('mini')
+    expect(loadGrammar(rawDefault)).toEqual(defaultGrammar)
+    expect(caught(() => loadGrammar({ name: 'x' })).code).toBe('invalid-grammar')
+  })
+
+  // The main entry reads no files so that it runs in browsers and on edge runtimes.
+  it('should not support a file path or URL, naming toolsieve/node', () => {
+    for (const source of ['./my-grammar.json', defaultUrl]) {
+      const error = caught(() => loadGrammar(source))
+      expect(error.code).toBe('grammar-unreadable')
+      expect(error.field).toBe(String(source))
+      expect(error.message).toMatch(/import \{ loadGrammar \} from 'toolsieve\/node'/)
+    }
+  })
+})
+
+describe('loadGrammar from toolsieve/node', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolsieve-grammar-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const write = (file: string, text: string): string => {
@@ -188,28 +207,28 @@ describe('loadGrammar', () => {
 
   it('should support a file path, a file URL and a plain object', () => {
     const path = write('mini.json', JSON.stringify(minimal()))
-    expect(loadGrammar(path).name).toBe('mini')
-    expect(loadGrammar(pathToFileURL(path)).name).toBe('mini')
-    expect(loadGrammar(minimal()).name).toBe('mini')
-    expect(loadGrammar(defaultUrl)).toEqual(defaultGrammar)
+    expect(loadGrammarFile(path).name).toBe('mini')
+    expect(loadGrammarFile(pathToFileURL(path)).name).toBe('mini')
+    expect(loadGrammarFile(minimal()).name).toBe('mini')
+    expect(loadGrammarFile(defaultUrl)).toEqual(defaultGrammar)
   })
 
   it('should support a file that starts with a byte order mark', () => {
-    expect(loadGrammar(write('bom.json', `\uFEFF${JSON.stringify(minimal())}`)).name).toBe('mini')
+    expect(loadGrammarFile(write('bom.json', `\uFEFF${JSON.stringify(minimal())}`)).name).toBe('mini')
   })
 
   it('should not support a file that cannot be read', () => {
     const path = join(dir, 'missing.json')
-    const error = caught(() => loadGrammar(path))
+    const error = caught(() => loadGrammarFile(path))
     expect(error.code).toBe('grammar-unreadable')
     expect(error.field).toBe(path)
     expect(error.message).toMatch(/cannot be read/)
-    expect(caught(() => loadGrammar(new URL('https://example.com/g.json'))).code).toBe('grammar-unreadable')
+    expect(caught(() => loadGrammarFile(new URL('https://example.com/g.json'))).code).toBe('grammar-unreadable')
   })
 
   it('should not support a file that is not JSON', () => {
     const path = write('bad.json', '{"name": "mini",')
-    const error = caught(() => loadGrammar(path))
+    const error = caught(() => loadGrammarFile(path))
     expect(error.code).toBe('grammar-unreadable')
     expect(error.field).toBe(path)
     expect(error.message).toMatch(/not valid JSON/)
@@ -219,7 +238,7 @@ describe('loadGrammar', () => {
     const g = minimal()
     g.frames[0].end[0][0].max = 0
     const path = write('invalid.json', JSON.stringify(g))
-    const error = caught(() => loadGrammar(path))
+    const error = caught(() => loadGrammarFile(path))
     expect(error.code).toBe('invalid-grammar')
     expect(error.field).toBe('frames[0].end[0][0].max')
     expect(error.message).toContain(path)

@@ -84,7 +84,7 @@ function sieveRun(captureLimit?: number): { sieve: ReturnType<typeof createSieve
       else if (e.type === 'tool-call') {
         found.calls.push({ name: e.name, input: e.input as Record<string, string> })
         found.chars += e.raw.length
-      } else found.diagnostics.push(e.code)
+      } else if (e.type === 'diagnostic' || e.type === 'error') found.diagnostics.push(e.code)
     }
   }
   const sieve = createSieve(captureLimit === undefined ? {} : { captureLimit })

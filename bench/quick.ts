@@ -80,7 +80,7 @@ function count(events: SieveEvent[], run: SieveRun): void {
   for (const e of events) {
     if (e.type === 'tool-call') run.calls++
     else if (e.type === 'text') run.textChars += e.text.length
-    else run.diagnostics.push(e.code)
+    else if (e.type === 'diagnostic' || e.type === 'error') run.diagnostics.push(e.code)
   }
 }
 

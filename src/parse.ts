@@ -18,14 +18,16 @@ export function parseToolCalls(text: string | null | undefined, options?: Omit<S
   const diagnostics: DiagnosticEvent[] = []
   const errors: ErrorEvent[] = []
   const texts: string[] = []
+  const reasoning: string[] = []
   for (const e of events) {
     if (e.type === 'text') texts.push(e.text)
+    else if (e.type === 'reasoning') reasoning.push(e.text)
     else if (e.type === 'diagnostic') diagnostics.push(e)
     else if (e.type === 'error') errors.push(e)
-    else {
+    else if (e.type === 'tool-call') {
       const { type: _type, ...call } = e
       calls.push(call)
     }
   }
-  return { calls, text: texts.join(''), diagnostics, errors, sawToolCallSyntax: sieve.sawToolCallSyntax() }
+  return { calls, text: texts.join(''), reasoning: reasoning.join(''), diagnostics, errors, sawToolCallSyntax: sieve.sawToolCallSyntax() }
 }

@@ -120,7 +120,31 @@ export interface ErrorEvent {
 }
 
 /** What `push()` and `end()` return, in stream order. */
-export type SieveEvent = TextEvent | ToolCallEvent | DiagnosticEvent | ErrorEvent
+/**
+ * The model's reasoning (DeepSeek's thinking mode): text between `<think>` at
+ * the start of the stream (or the stream's start, with `startInReasoning`)
+ * and the first `</think>`. Adjacent reasoning events may be split anywhere.
+ */
+export interface ReasoningEvent {
+  type: 'reasoning'
+  text: string
+}
+
+/** The reasoning's opening tag (`<think>`): its exact text and where it stands, so that nothing of the input is lost. */
+export interface ReasoningStartEvent {
+  type: 'reasoning-start'
+  raw: string
+  span: Span
+}
+
+/** The reasoning's closing tag (`</think>`), as {@link ReasoningStartEvent}. */
+export interface ReasoningEndEvent {
+  type: 'reasoning-end'
+  raw: string
+  span: Span
+}
+
+export type SieveEvent = TextEvent | ReasoningEvent | ReasoningStartEvent | ReasoningEndEvent | ToolCallEvent | DiagnosticEvent | ErrorEvent
 
 /** A JSON Schema: an object, or `true`/`false`. */
 export type JsonSchema = Record<string, unknown> | boolean
@@ -196,6 +220,20 @@ export interface SieveOptions {
    * grammar. Anything else throws `invalid-checkpoint`.
    */
   resume?: SieveCheckpoint
+  /**
+   * Split off the model's reasoning: a stream that starts (after optional
+   * whitespace) with `<think>` has everything up to the first `</think>` as
+   * `reasoning` events, never lexed, so a fence left open in it or a block
+   * written in it does not reach the answer. A `<think>` later in the text is
+   * text. Default `true`; `false`: the tags and reasoning are text.
+   */
+  reasoning?: boolean
+  /**
+   * The stream starts inside the reasoning, with no `<think>`: for prompts
+   * that end in `<think>`, as DeepSeek's own encoder writes them in thinking
+   * mode. Default `false`.
+   */
+  startInReasoning?: boolean
 }
 
 /**
@@ -246,8 +284,10 @@ export type ParsedToolCall = Omit<ToolCallEvent, 'type'>
 /** The result of {@link parseToolCalls}. */
 export interface ParseResult {
   calls: ParsedToolCall[]
-  /** All text that was not part of a call, concatenated. */
+  /** All text that was not part of a call or the reasoning, concatenated. */
   text: string
+  /** The reasoning (see {@link SieveOptions.reasoning}), without its tags; '' when there was none. */
+  reasoning: string
   diagnostics: DiagnosticEvent[]
   /** Strict mode's errors (empty unless `strict: true`). */
   errors: ErrorEvent[]

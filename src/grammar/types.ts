@@ -71,6 +71,12 @@ export interface Grammar {
   }
   /** Parameter names whose values are raw text (used by value decoding). */
   rawTextParameters?: string[]
+  /**
+   * The reasoning tags (DeepSeek's thinking mode): a stream that starts with
+   * one of `open` has its reasoning up to the first of `close` split off.
+   * Default `<think>` / `</think>`.
+   */
+  reasoning?: { open?: string[]; close?: string[] }
 }
 
 /** A patch for {@link extendGrammar}: names and frames are added, other fields replaced. */

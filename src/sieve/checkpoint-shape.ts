@@ -58,9 +58,10 @@ export function checkStateShape(state: unknown): void {
     sawSyntax: bool,
     raw: nullable(str),
     skip: nullable(object),
+    reasoning: object,
     paragraphEnd: nullable(object),
     noHoldUntil: int,
-  }, new Set(['raw', 'skip', 'paragraphEnd', 'noHoldUntil']))
+  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {
@@ -78,5 +79,6 @@ export function checkStateShape(state: unknown): void {
   }
   if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
   if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count })
+  if (s.reasoning !== undefined) fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count })
   if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
 }

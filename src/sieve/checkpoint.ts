@@ -43,7 +43,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip ?? null, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip ?? null, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

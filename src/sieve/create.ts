@@ -9,6 +9,7 @@ import { compileLexer } from '../lexer/lexer.js'
 import { GrammarError, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
+import { initialReasoning } from './reasoning.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
@@ -126,8 +127,13 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   // compiled here, once: a schema that does not compile fails at creation, not mid-stream
   const tools = absent(options.tools) ? null : toolTable(options.tools)
   const fingerprint = grammarFingerprint(grammar)
-  const state = absent(options.resume) ? initialState() : restoreState(options.resume, fingerprint, lexer)
-  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize }, state)
+  for (const field of ['reasoning', 'startInReasoning'] as const) {
+    if (!absent(options[field]) && typeof options[field] !== 'boolean') throw invalid(field, `must be true or false, got ${describe(options[field])}`)
+  }
+  const reasoning = options.reasoning !== false
+  const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
+  const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
+  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags }, state)
   let finished = false
 
   function events(): SieveEvent[] {

@@ -21,6 +21,7 @@ import { Holds } from './holds.js'
 import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './windows.js'
+import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -70,6 +71,18 @@ export class Driver implements DriverCore, RunHost {
     p.hold = s.hold
     p.parts = s.hold === null ? 0 : s.hold.parts.length
     p.pending = s.pending
+    if (s.reasoning.phase !== 'done') {
+      chunk = splitReasoning(s.reasoning, this.opts.reasoningTags, chunk, this.out)
+      // the answer starts where the reasoning ended: its spans are offsets in the whole stream
+      if (reasoningDone(s.reasoning)) s.pos = s.reasoning.pos
+      if (chunk.length === 0) return
+    }
+    this.feed(chunk)
+  }
+
+  /** The answer's next chunk (after any reasoning), for the fast lane, the deferral or the lexer. */
+  private feed(chunk: string): void {
+    const s = this.s
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
       const k = this.lane.settleRun(chunk)
@@ -170,6 +183,11 @@ export class Driver implements DriverCore, RunHost {
   end(): void {
     const s = this.s
     this.atPush.chunk = null
+    if (s.reasoning.phase !== 'done') {
+      const rest = endReasoning(s.reasoning, this.out)
+      s.pos = s.reasoning.pos
+      if (rest !== '') this.feed(rest)
+    }
     if (s.capture !== null) flushRun(s.capture)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
@@ -370,7 +388,7 @@ export class Driver implements DriverCore, RunHost {
     const start = this.out.emitted
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
-    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax })
+    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } })
     this.atPush.chunk = null
   }
 

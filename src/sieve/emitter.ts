@@ -18,7 +18,8 @@ export class Emitter {
   }
 
   event(e: SieveEvent): void {
-    if (e.type === 'tool-call') this.emitted += e.raw.length
+    if (e.type === 'tool-call' || e.type === 'reasoning-start' || e.type === 'reasoning-end') this.emitted += e.raw.length
+    else if (e.type === 'reasoning') this.emitted += e.text.length
     this.flushText()
     ;(this.events ??= []).push(e)
   }

@@ -9,6 +9,7 @@ import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from
 import { streamStart } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { BlockOptions } from './block.js'
+import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {
@@ -98,6 +99,8 @@ export interface DriverState {
    * which closer ends the value; null elsewhere.
    */
   raw: string | null
+  /** Where the stream stands with respect to its reasoning (`reasoning.ts`). */
+  reasoning: ReasoningState
   /**
    * What is left of a failed block is being passed out as text (`skip`
    * mode) until the closer that balances its opener: the role counted and
@@ -116,6 +119,8 @@ export interface DriverState {
 
 export interface DriverOptions extends BlockOptions {
   captureLimit: number
+  /** The reasoning tags (the grammar's `reasoning`, or `<think>` / `</think>`). */
+  reasoningTags: ReasoningTags
   /**
    * Longest piece handed to the lexer at once (default {@link windowSize}):
    * bounds token arrays and the work a restart can waste. Tests make it tiny,
@@ -128,7 +133,7 @@ export interface DriverOptions extends BlockOptions {
 export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, paragraphEnd: null, noHoldUntil: -1 }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, reasoning: initialReasoning(false, false), paragraphEnd: null, noHoldUntil: -1 }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

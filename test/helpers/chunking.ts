@@ -11,7 +11,7 @@
 import { expect } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import { mulberry32 } from '../../bench/generate.js'
-import type { SieveEvent, SieveOptions, Span, TextEvent, ToolCallEvent } from '../../src/types.js'
+import type { ReasoningEndEvent, ReasoningStartEvent, SieveEvent, SieveOptions, Span, TextEvent, ToolCallEvent } from '../../src/types.js'
 
 /** Every id is replaced by this, so runs with random ids compare equal. */
 export const ID = '<id>'
@@ -28,8 +28,15 @@ export interface DiagnosticOut {
   code: string
   span: Span
 }
+/** Reasoning, merged like text. */
+export interface ReasoningOut {
+  type: 'reasoning'
+  text: string
+}
+/** A reasoning tag as the contract states it. */
+export type ReasoningTagOut = ReasoningStartEvent | ReasoningEndEvent
 /** A merged, normalised event. */
-export type Out = TextOut | CallOut | DiagnosticOut
+export type Out = TextOut | CallOut | DiagnosticOut | ReasoningOut | ReasoningTagOut
 
 /**
  * Normalises a raw event list: adjacent text events merged (empty ones
@@ -64,6 +71,13 @@ export function normalise(events: readonly SieveEvent[], checkIds = true): Out[]
         raw: event.raw,
         span: { start: event.span.start, end: event.span.end },
       })
+    } else if (event.type === 'reasoning') {
+      if (event.text === '') continue
+      const last = out[out.length - 1]
+      if (last?.type === 'reasoning') last.text += event.text
+      else out.push({ type: 'reasoning', text: event.text })
+    } else if (event.type === 'reasoning-start' || event.type === 'reasoning-end') {
+      out.push({ ...event, span: { start: event.span.start, end: event.span.end } })
     } else {
       expect(event.type).toBe('diagnostic')
       expect(typeof event.message === 'string' && event.message.length > 0, 'diagnostic message').toBe(true)
@@ -141,16 +155,19 @@ export function* chunkings(input: string, seed = seedOf(input), randomRuns = 4):
 }
 
 /**
- * Conservation and span consistency of one run's events: text + raws in
- * order === input; each call's span is where its raw sits; each diagnostic
+ * Conservation and span consistency of one run's events: text, reasoning,
+ * reasoning tags and raws in order === input; each call's span is where its raw sits; each diagnostic
  * span lies inside the input, and (except capture-limit) outside every call.
  */
 export function expectConservation(input: string, events: readonly Out[]): void {
   let rebuilt = ''
   const callSpans: Span[] = []
   for (const event of events) {
-    if (event.type === 'text') rebuilt += event.text
-    else if (event.type === 'tool-call') {
+    if (event.type === 'text' || event.type === 'reasoning') rebuilt += event.text
+    else if (event.type === 'reasoning-start' || event.type === 'reasoning-end') {
+      expect(event.span).toEqual({ start: rebuilt.length, end: rebuilt.length + event.raw.length })
+      rebuilt += event.raw
+    } else if (event.type === 'tool-call') {
       expect(event.span, `span of ${event.name}`).toEqual({ start: rebuilt.length, end: rebuilt.length + event.raw.length })
       expect(input.slice(event.span.start, event.span.end)).toBe(event.raw)
       callSpans.push(event.span)
@@ -216,9 +233,9 @@ export function callEvents(events: readonly Out[]): CallOut[] {
  * A compact outline of the event order: text as a string, a call as
  * `{ call: name, input }`, a diagnostic as `{ diagnostic: code }`.
  */
-export type OutlineItem = string | { call: string; input: Record<string, unknown> } | { diagnostic: string }
+export type OutlineItem = string | { call: string; input: Record<string, unknown> } | { diagnostic: string } | { reasoning: string } | { tag: string }
 export function outline(events: readonly Out[]): OutlineItem[] {
   return events.map((e) =>
-    e.type === 'text' ? e.text : e.type === 'tool-call' ? { call: e.name, input: e.input } : { diagnostic: e.code },
+    e.type === 'text' ? e.text : e.type === 'tool-call' ? { call: e.name, input: e.input } : e.type === 'reasoning' ? { reasoning: e.text } : e.type === 'diagnostic' ? { diagnostic: e.code } : { tag: e.raw },
   )
 }

@@ -16,7 +16,8 @@ export function stream(chunks: readonly string[], options: SieveOptions = {}) {
     else if (e.type === 'tool-call') {
       calls.push({ name: e.name, input: e.input as Record<string, string> })
       parts.push(e.raw)
-    } else codes.push(e.code)
+    } else if (e.type === 'diagnostic' || e.type === 'error') codes.push(e.code)
+    else parts.push(e.type === 'reasoning' ? e.text : e.raw)
   }
   return { calls, codes, rebuilt: parts.join('') }
 }

@@ -24,6 +24,9 @@ export type Merged =
   | { type: 'text'; text: string }
   | { type: 'tool-call'; name: string; input: Record<string, unknown>; arguments: string; raw: string; span: { start: number; end: number } }
   | { type: 'diagnostic'; code: string; span: { start: number; end: number } }
+  | { type: 'reasoning'; text: string }
+  | { type: 'reasoning-start'; raw: string; span: { start: number; end: number } }
+  | { type: 'reasoning-end'; raw: string; span: { start: number; end: number } }
 
 export function merge(events: readonly SieveEvent[]): Merged[] {
   const out: Merged[] = []
@@ -35,6 +38,12 @@ export function merge(events: readonly SieveEvent[]): Merged[] {
       else out.push({ type: 'text', text: e.text })
     } else if (e.type === 'tool-call') {
       out.push({ type: 'tool-call', name: e.name, input: e.input, arguments: e.arguments, raw: e.raw, span: { ...e.span } })
+    } else if (e.type === 'reasoning') {
+      const last = out[out.length - 1]
+      if (last?.type === 'reasoning') last.text += e.text
+      else if (e.text !== '') out.push({ type: 'reasoning', text: e.text })
+    } else if (e.type === 'reasoning-start' || e.type === 'reasoning-end') {
+      out.push({ ...e, span: { ...e.span } })
     } else {
       assert.ok(e.message.length > 0, 'a diagnostic has a message')
       out.push({ type: 'diagnostic', code: e.code, span: { ...e.span } })
@@ -72,16 +81,16 @@ export function runResumed(chunks: readonly string[], stops: ReadonlySet<number>
 export function checkConservation(input: string, events: readonly Merged[]): void {
   let rebuilt = ''
   for (const e of events) {
-    if (e.type === 'text') rebuilt += e.text
-    else if (e.type === 'tool-call') {
-      assert.deepEqual(e.span, { start: rebuilt.length, end: rebuilt.length + e.raw.length }, `span of call ${e.name}`)
+    if (e.type === 'text' || e.type === 'reasoning') rebuilt += e.text
+    else if (e.type === 'tool-call' || e.type === 'reasoning-start' || e.type === 'reasoning-end') {
+      assert.deepEqual(e.span, { start: rebuilt.length, end: rebuilt.length + e.raw.length }, `span of ${e.type}`)
       rebuilt += e.raw
     } else {
       assert.notEqual(e.code, 'internal-error', 'the sieve hit an internal error')
       assert.ok(0 <= e.span.start && e.span.start <= e.span.end && e.span.end <= input.length, `diagnostic span ${e.span.start}..${e.span.end} inside the input`)
     }
   }
-  assert.equal(rebuilt, input, 'text events + raws rebuild the input')
+  assert.equal(rebuilt, input, 'text, reasoning, its tags and raws rebuild the input')
 }
 
 /** One fuzz stream: an input, how to chunk it, where to split it, where to checkpoint. */

@@ -74,7 +74,7 @@ describe('parseToolCalls', () => {
   })
 
   it('should support an empty string', () => {
-    expect(parseToolCalls('')).toEqual({ calls: [], text: '', diagnostics: [], errors: [], sawToolCallSyntax: false })
+    expect(parseToolCalls('')).toEqual({ calls: [], text: '', reasoning: '', diagnostics: [], errors: [], sawToolCallSyntax: false })
   })
 
   it('should not support throwing on arbitrary input', () => {

@@ -19,14 +19,12 @@
  * - conservation: the text events and the calls' `raw`s, in order, are the
  *   input fed.
  *
- * Two cuts are the harness's, not the sieve's:
- * - records whose `edge_classes` hold `str/dsml-exact` are left out: their
- *   value contains the exact closer `</｜DSML｜parameter>`, which the format
- *   cannot carry (the official parser fails them too);
- * - in thinking mode the prompt ends with `<think>`, so `text` starts inside
- *   the reasoning; reasoning is not a sieve feature yet, so everything up to
- *   and including the first `</think>` is cut before feeding (the cut is
- *   checked to give the record's `reasoning`).
+ * Records whose `edge_classes` hold `str/dsml-exact` are left out of the
+ * main test: their value contains the exact closer `</｜DSML｜parameter>`,
+ * which the format cannot carry (the official parser fails them too). In
+ * thinking mode the prompt ends with `<think>`, so `text` starts inside the
+ * reasoning: those records are read with `startInReasoning`, and the
+ * reasoning events must give the record's `reasoning` exactly.
  *
  * One decision is the sieve's: a record whose content leaves a Markdown
  * fence open (`content/unclosed-fence`, one per 500) has its block inside

@@ -22,11 +22,10 @@
  * invokes whose wrapper never closed are calls with an `unclosed-wrapper`
  * diagnostic, and an unfinished rest is text with `unterminated-block`.
  *
- * Reasoning (`<think>…</think>`) is not a sieve feature yet: for a stream that
- * opens with `<think>` (the recorded vLLM streams, the encoder turns, two
- * dynamo unit tests) the harness cuts everything up to and including the
- * first `</think>` before feeding, keeping the recorded chunk boundaries, and
- * checks the cut gives the case's expected reasoning.
+ * Reasoning (`<think>…</think>`) is the sieve's: a stream that opens with
+ * `<think>` (the recorded vLLM streams, the encoder turns, two dynamo unit
+ * tests) is fed whole, in its recorded chunks, and the reasoning events must
+ * give the case's expected reasoning.
  */
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -40,7 +39,7 @@ interface Decision {
   decision: string
   /** Why, against what the source expects. */
   reason: string
-  /** What replaces the source's expectation; a function gets the input fed (after the reasoning cut). */
+  /** What replaces the source's expectation; a function gets the input fed. */
   expect?: Partial<Expected> | ((input: string) => Partial<Expected>)
   /** `dedupe`: identical repeated tool declarations are passed once. */
   tools?: 'dedupe'

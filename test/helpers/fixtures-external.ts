@@ -40,34 +40,14 @@ export function chunkInput(input: string, chunking: ChunkingName, seedKey: strin
   return chunks
 }
 
-/**
- * Reasoning is not a sieve feature yet, so the harness removes it: everything
- * up to and including the first `</think>` (a leading `<think>` included) is
- * cut, and the chunk boundaries of the rest are kept. `null` when there is no
- * `</think>`.
- */
-export function cutReasoning(chunks: readonly string[]): { chunks: string[]; reasoning: string } | null {
-  const joined = chunks.join('')
-  const close = joined.indexOf('</think>')
-  if (close < 0) return null
-  const cut = close + '</think>'.length
-  const rest: string[] = []
-  let at = 0
-  for (const chunk of chunks) {
-    const end = at + chunk.length
-    if (end > cut) rest.push(chunk.slice(Math.max(0, cut - at)))
-    at = end
-  }
-  const reasoning = joined.slice(0, close)
-  return { chunks: rest, reasoning: reasoning.startsWith('<think>') ? reasoning.slice('<think>'.length) : reasoning }
-}
-
 // ---------------------------------------------------------------- running
 
 export interface Run {
   events: SieveEvent[]
   /** The text events joined. */
   text: string
+  /** The reasoning events joined. */
+  reasoning: string
   calls: ToolCallEvent[]
   /** Diagnostic and error events, in order. */
   diagnostics: (DiagnosticEvent | ErrorEvent)[]
@@ -89,6 +69,7 @@ export function runChunks(chunks: readonly string[], options: SieveOptions = {})
   const run: Run = {
     events,
     text: events.map((e) => (e.type === 'text' ? e.text : '')).join(''),
+    reasoning: events.map((e) => (e.type === 'reasoning' ? e.text : '')).join(''),
     calls: events.filter((e): e is ToolCallEvent => e.type === 'tool-call'),
     diagnostics: events.filter((e): e is DiagnosticEvent | ErrorEvent => e.type === 'diagnostic' || e.type === 'error'),
   }
@@ -97,13 +78,15 @@ export function runChunks(chunks: readonly string[], options: SieveOptions = {})
 }
 
 /**
- * Conservation: the text events and the calls' `raw`s, in event order, are
- * the input fed; and each call's `span` is where its `raw` sits.
+ * Conservation: the text and reasoning events, the reasoning tags and the
+ * calls' `raw`s, in event order, are the input fed; and each call's `span` is
+ * where its `raw` sits.
  */
 export function conservationProblem(input: string, events: readonly SieveEvent[]): string | null {
   let rebuilt = ''
   for (const event of events) {
-    if (event.type === 'text') rebuilt += event.text
+    if (event.type === 'text' || event.type === 'reasoning') rebuilt += event.text
+    else if (event.type === 'reasoning-start' || event.type === 'reasoning-end') rebuilt += event.raw
     else if (event.type === 'tool-call') {
       const { start, end } = event.span
       if (start !== rebuilt.length || end !== start + event.raw.length) {
@@ -191,17 +174,17 @@ export function readRecords(path: string): EncoderRecord[] {
     .map((line) => JSON.parse(line) as EncoderRecord)
 }
 
-/**
- * What the sieve is fed for a record: `text`, or in thinking mode what
- * follows the first `</think>` (the reasoning is cut by the harness, since
- * reasoning is not a sieve feature yet). Throws if the cut does not give
- * back the record's `reasoning`: that would be a harness bug, not a sieve one.
- */
+/** What the sieve is fed for a record: its `text`, exactly as the model generates it after the prompt. */
 export function encoderInput(record: EncoderRecord): string {
-  if (record.thinking_mode !== 'thinking') return record.text
-  const cut = cutReasoning([record.text])
-  if (cut === null || cut.reasoning !== record.reasoning) throw new Error(`${record.id}: the reasoning cut does not give the record's reasoning`)
-  return cut.chunks.join('')
+  return record.text
+}
+
+/**
+ * The options a record is read with: in thinking mode the prompt ends with
+ * `<think>`, so the text starts inside the reasoning (`startInReasoning`).
+ */
+export function encoderOptions(record: EncoderRecord): SieveOptions {
+  return { startInReasoning: record.thinking_mode === 'thinking' }
 }
 
 /**
@@ -219,7 +202,7 @@ export function encoderInput(record: EncoderRecord): string {
  */
 export function encoderProblems(record: EncoderRecord, chunking: ChunkingName): string[] {
   const input = encoderInput(record)
-  const run = runChunks(chunkInput(input, chunking, record.id))
+  const run = runChunks(chunkInput(input, chunking, record.id), encoderOptions(record))
   const problems: string[] = []
   if (run.threw !== undefined) problems.push(`threw ${run.threw}`)
   if (run.diagnostics.length > 0) problems.push(`diagnostics ${run.diagnostics.map((d) => d.code).join(', ')}`)
@@ -237,6 +220,7 @@ export function encoderProblems(record: EncoderRecord, chunking: ChunkingName): 
   }
   const text = record.content + '\n\n'
   if (run.text !== text) problems.push(`text ${show(run.text)}, expected ${show(text)}`)
+  if (run.reasoning !== (record.reasoning ?? '')) problems.push(`reasoning ${show(run.reasoning)}, expected ${show(record.reasoning)}`)
   const lost = conservationProblem(input, run.events)
   if (lost !== null) problems.push(lost)
   return problems
@@ -249,13 +233,15 @@ export function encoderProblems(record: EncoderRecord, chunking: ChunkingName): 
  */
 export function failClosedProblems(record: EncoderRecord, chunking: ChunkingName): string[] {
   const input = encoderInput(record)
-  const run = runChunks(chunkInput(input, chunking, record.id))
+  const run = runChunks(chunkInput(input, chunking, record.id), encoderOptions(record))
   const problems: string[] = []
   if (run.threw !== undefined) problems.push(`threw ${run.threw}`)
   if (run.calls.length > 0) problems.push(`${run.calls.length} calls (${run.calls.map((c) => c.name).join(', ')}), expected none`)
   const codes = run.diagnostics.map((d) => d.code)
   if (codes.join() !== 'malformed-block') problems.push(`diagnostics [${codes.join(', ')}], expected [malformed-block]`)
-  if (run.text !== input) problems.push(`text ${show(run.text)}, expected the input`)
+  // in thinking mode the reasoning comes first and its closing tag is neither text nor reasoning
+  const given = record.thinking_mode === 'thinking' ? run.reasoning + run.text : run.text
+  if (given !== (record.thinking_mode === 'thinking' ? input.replace('</think>', '') : input)) problems.push(`text ${show(run.text)}, expected the input`)
   const lost = conservationProblem(input, run.events)
   if (lost !== null) problems.push(lost)
   return problems
@@ -302,22 +288,15 @@ export function readCases(path: string): ExternalCase[] {
 /**
  * The chunk lists a case is fed under a chunking, labelled. `recorded` is
  * the source's own chunks (a recorded stream's `delta.content`s, or a test's
- * split) plus any `extraChunkings`. A stream that opens with `<think>` has its
- * reasoning cut by {@link cutReasoning} first, keeping the recorded chunk
- * boundaries; the cut must give the case's expected reasoning.
+ * split) plus any `extraChunkings`. A stream that opens with `<think>` is fed
+ * whole: its reasoning is the sieve's to split off.
  */
 export function externalFeeds(c: ExternalCase, chunking: ExternalChunking): { label: string; chunks: string[] }[] {
-  const strip = (chunks: string[]): string[] => {
-    if (!chunks.join('').startsWith('<think>')) return chunks
-    const cut = cutReasoning(chunks)
-    if (cut === null || cut.reasoning !== c.expect.reasoning) throw new Error(`${c.id}: the reasoning cut does not give the expected reasoning`)
-    return cut.chunks
-  }
-  const recorded = strip(c.chunks)
+  const recorded = c.chunks
   if (chunking !== 'recorded') return [{ label: chunking, chunks: chunkInput(recorded.join(''), chunking, c.id) }]
   return [
     { label: 'recorded', chunks: recorded },
-    ...(c.expect.extraChunkings ?? []).map((chunks, i) => ({ label: `extra chunking #${i}`, chunks: strip(chunks) })),
+    ...(c.expect.extraChunkings ?? []).map((chunks, i) => ({ label: `extra chunking #${i}`, chunks })),
   ]
 }
 
@@ -344,6 +323,7 @@ export function externalProblems(c: ExternalCase, expected: Expected, chunking: 
       })
     }
     if (expected.text !== null && run.text !== expected.text) say(`text ${show(run.text)}, expected ${show(expected.text)}`)
+    if (c.expect.reasoning !== null && run.reasoning !== c.expect.reasoning) say(`reasoning ${show(run.reasoning)}, expected ${show(c.expect.reasoning)}`)
     for (const s of expected.textIncludes) if (!run.text.includes(s)) say(`text ${show(run.text)} lacks ${show(s)}`)
     for (const s of expected.textExcludes) if (run.text.includes(s)) say(`text ${show(run.text)} holds ${show(s)}`)
     const lost = conservationProblem(input, run.events)

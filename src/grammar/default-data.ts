@@ -647,5 +647,13 @@ export const defaultGrammarConfig: unknown = {
     "patch",
     "diff",
     "input"
-  ]
+  ],
+  "reasoning": {
+    "open": [
+      "<think>"
+    ],
+    "close": [
+      "</think>"
+    ]
+  }
 }

@@ -45,7 +45,7 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
     }
 
     const extraRaw = defined('rawTextParameters') ? strings(raw.rawTextParameters, 'patch.rawTextParameters') : []
-    const section = (key: 'attributes' | 'repairs' | 'limits' | 'markdown'): Obj => ({
+    const section = (key: 'attributes' | 'repairs' | 'limits' | 'markdown' | 'reasoning'): Obj => ({
       ...start[key],
       ...(defined(key) ? object(raw[key], at('patch', key), Object.keys(start[key] ?? {})) : {}),
     })
@@ -59,6 +59,7 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
       limits: section('limits'),
       markdown: section('markdown'),
       rawTextParameters: [...new Set([...(start.rawTextParameters ?? []), ...extraRaw])],
+      reasoning: section('reasoning'),
     }
     return deepFreeze(normalize(next))
   }, `in grammar extended from ${describe(start.name)}`)

@@ -92,4 +92,5 @@ export interface GrammarPatch {
   limits?: Grammar['limits']
   markdown?: Grammar['markdown']
   rawTextParameters?: string[]
+  reasoning?: Grammar['reasoning']
 }

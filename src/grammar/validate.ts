@@ -16,7 +16,7 @@ const maxRepeat = 8
 const minCaptureLimit = 64
 const defaultCaptureLimit = 262_144
 
-const sectionKeys = ['caseInsensitive', 'attributes', 'repairs', 'limits', 'markdown', 'rawTextParameters'] as const
+const sectionKeys = ['caseInsensitive', 'attributes', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning'] as const
 const rootKeys = ['$schema', 'description', 'name', 'roles', 'frames', ...sectionKeys]
 export const patchKeys: readonly (keyof GrammarPatch)[] = ['name', ...roleKeys, 'frames', ...sectionKeys]
 
@@ -267,6 +267,15 @@ export function normalize(value: unknown): Grammar {
   const repairs = object(raw.repairs ?? {}, 'repairs', ['missingOpeningWrapper', 'unclosedWrapper', 'unclosedCdata'])
   const limits = object(raw.limits ?? {}, 'limits', ['captureLimit'])
   const markdown = object(raw.markdown ?? {}, 'markdown', ['fences', 'codeSpans'])
+  const reasoning = object(raw.reasoning ?? {}, 'reasoning', ['open', 'close'])
+  /** A list of reasoning tags: text the stream may start with (or end its reasoning with), never empty. */
+  const tags = (value: unknown, field: string, fallback: string): string[] => {
+    if (value === undefined) return [fallback]
+    const list = strings(value, field)
+    if (list.length === 0) fail(field, 'must name at least one tag')
+    list.forEach((t, i) => { if (t === '') fail(`${field}[${i}]`, 'must not be empty') })
+    return list
+  }
   return {
     name: grammarName,
     roles: roleMap,
@@ -286,6 +295,7 @@ export function normalize(value: unknown): Grammar {
       codeSpans: boolean(markdown.codeSpans, 'markdown.codeSpans', true),
     },
     rawTextParameters: raw.rawTextParameters === undefined ? [] : strings(raw.rawTextParameters, 'rawTextParameters'),
+    reasoning: { open: tags(reasoning.open, 'reasoning.open', '<think>'), close: tags(reasoning.close, 'reasoning.close', '</think>') },
   }
 }
 

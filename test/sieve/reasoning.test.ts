@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createSieve, parseToolCalls } from '../../src/index.js'
+import { createSieve, defaultGrammar, extendGrammar, parseToolCalls } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
 import { checkConservation, run } from '../properties/check.js'
 import { chunkBy, chunkSizes, document } from '../properties/generator.js'
@@ -93,5 +93,17 @@ describe('reasoning', () => {
       }),
       { seed: 151, numRuns: 200 },
     )
+  })
+})
+
+describe('reasoning tags in the grammar', () => {
+  it('should support other tags from the grammar config', () => {
+    const grammar = extendGrammar(defaultGrammar, { reasoning: { open: ['<thinking>'], close: ['</thinking>'] } })
+    const events = expectChunkInvariant('<thinking>hmm</thinking>ok', { grammar })
+    expect(outline(events)).toEqual([{ tag: '<thinking>' }, { reasoning: 'hmm' }, { tag: '</thinking>' }, 'ok'])
+  })
+
+  it('should not support an empty list of reasoning tags (invalid-grammar naming the field)', () => {
+    expect(() => extendGrammar(defaultGrammar, { reasoning: { close: [] } })).toThrow(expect.objectContaining({ code: 'invalid-grammar', field: 'reasoning.close' }))
   })
 })

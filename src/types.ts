@@ -85,6 +85,8 @@ export type DiagnosticCode =
   | 'unclosed-wrapper'
   /** `generateId` threw or returned something other than a non-empty string: the call got a default id. */
   | 'invalid-call-id'
+  /** A block whose calls are those of a block in one of the `quoted` texts: the model repeating an example; released as text. */
+  | 'quoted-example'
   /** A value's CDATA section had no `]]>` when its block ended: its content ran to the parameter's closer (the `unclosedCdata` repair). */
   | 'repaired-cdata'
 
@@ -234,6 +236,14 @@ export interface SieveOptions {
    * mode. Default `false`.
    */
   startInReasoning?: boolean
+  /**
+   * Texts whose tool-call blocks are examples, typically the user's latest
+   * message: a block whose calls all equal (name and input deep-equal, in
+   * order) the calls of a block in one of them is released as text with a
+   * `quoted-example` diagnostic, so a model repeating the user's example
+   * does not run it. Any other call runs as usual. Default: none.
+   */
+  quoted?: ReadonlyArray<string>
 }
 
 /**

@@ -11,6 +11,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { tokenOf } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls, type BlockOutcome } from './block.js'
+import { blockKey } from './quoted.js'
 import type { Emitter } from './emitter.js'
 import { flushRun, type Capture, type DriverOptions, type DriverState } from './state.js'
 
@@ -29,8 +30,16 @@ function joined(tokens: IToken[]): string {
 }
 
 /** The calls of a parsed block, each followed by the problems it was emitted despite. */
-function emitCalls(d: DriverCore, outcome: BlockOutcome & { ok: true }): void {
+function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutcome & { ok: true }): void {
   d.s.sawSyntax = true
+  const quoted = d.opts.quoted
+  if (quoted !== null && quoted.has(blockKey(outcome.calls))) {
+    // the model repeating a block of the user's own message: an example, not a call
+    d.out.text(text)
+    d.diagnostic('quoted-example', 'block released as text: its calls are those of a block in a quoted text', cap.start, cap.start + text.length)
+    return
+  }
+  d.opts.onBlock?.(outcome.calls)
   for (const c of outcome.calls) {
     d.out.event(c)
     // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
@@ -51,7 +60,7 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   d.s.capture = null
   d.stats.blocksParsed++
   const outcome = buildCalls(cap.tokens, cap.start, d.opts)
-  if (outcome.ok) emitCalls(d, outcome)
+  if (outcome.ok) emitCalls(d, cap, joined(cap.tokens), outcome)
   else emitFailed(d, cap, joined(cap.tokens), outcome)
   const cut = cap.repairedCdata
   if (outcome.ok && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
@@ -228,7 +237,7 @@ export function endCapture(d: DriverCore): void {
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {
-    emitCalls(d, outcome)
+    emitCalls(d, cap, head, outcome)
     // an empty span where the wrapper's closer is missing: the calls' own spans cover their markup
     const at = cap.start + head.length
     d.diagnostic('unclosed-wrapper', 'the stream ended before the block closed: its complete invokes became calls', at, at)

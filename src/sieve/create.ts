@@ -7,9 +7,11 @@ import { grammarFingerprint } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
 import { GrammarError, ToolsieveError } from '../errors.js'
-import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions } from '../types.js'
+import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { initialReasoning } from './reasoning.js'
+import { blockKey } from './quoted.js'
+import { extendGrammar } from '../grammar/extend.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
@@ -107,6 +109,30 @@ export function createSieve(options?: SieveOptions | null): Sieve & { sawToolCal
 export interface SieveInternals {
   /** The driver's lexer window ({@link DriverOptions.windowSize}). */
   windowSize?: number
+  /** See {@link DriverOptions.onBlock}. */
+  onBlock?: (calls: ToolCallEvent[]) => void
+}
+
+/** Per grammar, the same without the Markdown guard (made and compiled once: a sieve per request is common). */
+const unguarded = new WeakMap<Grammar, Grammar>()
+
+/**
+ * The block keys of the `quoted` texts, each read as a stream of its own
+ * with the sieve's spellings but no Markdown guard: a user quotes an example
+ * in a code fence or span as often as not, and it is the example either way.
+ */
+function quotedBlocks(texts: unknown, base: Grammar): ReadonlySet<string> {
+  if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
+  let grammar = unguarded.get(base)
+  if (grammar === undefined) unguarded.set(base, (grammar = extendGrammar(base, { markdown: { fences: false, codeSpans: false } })))
+  const keys = new Set<string>()
+  texts.forEach((text, i) => {
+    if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
+    const reader = sieveWith({ grammar, reasoning: false }, { onBlock: (calls) => void keys.add(blockKey(calls)) })
+    reader.push(text)
+    reader.end()
+  })
+  return keys
 }
 
 /** {@link createSieve} with internals set. */
@@ -133,7 +159,8 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const reasoning = options.reasoning !== false
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
-  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags }, state)
+  const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar)
+  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags, quoted, onBlock: internals.onBlock }, state)
   let finished = false
 
   function events(): SieveEvent[] {

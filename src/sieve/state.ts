@@ -9,6 +9,7 @@ import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from
 import { streamStart } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { BlockOptions } from './block.js'
+import type { ToolCallEvent } from '../types.js'
 import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
 
 /** A block being captured, from its opener on. */
@@ -121,6 +122,10 @@ export interface DriverOptions extends BlockOptions {
   captureLimit: number
   /** The reasoning tags (the grammar's `reasoning`, or `<think>` / `</think>`). */
   reasoningTags: ReasoningTags
+  /** The keys (`quoted.ts`) of the blocks in the `quoted` texts: a block with one of them is an example. null: none given. */
+  quoted: ReadonlySet<string> | null
+  /** Told each block's calls before they go out (reading the `quoted` texts). */
+  onBlock?: (calls: ToolCallEvent[]) => void
   /**
    * Longest piece handed to the lexer at once (default {@link windowSize}):
    * bounds token arrays and the work a restart can waste. Tests make it tiny,

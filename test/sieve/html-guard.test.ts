@@ -10,26 +10,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { calls, codes, expectChunkInvariant, outline } from '../helpers/chunking.js'
-import { SPELLINGS, block, readFile } from '../helpers/blocks.js'
+import { SPELLINGS, block } from '../helpers/blocks.js'
+import { call, callNamed, example, expectOneCall, expectText, live, liveNamed } from '../helpers/guard.js'
 import { createSieve } from '../../src/index.js'
 
-/** A compact live block. */
-const live = '<tool_calls><invoke name="a"><parameter name="path">src/a.ts</parameter></invoke></tool_calls>'
-const call = { call: 'a', input: { path: 'src/a.ts' } }
-const liveNamed = (name: string) => live.replace('"a"', `"${name}"`)
-const callNamed = (name: string) => ({ call: name, input: { path: 'src/a.ts' } })
-/** A DeepSeek-style example block, as documentation shows it. */
-const example = readFile('src/example.ts', SPELLINGS[0]!)
-
-function expectText(input: string): void {
-  expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
-}
-
-function expectOneCall(input: string): void {
-  const events = expectChunkInvariant(input)
-  expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
-  expect(codes(events)).toEqual([])
-}
 
 describe('html guard: comment blocks at a line start (CommonMark HTML block 2)', () => {
   it.each([

@@ -24,6 +24,8 @@ export interface TokenInfo {
   candidateHold?: boolean
   /** The end of a self-closing invoke tag (`/>`): the invoke closes with it. */
   selfClose?: boolean
+  /** A tag's spelling family (the grammar frame's name). */
+  frame?: string
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null

@@ -121,7 +121,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       const [kind, role] = key.split('.') as ['open' | 'close', Role]
       const target = targets[key]!
       for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
-        tokens.push(f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], target, d, role))
+        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], target, d, role)
+        f.info.get(t)!.frame = fr
+        tokens.push(t)
         delims.push(d)
       }
     }
@@ -295,7 +297,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   for (const role of ['wrapper', 'invoke'] as const) {
     for (const [kind, byRole] of [['open', opens], ['close', closes]] as const) {
       for (const [fr, d] of byRole.get(role)!) {
-        skipTags.push(f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role))
+        const t = f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role)
+        f.info.get(t)!.frame = fr
+        skipTags.push(t)
         skipDelims.push(d)
       }
     }

@@ -74,11 +74,12 @@ export function checkStateShape(state: unknown): void {
       overflow: bool,
       paramSeen: bool,
       lastClose: count,
+      frame: str,
       lineState: int,
-    }, new Set(['lineState', 'overflow', 'paramSeen', 'lastClose']))
+    }, new Set(['lineState', 'overflow', 'paramSeen', 'lastClose', 'frame']))
   }
   if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
-  if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count })
+  if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count, frame: str }, new Set(['frame']))
   if (s.reasoning !== undefined) fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count })
   if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
 }

@@ -17,7 +17,7 @@ export function saveState(s: DriverState): unknown {
     carry: s.carry && { ...s.carry },
     capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens) },
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
-    skip: s.skip && { role: s.skip.role, depth: s.skip.depth },
+    skip: s.skip && { ...s.skip },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
   }
 }
@@ -40,6 +40,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
       overflow: raw.capture.overflow ?? false,
       paramSeen: raw.capture.paramSeen ?? false,
       lastClose: raw.capture.lastClose ?? 0,
+      frame: typeof raw.capture.frame === 'string' ? raw.capture.frame : '',
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }

@@ -281,6 +281,8 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     const at = tok.startOffset + tok.image.length
     s.mode = mode
+    // a backtick run the token ended with means nothing in the new mode: it must not be carried into it
+    if (this.ctxNow !== null) this.ctxNow.carry = null
     if (at >= text.length) return null
     return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: this.lineAt(text, at, startLine), carry: null, after: at }
   }
@@ -301,14 +303,18 @@ export class Driver implements DriverCore, RunHost {
       return this.switchMode(info.push, tok, text, base, startLine)
     }
     releaseCapture(this, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
-    const role = cap.wrapper ? 'wrapper' : 'invoke'
+    const between = mode === modes.wrapperBody || mode === modes.commentWrapper
+    // a block over the limit is text as a whole, its later invokes too: from between them it is skipped to its wrapper's closer
+    const role = cap.wrapper || (cap.overflow && between) ? 'wrapper' : 'invoke'
     // between invokes nothing is inside an invoke: what follows is read as prose reads it
-    let depth = mode === modes.wrapperBody || mode === modes.commentWrapper ? 0 : 1
-    depth += this.depthChange(role, info.category)
+    let depth = between && !cap.overflow ? 0 : 1
+    // only tags of the block's own family count: a closer of another spelling is the text of what broke it
+    const frame = cap.frame
+    if (this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame === frame) depth += this.depthChange(role, info.category)
     // the token closed the block, or the block broke between invokes: it is read as prose reads it
     if (depth <= 0) return this.switchMode(info.push, tok, text, base, startLine)
     this.out.text(tok.image)
-    s.skip = { role, depth }
+    s.skip = { role, depth, frame }
     return this.restartAfter(tok, text, base, startLine, modes.skip)
   }
 
@@ -323,7 +329,7 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     const k = s.skip!
     this.out.text(tok.image)
-    k.depth += this.depthChange(k.role, info.category)
+    if (info.frame === k.frame) k.depth += this.depthChange(k.role, info.category)
     if (k.depth > 0) return null
     s.skip = null
     return this.restartAfter(tok, text, base, startLine, modes.prose)
@@ -336,7 +342,7 @@ export class Driver implements DriverCore, RunHost {
     if (target === modes.tagWrapper || target === modes.tagInvoke) {
       const wrapper = target === modes.tagWrapper
       const lineState = this.lineAt(text, tok.startOffset + tok.image.length, startLine)
-      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, run: null, lineState }
+      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, frame: this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', run: null, lineState }
       s.sawSyntax = true
     } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
       s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: this.lineAt(text, tok.startOffset, startLine), givenUp: false }

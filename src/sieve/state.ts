@@ -31,6 +31,8 @@ export interface Capture {
    * `string` attribute is seen), so nothing inside the block becomes a call.
    */
   overflow: boolean
+  /** The opener's spelling family: a block that breaks is skipped to a closer of this family (`Driver.interrupted`). */
+  frame: string
   /** How many of `tokens` end with the last complete invoke's closer (0: none yet): what the stream's end can keep. */
   lastClose: number
   /** An unclosed CDATA was cut at its parameter's closer at the end of the stream (`unclosedCdata`): the section's span, reported if the block completes. */
@@ -107,7 +109,7 @@ export interface DriverState {
    * mode) until the closer that balances its opener: the role counted and
    * how many of its tags are open. null: not skipping.
    */
-  skip: { role: 'wrapper' | 'invoke'; depth: number } | null
+  skip: { role: 'wrapper' | 'invoke'; depth: number; frame: string } | null
   /** The last paragraph end that sent the driver back to a held tag, and how often (see `Holds.halted`). */
   paragraphEnd: { at: number; halts: number } | null
   /**

@@ -24,6 +24,8 @@ const CASES: [string, string, SieveOptions?][] = [
   ['a trailing bar without >', block(DRIFT[DRIFT.length - 1]!, [{ name: 'a', params: { path: 'p' } }]) + '| tail'],
   ['a capture over the limit', '<tool_calls><invoke name="a"><parameter name="c">' + 'x'.repeat(90) + '</parameter></invoke></tool_calls>', { captureLimit: 64 }],
   ['held blocks sending the sieve back twice from one paragraph end', 'x ` ' + live + ' y `` ' + live + '\n```` ' + live + ' ```\n\nok'],
+  ['a block quoted in a value, skipped to the broken block\'s closer', '<|DSML|tool_calls><|DSML|invoke name="a"><|DSML|parameter name="p">x </tool_calls> y</|DSML|parameter></|DSML|invoke><|DSML|invoke name="b"></|DSML|invoke></|DSML|tool_calls> then ' + live],
+  ['a raw string value and reasoning', '<think>hmm ```</think>' + '<｜DSML｜tool_calls><｜DSML｜invoke name="a"><｜DSML｜parameter name="p" string="true">a</parameter><</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>'],
   ['astral characters and CRLF', '😀 line\r\n```\r\n<tool_calls>\r\n```\r\n' + live + ' 😀'],
 ]
 

@@ -121,3 +121,26 @@ describe('mentions', () => {
     expect(events).toEqual([{ type: 'text', text: input }])
   })
 })
+
+describe('what is left of a broken block', () => {
+  it('should not support a closer of another spelling family ending the skip (a later invoke of the broken block stays text)', () => {
+    const input = '<|DSML|tool_calls><|DSML|invoke name="a"><|DSML|parameter name="p">x </tool_calls> z</|DSML|parameter></|DSML|invoke><|DSML|invoke name="b"></|DSML|invoke></|DSML|tool_calls> then ' + real('c')
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([{ name: 'c', input: { path: 'src/c.ts' } }])
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should not support later invokes of a block over the limit that breaks between invokes (text to its wrapper closer)', () => {
+    const big = '<tool_calls><invoke name="a"><parameter name="p">' + 'x'.repeat(150) + '</parameter></invoke>\n`oops`\n<invoke name="b"></invoke></tool_calls>'
+    const events = expectChunkInvariant(big + ' then ' + real('c'), { captureLimit: 100 })
+    expect(calls(events)).toEqual([{ name: 'c', input: { path: 'src/c.ts' } }])
+    expect(codes(events)).toEqual(['capture-limit'])
+  })
+
+  it('should support a backtick run breaking a block the same whole or cut (the run is not carried into the skip)', () => {
+    const input = '<tool_calls><invoke name="a">```\n]]></parameter></invoke>\n<invoke name="b"></invoke></tool_calls> ok'
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+  })
+})

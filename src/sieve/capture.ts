@@ -78,7 +78,8 @@ export function cutCdata(d: DriverCore): { text: string; base: number } | null {
   if (cap === null || cap.overflow || d.s.mode !== modes.cdata || repairs?.unclosedCdata === false) return null
   flushRun(cap)
   let k = cap.tokens.length - 1
-  while (k >= 0 && d.lexer.infoByIdx[cap.tokens[k]!.tokenTypeIdx]!.category !== 'CDataOpen') k--
+  // (the stream's end may have added an Incomplete token for a held `]`: a category, not a lexer type)
+  while (k >= 0 && d.lexer.infoByIdx[cap.tokens[k]!.tokenTypeIdx]?.category !== 'CDataOpen') k--
   if (k < 0) return null
   const content = joined(cap.tokens.slice(k + 1))
   let at = -1

@@ -40,11 +40,11 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
       overflow: raw.capture.overflow ?? false,
       paramSeen: raw.capture.paramSeen ?? false,
       lastClose: raw.capture.lastClose ?? 0,
-      frame: typeof raw.capture.frame === 'string' ? raw.capture.frame : '',
+      frame: typeof raw.capture.frame === 'string' ? raw.capture.frame : '*',
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip ?? null, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

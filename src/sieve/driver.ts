@@ -44,6 +44,10 @@ export class Driver implements DriverCore, RunHost {
     this.tagReader = tables.tagReader
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
+    // resumed from a checkpoint: what was pushed and given out before it, so that a recovery releases the right text
+    const held = s.reasoning.phase === 'done' ? s.pending.length : s.reasoning.held.length
+    this.pushed = (s.reasoning.phase === 'done' ? s.pos : s.reasoning.pos) + held
+    this.out.emitted = s.capture?.start ?? s.hold?.start ?? (s.reasoning.phase === 'done' ? s.pos : s.reasoning.pos)
   }
 
   /** Characters pushed so far, this chunk included. */
@@ -227,7 +231,9 @@ export class Driver implements DriverCore, RunHost {
       flushRun(cap)
       const mode = s.mode
       const category = info.category
-      if (!continuesCapture(mode, category)) return this.interrupted(tok, info, text, base, startLine)
+      // after an unclosed CDATA was cut at the stream's end, what follows may close the block, never open an invoke:
+      // an invoke there would come from the CDATA's content
+      if (!continuesCapture(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined)) return this.interrupted(tok, info, text, base, startLine)
       cap.tokens.push(tok)
       cap.length += tok.image.length
       if (category === 'InvokeOpen') cap.invokeSeen = true
@@ -304,18 +310,25 @@ export class Driver implements DriverCore, RunHost {
     }
     releaseCapture(this, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
     const between = mode === modes.wrapperBody || mode === modes.commentWrapper
-    // a block over the limit is text as a whole, its later invokes too: from between them it is skipped to its wrapper's closer
-    const role = cap.wrapper || (cap.overflow && between) ? 'wrapper' : 'invoke'
-    // between invokes nothing is inside an invoke: what follows is read as prose reads it
-    let depth = between && !cap.overflow ? 0 : 1
-    // only tags of the block's own family count: a closer of another spelling is the text of what broke it
+    // What is skipped, by where the block broke:
+    //   a wrapper's block, anywhere            → to its wrapper's balancing closer (its later invokes are text too)
+    //   a bare block inside an invoke          → to that invoke's balancing closer
+    //   a bare block between invokes, over the limit → to a wrapper closer
+    //   a bare block between invokes           → nothing: what follows is read as prose reads it
+    // The breaking token never closes anything (a closer inside a value is the value's text); an opener of the
+    // block's own family opens one more level. Tags of another family are text.
+    if (!cap.wrapper && between && !cap.overflow) return this.switchMode(info.push, tok, text, base, startLine)
+    const role = cap.wrapper || between ? 'wrapper' : 'invoke'
     const frame = cap.frame
-    if (this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame === frame) depth += this.depthChange(role, info.category)
-    // the token closed the block, or the block broke between invokes: it is read as prose reads it
-    if (depth <= 0) return this.switchMode(info.push, tok, text, base, startLine)
+    const depth = 1 + (this.counts(info, frame) && this.depthChange(role, info.category) > 0 ? 1 : 0)
     this.out.text(tok.image)
     s.skip = { role, depth, frame }
     return this.restartAfter(tok, text, base, startLine, modes.skip)
+  }
+
+  /** Whether a tag counts towards a skip of blocks of `frame` ('*': a checkpoint from before skips knew their family). */
+  private counts(info: TokenInfo, frame: string): boolean {
+    return frame === '*' || info.frame === frame
   }
 
   /** +1 for an opener of `role`, -1 for its closer, else 0. */
@@ -329,7 +342,7 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     const k = s.skip!
     this.out.text(tok.image)
-    if (info.frame === k.frame) k.depth += this.depthChange(k.role, info.category)
+    if (this.counts(info, k.frame)) k.depth += this.depthChange(k.role, info.category)
     if (k.depth > 0) return null
     s.skip = null
     return this.restartAfter(tok, text, base, startLine, modes.prose)

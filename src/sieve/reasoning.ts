@@ -79,6 +79,12 @@ export function splitReasoning(s: ReasoningState, tags: ReasoningTags, chunk: st
   if (s.phase === 'start') {
     let ws = 0
     while (ws < text.length && /\s/.test(text.charAt(ws))) ws++
+    // past the bound the stream is an answer, however it is chunked
+    if (ws > maxLeadingSpace) {
+      s.phase = 'done'
+      s.held = ''
+      return text
+    }
     const rest = text.slice(ws)
     const open = tags.open.find((t) => rest.startsWith(t))
     if (open !== undefined) {
@@ -91,7 +97,7 @@ export function splitReasoning(s: ReasoningState, tags: ReasoningTags, chunk: st
       return splitReasoning(s, tags, rest.slice(open.length), out)
     }
     // only whitespace, or whitespace and the start of an opener: wait for more
-    if ((rest === '' || tags.open.some((t) => t.startsWith(rest))) && ws <= maxLeadingSpace) {
+    if (rest === '' || tags.open.some((t) => t.startsWith(rest))) {
       s.held = text
       return ''
     }

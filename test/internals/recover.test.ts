@@ -67,3 +67,15 @@ describe('recovery from an internal error', () => {
     expect(parseToolCalls(text).calls).toHaveLength(calls)
   })
 })
+
+describe('recovery after resuming from a checkpoint', () => {
+  it('should support releasing text held before the checkpoint', () => {
+    const first = createSieve()
+    const before = first.push('hi <tool_calls><invoke name="a">')
+    const cp = JSON.parse(JSON.stringify(first.checkpoint()))
+    failAtToken(1)
+    const second = createSieve({ resume: cp })
+    const after = [...second.push('</invoke></tool_calls> tail'), ...second.end()]
+    expect(given([...before, ...after])).toBe('hi <tool_calls><invoke name="a"></invoke></tool_calls> tail')
+  })
+})

@@ -166,3 +166,17 @@ describe('checkpoint validation', () => {
     expect(sieve.push('</parameter></invoke></tool_calls>').filter((e) => e.type === 'tool-call')).toHaveLength(1)
   })
 })
+
+describe('checkpoints from before skips knew their family', () => {
+  it('should support resuming a skip without a family (every family counts, as it did)', () => {
+    const first = createSieve()
+    first.push('<tool_calls><invoke name="a"><parameter name="x">see </invoke>')
+    const cp = JSON.parse(JSON.stringify(first.checkpoint())) as SieveCheckpoint
+    const state = cp.state as { skip: Record<string, unknown> | null }
+    expect(state.skip).not.toBeNull()
+    delete state.skip!.frame
+    const second = createSieve({ resume: cp })
+    const events = [...second.push('</tool_calls> ok <tool_calls><invoke name="g"></invoke></tool_calls>'), ...second.end()]
+    expect(events.filter((e) => e.type === 'tool-call').map((e) => e.type === 'tool-call' && e.name)).toEqual(['g'])
+  })
+})

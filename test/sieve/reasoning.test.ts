@@ -107,3 +107,10 @@ describe('reasoning tags in the grammar', () => {
     expect(() => extendGrammar(defaultGrammar, { reasoning: { close: [] } })).toThrow(expect.objectContaining({ code: 'invalid-grammar', field: 'reasoning.close' }))
   })
 })
+
+describe('reasoning bounds', () => {
+  it('should not support <think> after more leading whitespace than the bound, in any chunking', () => {
+    const input = ' '.repeat(4097) + '<think>r</think>a'
+    expect(textOf(expectChunkInvariant(input))).toBe(input)
+  })
+})

@@ -6,6 +6,7 @@
  */
 import type { IToken } from 'chevrotain'
 import { tagKey } from '../lexer/context.js'
+import { stringFlag } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { tokenOf } from '../lexer/token-instance.js'
@@ -128,8 +129,6 @@ const tagModes: ReadonlySet<ModeName> = new Set<ModeName>([
   modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
   modes.attrDqWrapper, modes.attrSqWrapper, modes.attrDqInvoke, modes.attrSqInvoke, modes.attrDqParameter, modes.attrSqParameter,
 ])
-/** An `Attr` token's name and quoted value. */
-const attrParts = /^\s*([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')$/
 const openers: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOpen'])
 
 /**
@@ -174,8 +173,7 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
  */
 export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
   const want = d.opts.values.stringAttr.toLowerCase()
-  let i = tokens.length - 1
-  while (i >= 0 && d.lexer.infoByIdx[tokens[i]!.tokenTypeIdx]!.category !== 'ParamOpen') i--
+  const i = lastParamOpen(d, tokens)
   if (i < 0) return null
   let name: string | null = null
   let afterEq = false
@@ -185,8 +183,9 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
     const category = d.lexer.infoByIdx[t.tokenTypeIdx]!.category
     let value: string | null = null
     if (category === 'Attr') {
-      const m = attrParts.exec(t.image)
-      if (m !== null && m[1]!.toLowerCase() === want) value = m[2] ?? m[3] ?? ''
+      // a whole attribute: read as the lexer's own `Attr` token reads it
+      const flag = stringFlag(t.image, want)
+      if (flag !== null) return flag ? tagKey(tokens[i]!.image) : null
     } else if (category === 'AttrName') {
       // a window's end may cut a name (`strin` + `g`): the pieces of one word follow each other
       const cont = k > i + 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'AttrName'
@@ -210,6 +209,13 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
     }
   }
   return null
+}
+
+/** Index in `tokens` of the last parameter opener, or -1. */
+export function lastParamOpen(d: DriverCore, tokens: readonly IToken[]): number {
+  let i = tokens.length - 1
+  while (i >= 0 && d.lexer.infoByIdx[tokens[i]!.tokenTypeIdx]?.category !== 'ParamOpen') i--
+  return i
 }
 
 /**

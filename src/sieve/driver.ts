@@ -11,7 +11,7 @@ import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
-import { committed, completeBlock, cutCdata, endCapture, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
+import { committed, completeBlock, cutCdata, endCapture, lastParamOpen, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import { continuesCapture } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './defer.js'
@@ -45,9 +45,10 @@ export class Driver implements DriverCore, RunHost {
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
     // resumed from a checkpoint: what was pushed and given out before it, so that a recovery releases the right text
-    const held = s.reasoning.phase === 'done' ? s.pending.length : s.reasoning.held.length
-    this.pushed = (s.reasoning.phase === 'done' ? s.pos : s.reasoning.pos) + held
-    this.out.emitted = s.capture?.start ?? s.hold?.start ?? (s.reasoning.phase === 'done' ? s.pos : s.reasoning.pos)
+    const answer = reasoningDone(s.reasoning)
+    const decided = answer ? s.pos : s.reasoning.pos
+    this.pushed = decided + (answer ? s.pending.length : s.reasoning.held.length)
+    this.out.emitted = s.capture?.start ?? s.hold?.start ?? decided
   }
 
   /** Characters pushed so far, this chunk included. */
@@ -271,11 +272,8 @@ export class Driver implements DriverCore, RunHost {
     if (s.raw !== null) return s.raw
     const cap = s.capture
     if (cap === null || (s.mode !== modes.tagParameter && s.mode !== modes.attrDqParameter && s.mode !== modes.attrSqParameter)) return ''
-    for (let i = cap.tokens.length - 1; i >= 0; i--) {
-      const t = cap.tokens[i]!
-      if (this.lexer.infoByIdx[t.tokenTypeIdx]!.category === 'ParamOpen') return tagKey(t.image)
-    }
-    return ''
+    const i = lastParamOpen(this, cap.tokens)
+    return i < 0 ? '' : tagKey(cap.tokens[i]!.image)
   }
 
   /**
@@ -390,20 +388,18 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     const missing = this.pushed - this.out.emitted
     const p = this.atPush
-    let text = ''
+    // the text held when the push began and the chunk, or (end() failed) what is held now: its last `missing` characters
+    let all = ''
     if (missing > 0 && p.chunk !== null) {
       const run = p.capture?.run
       // the run may have been folded since (every 4096 parts into a block): then what it held is in its blocks
       const held = run == null ? '' : run.blocks.slice(0, p.runBlocks).join('') + (run.blocks.length === p.runBlocks ? run.parts.slice(0, p.runParts).join('') : '')
-      const before = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending].join('')
-      const all = before + p.chunk
-      text = all.length > missing ? all.slice(all.length - missing) : all
+      all = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending, p.chunk].join('')
     } else if (missing > 0) {
-      // end() failed: what is held is all there is
       if (s.capture !== null) flushRun(s.capture)
-      const all = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending].join('')
-      text = all.length > missing ? all.slice(all.length - missing) : all
+      all = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending].join('')
     }
+    const text = all.length > missing ? all.slice(all.length - missing) : all
     const start = this.out.emitted
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)

@@ -41,3 +41,14 @@ describe('quoted examples', () => {
     expect(() => createSieve({ quoted: ['a', 5 as unknown as string] })).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'quoted[1]' }))
   })
 })
+
+describe('quoted examples nested deep', () => {
+  it('should not support a repeated example whose input nests 5,000 deep (compared without recursion)', () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000)
+    const b = `<tool_calls><invoke name="a"><parameter name="p" string="false">${deep}</parameter></invoke></tool_calls>`
+    const sieve = createSieve({ quoted: [b] })
+    const events = [...sieve.push(b), ...sieve.end()]
+    expect(events.filter((e) => e.type === 'tool-call')).toEqual([])
+    expect(events.filter((e) => e.type === 'diagnostic').map((e) => e.type === 'diagnostic' && e.code)).toEqual(['quoted-example'])
+  })
+})

@@ -18,6 +18,19 @@ export type ToolsieveErrorCode =
   | 'sieve-finished'
   /** `push()` was given something other than a string, `null` or `undefined` (a `Uint8Array`: decode it first). */
   | 'invalid-chunk'
+  /**
+   * An adapter saw native tool calls from upstream and calls rescued from the
+   * text in the same turn: running both could run one call twice, so the
+   * stream stops before the rescued call goes out (see `onConflict`).
+   */
+  | 'native-conflict'
+  /**
+   * An adapter had already streamed the start of a rescued call to its
+   * consumer when the call's block failed (`tool-call-abort`): the wire format
+   * cannot take a call back, so the stream stops instead of leaving a partial
+   * call to be run.
+   */
+  | 'call-aborted'
 
 export class ToolsieveError extends Error {
   override readonly name: string = 'ToolsieveError'

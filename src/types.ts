@@ -89,6 +89,12 @@ export type DiagnosticCode =
   | 'quoted-example'
   /** A value's CDATA section had no `]]>` when its block ended: its content ran to the parameter's closer (the `unclosedCdata` repair). */
   | 'repaired-cdata'
+  /**
+   * With `streamArguments`: a call's final arguments do not continue what was
+   * already streamed of them (a parameter given twice, a value its schema
+   * turned into another type); its block is released as text.
+   */
+  | 'streamed-arguments-changed'
 
 /**
  * Something the sieve noticed and handled. For a block problem the markup
@@ -121,7 +127,44 @@ export interface ErrorEvent {
   path?: string
 }
 
-/** What `push()` and `end()` return, in stream order. */
+/**
+ * With `streamArguments`: a call has begun. Its invoke's name is known and its
+ * block is live (not in code, not held after an unmatched backtick, not what
+ * may still be a quoted example). Exactly one {@link ToolCallEvent} with the
+ * same `id` or one {@link ToolCallAbortEvent} follows, later.
+ */
+export interface ToolCallStartEvent {
+  type: 'tool-call-start'
+  id: string
+  name: string
+  /** The stream's calls counted from 0, in the order they start (an aborted call keeps its number). */
+  index: number
+  /** Where the call's markup begins in the stream. */
+  span: { start: number }
+}
+
+/**
+ * With `streamArguments`: the next piece of a started call's `arguments`. The
+ * deltas of one id, concatenated, are exactly that call's final `arguments`.
+ */
+export interface ToolCallDeltaEvent {
+  type: 'tool-call-delta'
+  id: string
+  delta: string
+}
+
+/**
+ * With `streamArguments`: a started call will not be emitted (its block broke,
+ * grew past the limit, ended unterminated, is a quoted example, was rejected
+ * by `onInvalid: 'reject'`, …). Its markup follows as text, with the diagnostic
+ * whose code this is.
+ */
+export interface ToolCallAbortEvent {
+  type: 'tool-call-abort'
+  id: string
+  code: DiagnosticCode
+}
+
 /**
  * The model's reasoning (DeepSeek's thinking mode): text between `<think>` at
  * the start of the stream (or the stream's start, with `startInReasoning`)
@@ -146,7 +189,18 @@ export interface ReasoningEndEvent {
   span: Span
 }
 
-export type SieveEvent = TextEvent | ReasoningEvent | ReasoningStartEvent | ReasoningEndEvent | ToolCallEvent | DiagnosticEvent | ErrorEvent
+/** What `push()` and `end()` return, in stream order. The three `tool-call-start` / `-delta` / `-abort` events come only with `streamArguments`. */
+export type SieveEvent =
+  | TextEvent
+  | ReasoningEvent
+  | ReasoningStartEvent
+  | ReasoningEndEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | ToolCallAbortEvent
+  | ToolCallEvent
+  | DiagnosticEvent
+  | ErrorEvent
 
 /** A JSON Schema: an object, or `true`/`false`. */
 export type JsonSchema = Record<string, unknown> | boolean
@@ -244,6 +298,15 @@ export interface SieveOptions {
    * does not run it. Any other call runs as usual. Default: none.
    */
   quoted?: ReadonlyArray<string>
+  /**
+   * Stream each call as it is written: `tool-call-start` (id, name, index) as
+   * soon as its invoke's name is read and its block is live, then
+   * `tool-call-delta` pieces of its `arguments` (a string value as it arrives,
+   * any other value whole at its closer), then the final `tool-call` with the
+   * same id, or `tool-call-abort` when the block fails. Default `false`: only
+   * the final `tool-call` events.
+   */
+  streamArguments?: boolean
 }
 
 /**

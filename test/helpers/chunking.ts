@@ -80,6 +80,7 @@ export function normalise(events: readonly SieveEvent[], checkIds = true): Out[]
       out.push({ ...event, span: { start: event.span.start, end: event.span.end } })
     } else {
       expect(event.type).toBe('diagnostic')
+      if (event.type !== 'diagnostic') continue
       expect(typeof event.message === 'string' && event.message.length > 0, 'diagnostic message').toBe(true)
       out.push({ type: 'diagnostic', code: event.code, span: { start: event.span.start, end: event.span.end } })
     }

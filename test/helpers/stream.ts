@@ -17,7 +17,8 @@ export function stream(chunks: readonly string[], options: SieveOptions = {}) {
       calls.push({ name: e.name, input: e.input as Record<string, string> })
       parts.push(e.raw)
     } else if (e.type === 'diagnostic' || e.type === 'error') codes.push(e.code)
-    else parts.push(e.type === 'reasoning' ? e.text : e.raw)
+    else if (e.type === 'reasoning') parts.push(e.text)
+    else if (e.type === 'reasoning-start' || e.type === 'reasoning-end') parts.push(e.raw)
   }
   return { calls, codes, rebuilt: parts.join('') }
 }

@@ -1,0 +1,98 @@
+/**
+ * Tool definitions as the prompt shows them: name, a description, and the
+ * input schema normalised the way people who prompt models for tools expect
+ * (every tool and every top-level parameter described, objects closed with
+ * `additionalProperties: false` so the model does not invent parameters).
+ * The sieve still checks calls against the schema the caller gave: this copy
+ * only shapes what the model is told.
+ */
+import { ToolsieveError } from '../errors.js'
+import { toolTable } from '../schema/tools.js'
+import type { JsonSchema } from '../types.js'
+import { isPlainObject } from '../values/own.js'
+
+/**
+ * A tool as {@link buildToolPrompt} takes it: everything the sieve's `tools`
+ * option takes (a name, an OpenAI chat tool, `{ name, inputSchema }` or
+ * Anthropic's `input_schema`), with the `description` those shapes carry. An
+ * AI SDK function tool (`{ type: 'function', name, description, inputSchema }`)
+ * fits too.
+ */
+export type PromptToolDefinition =
+  | string
+  | { type?: string; name: string; description?: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
+  | { type: 'function'; function: { name: string; description?: string; parameters?: JsonSchema } }
+
+/** One tool, ready to be written into the prompt. */
+export interface PromptTool {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+function read(def: PromptToolDefinition): { name: string; description: unknown; schema: JsonSchema | undefined } {
+  if (typeof def === 'string') return { name: def, description: undefined, schema: undefined }
+  if ('function' in def && isPlainObject(def.function)) return { name: def.function.name, description: def.function.description, schema: def.function.parameters }
+  const d = def as { name: string; description?: unknown; inputSchema?: JsonSchema; input_schema?: JsonSchema }
+  return { name: d.name, description: d.description, schema: d.inputSchema ?? d.input_schema }
+}
+
+const described = (d: unknown): d is string => typeof d === 'string' && d.trim() !== ''
+
+// the keywords under which a subschema's instance is itself a value of the parent; `allOf` is left out on purpose
+// (closing one branch of an intersection with additionalProperties: false would reject the other branches' properties)
+const mapKeys = ['properties', 'patternProperties', '$defs', 'definitions'] as const
+const listKeys = ['anyOf', 'oneOf', 'prefixItems'] as const
+const oneKeys = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const
+
+/**
+ * A copy of `schema` with every object that lists its `properties` (and says
+ * nothing of extra ones) closed. Iterative: schemas may nest deeply.
+ */
+function closeObjects(root: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(root)
+  const stack: unknown[] = [copy]
+  while (stack.length > 0) {
+    const s = stack.pop()
+    if (!isPlainObject(s)) continue
+    const open = !('additionalProperties' in s) && !('patternProperties' in s) && !('unevaluatedProperties' in s)
+    if (isPlainObject(s.properties) && open && !('allOf' in s)) s.additionalProperties = false
+    for (const k of mapKeys) if (isPlainObject(s[k])) stack.push(...Object.values(s[k] as object))
+    for (const k of listKeys) if (Array.isArray(s[k])) stack.push(...(s[k] as unknown[]))
+    for (const k of oneKeys) stack.push(s[k])
+  }
+  return copy
+}
+
+/** Fills in what the model would otherwise have to guess: a tool's description and each top-level parameter's. */
+function normalize(name: string, description: unknown, schema: JsonSchema | undefined): PromptTool {
+  const parameters: Record<string, unknown> = isPlainObject(schema) ? closeObjects(schema) : { type: 'object' }
+  if (isPlainObject(parameters.properties)) {
+    const props = parameters.properties as Record<string, unknown>
+    for (const [key, p] of Object.entries(props)) {
+      if (isPlainObject(p) && !described(p.description) && !('$ref' in p)) props[key] = { ...p, description: `The ${key} argument.` }
+    }
+  }
+  return { name, description: described(description) ? description.trim() : `The ${name} tool.`, parameters }
+}
+
+/**
+ * Reads and normalises `tools`. Checked as the sieve's `tools` option is (a
+ * bad entry or a schema that does not compile throws `invalid-option` naming
+ * `tools[i]`); a tool declared twice with the same schema is listed once.
+ */
+export function promptTools(tools: ReadonlyArray<PromptToolDefinition>): PromptTool[] {
+  if (!Array.isArray(tools)) throw new ToolsieveError('invalid-option', 'tools must be an array', 'tools')
+  // the sieve's own reading, for the same errors and the same duplicate rule
+  toolTable(tools as Parameters<typeof toolTable>[0])
+  const seen = new Set<string>()
+  const out: PromptTool[] = []
+  tools.forEach((def, i) => {
+    const { name, description, schema } = read(def)
+    if (description !== undefined && typeof description !== 'string') throw new ToolsieveError('invalid-option', `tools[${i}]: a description must be a string`, `tools[${i}]`)
+    if (seen.has(name)) return
+    seen.add(name)
+    out.push(normalize(name, description, schema))
+  })
+  return out
+}

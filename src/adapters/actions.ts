@@ -1,0 +1,243 @@
+/**
+ * Sieve events as adapter-neutral actions: what every wire format needs to
+ * write (content, reasoning, a call's start, its argument pieces, its end)
+ * with the streaming decision and the blank-line trimming already made, so
+ * that each adapter only maps actions to its own shapes.
+ *
+ * Fail closed on the wire: a call, once its start is sent, cannot be taken
+ * back. Without `streamArguments` a call's start, arguments and end come
+ * together, when the sieve has the whole call; with it they follow the
+ * core's `tool-call-start` / `-delta` events, and a `call-abort` for a call
+ * already sent is the adapter's cue to stop the stream (see
+ * {@link abortedCallError}).
+ */
+import { ToolsieveError } from '../errors.js'
+import type { DiagnosticCode, Sieve, SieveEvent, ToolCallEvent } from '../types.js'
+import type { ResolvedAdapterOptions } from './options.js'
+import { BlankLineTrimmer } from './trim.js'
+
+/** Content to send. Adjacent text actions of one push are merged; never empty. */
+export interface TextAction {
+  type: 'text'
+  text: string
+}
+
+/** The reasoning has begun (its first text, or its opening tag). Once per stream at most. */
+export interface ReasoningStartAction {
+  type: 'reasoning-start'
+}
+
+/** Reasoning text. Comes between `reasoning-start` and `reasoning-end`; never empty. */
+export interface ReasoningAction {
+  type: 'reasoning'
+  text: string
+}
+
+/** The reasoning is over (its closing tag, or the end of the stream). */
+export interface ReasoningEndAction {
+  type: 'reasoning-end'
+}
+
+/** A rescued call begins. `index` counts this stream's rescued calls from 0, in the order they start. */
+export interface CallStartAction {
+  type: 'call-start'
+  id: string
+  name: string
+  index: number
+}
+
+/** The next piece of a started call's `arguments`; the pieces of one call concatenate to its final `arguments`. */
+export interface CallDeltaAction {
+  type: 'call-delta'
+  id: string
+  index: number
+  delta: string
+}
+
+/** A started call is complete: `call` is the sieve's event (input, arguments, raw, diagnostics). */
+export interface CallEndAction {
+  type: 'call-end'
+  id: string
+  index: number
+  call: ToolCallEvent
+}
+
+/**
+ * A started call will not be emitted (with `streamArguments` only). Its
+ * start and maybe some arguments were already given out: an adapter that
+ * sent them must stop the stream with {@link abortedCallError}.
+ */
+export interface CallAbortAction {
+  type: 'call-abort'
+  id: string
+  index: number
+  code: DiagnosticCode
+}
+
+/** What {@link ActionSieve} gives, in stream order. */
+export type AdapterAction =
+  | TextAction
+  | ReasoningStartAction
+  | ReasoningAction
+  | ReasoningEndAction
+  | CallStartAction
+  | CallDeltaAction
+  | CallEndAction
+  | CallAbortAction
+
+/** A sieve that answers in {@link AdapterAction}s. */
+export interface ActionSieve {
+  /** The next piece of content (`null` / `undefined` add nothing). */
+  push(chunk: string | null | undefined): AdapterAction[]
+  /** The content is over: everything held, then `reasoning-end` if the reasoning was still open. A second call returns `[]`. */
+  end(): AdapterAction[]
+  /** Rescued calls that reached `call-end` so far. */
+  readonly calls: number
+}
+
+/** The error an adapter throws when a call it already sent was aborted: nothing half-sent may be run. */
+export function abortedCallError(action: CallAbortAction): ToolsieveError {
+  return new ToolsieveError('call-aborted', `the rescued call ${action.id} was already streamed when its block failed (${action.code}); the stream stops so that no partial call runs`)
+}
+
+/**
+ * A sieve made with the adapter's options, answering in actions.
+ *
+ * ```ts
+ * const resolved = resolveAdapterOptions(options)
+ * const sieve = createActionSieve(resolved)
+ * for (const action of sieve.push(delta.content)) write(action)
+ * ```
+ */
+export function createActionSieve(resolved: ResolvedAdapterOptions): ActionSieve {
+  return new Actions(resolved.newSieve(), resolved)
+}
+
+class Actions implements ActionSieve {
+  calls = 0
+  /** Calls counted in start order; an id maps to its index from start to end or abort. */
+  private started = 0
+  private readonly open = new Map<string, number>()
+  private readonly trimmer: BlankLineTrimmer | null
+  /** `reasoning-start` was given and `reasoning-end` not yet. */
+  private inReasoning = false
+  /** Reasoning is over (tag closed, or answer text came first): a later reasoning event cannot reopen it. */
+  private reasoningDone = false
+  private out: AdapterAction[] = []
+  private ended = false
+
+  constructor(
+    private readonly sieve: Sieve,
+    private readonly resolved: ResolvedAdapterOptions,
+  ) {
+    this.trimmer = resolved.trimBlankLines ? new BlankLineTrimmer() : null
+  }
+
+  push(chunk: string | null | undefined): AdapterAction[] {
+    return this.take(this.sieve.push(chunk))
+  }
+
+  end(): AdapterAction[] {
+    if (this.ended) return []
+    this.ended = true
+    this.take(this.sieve.end(), false)
+    if (this.trimmer !== null) this.text(this.trimmer.end(), true)
+    if (this.inReasoning) this.endReasoning()
+    return this.flush()
+  }
+
+  private take(events: SieveEvent[], flush = true): AdapterAction[] {
+    for (const e of events) this.apply(e)
+    return flush ? this.flush() : []
+  }
+
+  private flush(): AdapterAction[] {
+    const out = this.out
+    this.out = []
+    return out
+  }
+
+  private apply(e: SieveEvent): void {
+    switch (e.type) {
+      case 'text':
+        return this.text(e.text, false)
+      case 'reasoning-start':
+        if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+        return
+      case 'reasoning':
+        if (e.text === '') return
+        if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+        return this.emit({ type: 'reasoning', text: e.text })
+      case 'reasoning-end':
+        if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+        return this.endReasoning()
+      case 'tool-call-start':
+        return this.start(e.id, e.name)
+      case 'tool-call-delta': {
+        const index = this.open.get(e.id)
+        if (index !== undefined && e.delta !== '') this.emit({ type: 'call-delta', id: e.id, index, delta: e.delta })
+        return
+      }
+      case 'tool-call':
+        return this.finish(e)
+      case 'tool-call-abort': {
+        const index = this.open.get(e.id)
+        if (index === undefined) return
+        this.open.delete(e.id)
+        return this.emit({ type: 'call-abort', id: e.id, index, code: e.code })
+      }
+      case 'diagnostic':
+      case 'error':
+        this.resolved.onDiagnostic?.(e)
+        return
+    }
+  }
+
+  /** `held`: the text comes out of the trimmer already (its end), so it is not fed to it again. */
+  private text(text: string, held: boolean): void {
+    const out = held || this.trimmer === null ? text : this.trimmer.text(text)
+    if (out === '') return
+    if (this.inReasoning) this.endReasoning()
+    this.reasoningDone = true
+    const last = this.out[this.out.length - 1]
+    if (last !== undefined && last.type === 'text') last.text += out
+    else this.out.push({ type: 'text', text: out })
+  }
+
+  private start(id: string, name: string): void {
+    // a call ends the reasoning: a consumer closes its reasoning part before a tool part opens
+    if (this.inReasoning) this.endReasoning()
+    this.reasoningDone = true
+    const index = this.started++
+    this.open.set(id, index)
+    this.emit({ type: 'call-start', id, name, index })
+  }
+
+  private finish(call: ToolCallEvent): void {
+    // without streamArguments (or for a call the core did not start) the whole call goes out now
+    if (!this.open.has(call.id)) {
+      this.start(call.id, call.name)
+      this.emit({ type: 'call-delta', id: call.id, index: this.open.get(call.id)!, delta: call.arguments })
+    }
+    const index = this.open.get(call.id)!
+    this.open.delete(call.id)
+    this.trimmer?.call()
+    this.calls++
+    this.emit({ type: 'call-end', id: call.id, index, call })
+  }
+
+  private startReasoning(): void {
+    this.inReasoning = true
+    this.emit({ type: 'reasoning-start' })
+  }
+
+  private endReasoning(): void {
+    this.inReasoning = false
+    this.reasoningDone = true
+    this.emit({ type: 'reasoning-end' })
+  }
+
+  private emit(action: AdapterAction): void {
+    this.out.push(action)
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The layer every adapter (`toolsieve/openai`, `/anthropic`, `/ai-sdk`,
+ * `/stream`) builds on: options read from a request, sieve events as wire-
+ * neutral actions, the blank-line trimming, and the native-call conflict
+ * gate. Internal to the package (no subpath export): adapters import it from
+ * here, and its exports stay few and stable.
+ */
+export {
+  resolveAdapterOptions,
+  sieveTools,
+  type AdapterOptions,
+  type AdapterTool,
+  type ConflictPolicy,
+  type ResolvedAdapterOptions,
+} from './options.js'
+export { quotedTexts, type QuotedMessage, type QuotedSource } from './quoted.js'
+export { BlankLineTrimmer } from './trim.js'
+export {
+  abortedCallError,
+  createActionSieve,
+  type ActionSieve,
+  type AdapterAction,
+  type CallAbortAction,
+  type CallDeltaAction,
+  type CallEndAction,
+  type CallStartAction,
+  type ReasoningAction,
+  type ReasoningEndAction,
+  type ReasoningStartAction,
+  type TextAction,
+} from './actions.js'
+export { NativeConflictGate } from './conflict.js'

@@ -1,0 +1,71 @@
+/**
+ * The `quoted` option of the adapters: the texts whose tool-call blocks are
+ * examples. Callers pass what they have at hand, the request's own
+ * conversation, so each adapter does not have to dig out the user's words.
+ */
+import { ToolsieveError } from '../errors.js'
+
+/**
+ * A message of a conversation, as the stacks write them: OpenAI chat
+ * (`{ role, content: string | [{ type: 'text', text }] }`), Responses input
+ * items (`{ type: 'message', role, content: [{ type: 'input_text', text }] }`),
+ * Anthropic messages and AI SDK prompt messages (`[{ type: 'text', text }]`).
+ * Only `role` and the text in `content` are read.
+ */
+export interface QuotedMessage {
+  role?: string
+  content?: unknown
+  type?: string
+}
+
+/**
+ * What `quoted` takes: a text, or a list of texts and messages. Every text is
+ * used; of the messages, only the last user message that has text (the
+ * question the answer responds to: a user message holding only tool results
+ * is skipped). A Responses `input` fits as it is.
+ */
+export type QuotedSource = string | ReadonlyArray<string | QuotedMessage>
+
+// part types that hold what the user wrote; tool results and images are not quotes
+const textParts = new Set(['text', 'input_text'])
+
+/** The text of a message's `content`: a string, or its text parts joined by line breaks. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  const texts: string[] = []
+  for (const part of content) {
+    if (typeof part === 'string') texts.push(part)
+    else if (part !== null && typeof part === 'object') {
+      const p = part as { type?: unknown; text?: unknown }
+      if (typeof p.text === 'string' && (p.type === undefined || textParts.has(p.type as string))) texts.push(p.text)
+    }
+  }
+  return texts.join('\n')
+}
+
+/**
+ * The texts to hand to the core's `quoted` option, or `undefined` when none
+ * was given.
+ *
+ * @throws {ToolsieveError} `invalid-option` (`field` `quoted` or `quoted[i]`)
+ *   for anything but a string, or a list of strings and message objects.
+ */
+export function quotedTexts(source: unknown): string[] | undefined {
+  if (source === undefined || source === null) return undefined
+  if (typeof source === 'string') return [source]
+  if (!Array.isArray(source)) throw new ToolsieveError('invalid-option', 'quoted: must be a string, or an array of strings and messages', 'quoted')
+  const texts: string[] = []
+  let lastUser: string | undefined
+  source.forEach((item: unknown, i) => {
+    if (typeof item === 'string') texts.push(item)
+    else if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+      const m = item as QuotedMessage
+      if (m.role !== 'user') return
+      const text = textOf(m.content)
+      if (text !== '') lastUser = text
+    } else throw new ToolsieveError('invalid-option', `quoted[${i}]: must be a string or a message object`, `quoted[${i}]`)
+  })
+  if (lastUser !== undefined) texts.push(lastUser)
+  return texts
+}

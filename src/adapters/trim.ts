@@ -1,0 +1,88 @@
+/**
+ * The blank lines a model writes around a tool-call block. DeepSeek's
+ * encoder puts the block after the content and `\n\n`; models add line
+ * breaks after it too. Once the block is a call, that whitespace belongs to
+ * nothing, and an answer shown without the block would end in blank lines.
+ *
+ * ```
+ * > | Let me check.\n\n<｜DSML｜tool_calls>…</｜DSML｜tool_calls>\n\nDone.
+ *                  ^^^^ dropped: before a call      ^^ dropped: line breaks after it
+ * ```
+ *
+ * Streaming makes this a hold: whitespace at the end of the text so far may
+ * stand before a block (dropped) or before more text (kept), and only the
+ * next event says which. Only spaces, tabs and line breaks are ever held or
+ * dropped, and only next to a call; everything else goes through at once.
+ */
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+
+/** Index where the trailing run of spaces, tabs and line breaks of `s` begins (`s.length` when there is none). */
+function trailingSpace(s: string): number {
+  let i = s.length
+  while (i > 0 && isSpace(s.charCodeAt(i - 1))) i--
+  return i
+}
+
+/**
+ * Holds whitespace that may stand next to a call. Feed it the text events
+ * and tell it about each call; what it returns is the content to send.
+ */
+export class BlankLineTrimmer {
+  /**
+   * Whitespace at the end of the text so far, not yet sent: kept as pieces
+   * (never `held + chunk`), since a model can write many blank lines, one
+   * chunk at a time, before it decides what follows.
+   */
+  private held: string[] = []
+  /**
+   * The last thing was a call: held whitespace is what follows its block, so
+   * the next text drops it up to its last line break (the block's line and
+   * the blank lines after it) and keeps the indentation after that.
+   */
+  private afterCall = false
+
+  /** Text from the sieve; returns what can be sent now (possibly `''`). */
+  text(text: string): string {
+    const cut = trailingSpace(text)
+    if (cut === 0) {
+      if (text !== '') this.held.push(text)
+      return ''
+    }
+    // the text's own leading whitespace joins what is held: after a call it is the block's line end and blank lines
+    let lead = 0
+    while (isSpace(text.charCodeAt(lead))) lead++
+    if (lead > 0) this.held.push(text.slice(0, lead))
+    const before = this.release()
+    this.afterCall = false
+    if (cut < text.length) this.held.push(text.slice(cut))
+    return before + text.slice(lead, cut)
+  }
+
+  /** A call was emitted where the held whitespace ends: that whitespace stood around a block, so it goes. */
+  call(): void {
+    this.held = []
+    this.afterCall = true
+  }
+
+  /** The content is over: returns what is still held and sendable. Whitespace after the last call goes; other whitespace stays. */
+  end(): string {
+    if (this.afterCall) {
+      this.held = []
+      return ''
+    }
+    const out = this.held.join('')
+    this.held = []
+    return out
+  }
+
+  /** Held whitespace before text that is not whitespace: all of it, or after a call what follows its last line break. */
+  private release(): string {
+    if (this.held.length === 0) return ''
+    const all = this.held.join('')
+    this.held = []
+    if (!this.afterCall) return all
+    const lastBreak = Math.max(all.lastIndexOf('\n'), all.lastIndexOf('\r'))
+    return lastBreak === -1 ? all : all.slice(lastBreak + 1)
+  }
+}

@@ -8,12 +8,12 @@ import type { IToken } from 'chevrotain'
 import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
 import { buildInput } from '../schema/input.js'
 import type { ToolTable } from '../schema/tools.js'
-import { decodeInvoke, type CallProblem, type ValueOptions } from '../values/decode.js'
-import { writeJson } from '../values/json-write.js'
+import { decodeInvoke, type CallProblem, type DecodedInvoke, type ValueOptions } from '../values/decode.js'
+import { writeJson, type Written } from '../values/json-write.js'
 import { isPlainObject } from '../values/own.js'
 import type { Validator } from '../schema/validate.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
-import { callId } from './ids.js'
+import { callId, type CallId } from './ids.js'
 
 /** Everything a block needs from the sieve's options, fixed when the sieve is created. */
 export interface BlockOptions {
@@ -39,8 +39,23 @@ export type BlockOutcome =
   /** Released as text; `diagnostics` replace the default `malformed-block` when given. */
   | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }
 
-/** `start` is the stream offset of the first token. */
-export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions): BlockOutcome {
+/**
+ * A decoded invoke's input for a tool's schema (null: none), and its
+ * `arguments` text. One pass gives `arguments` the digits as written and
+ * leaves `input` with plain doubles, for the validator too.
+ */
+export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Record<string, unknown> | null): { input: Record<string, unknown>; written: Written } {
+  let input = buildInput(d, schema)
+  // a schema whose top level is not an object cannot turn the arguments into something else
+  if (!isPlainObject(input)) input = buildInput(d, null)
+  return { input, written: writeJson(input, { settle: true }) }
+}
+
+/**
+ * `start` is the stream offset of the first token. `ids[i]`, when given, is
+ * the id call `i` already has (it was streamed from its start).
+ */
+export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
   const parsed = parseBlock(tokens)
   if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
   const decoded = []
@@ -59,11 +74,7 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
     const found: CallProblem[] = d.problems.length === 0 ? [] : d.problems.slice()
     const tool = opts.tools === null ? null : opts.tools.get(d.name)
     if (tool === undefined) found.push({ code: 'unknown-tool', message: `the tool "${d.name}" is not among the declared tools` })
-    let input = buildInput(d, tool?.schema ?? null)
-    // a schema whose top level is not an object cannot turn the arguments into something else
-    if (!isPlainObject(input)) input = buildInput(d, null)
-    // one pass gives `arguments` the digits as written and leaves `input` with plain doubles, for the validator too
-    const written = writeJson(input, { settle: true })
+    const { input, written } = callInput(d, tool?.schema ?? null)
     const failure = tool?.validate ? checkArguments(d.name, tool.validate, input, written.depth) : null
     if (failure !== null) found.push(failure)
     const call: ToolCallEvent = { type: 'tool-call', id: '', name: d.name, input, arguments: written.json, raw: spans.raws[i]!, span }
@@ -76,8 +87,10 @@ export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions):
   }
   if (problems.length > 0 && opts.onInvalid === 'reject') return { ok: false, reason: 'a call was invalid', diagnostics: problems }
   // ids only for calls that go out: a rejected block uses none of a deterministic generator's
-  for (const call of calls) {
-    const { id, problem } = callId(opts.newId)
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!
+    // a call streamed since its start has had its id from then on
+    const { id, problem } = ids?.[i] ?? callId(opts.newId)
     call.id = id
     if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
   }

@@ -14,6 +14,7 @@ import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls, type BlockOutcome } from './block.js'
 import { blockKey } from './quoted.js'
 import type { Emitter } from './emitter.js'
+import type { CallStream } from './call-stream.js'
 import { flushRun, type Capture, type DriverOptions, type DriverState } from './state.js'
 
 /** The parts of the driver a capture outcome touches. */
@@ -23,6 +24,8 @@ export interface DriverCore {
   readonly stats: SieveStats
   readonly opts: DriverOptions
   readonly lexer: CompiledLexer
+  /** With `streamArguments`: the capture's calls as they are streamed; null without. */
+  readonly calls: CallStream | null
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
 }
 
@@ -36,8 +39,14 @@ function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutc
   const quoted = d.opts.quoted
   if (quoted !== null && quoted.has(blockKey(outcome.calls))) {
     // the model repeating a block of the user's own message: an example, not a call
+    d.calls?.finish('quoted-example')
     d.out.text(text)
     d.diagnostic('quoted-example', 'block released as text: its calls are those of a block in a quoted text', cap.start, cap.start + text.length)
+    return
+  }
+  if (d.calls !== null && !d.calls.complete(outcome.calls)) {
+    d.out.text(text)
+    d.diagnostic('streamed-arguments-changed', 'block released as text: a call\'s arguments do not continue what was streamed of them (a parameter given twice?)', cap.start, cap.start + text.length)
     return
   }
   d.opts.onBlock?.(outcome.calls)
@@ -50,6 +59,7 @@ function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutc
 
 /** A block that did not become calls: its markup as text, and why. */
 function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOutcome & { ok: false }): void {
+  d.calls?.finish(outcome.diagnostics?.[0]?.code ?? 'malformed-block')
   d.out.text(text)
   // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
   if (outcome.diagnostics !== undefined) for (const e of outcome.diagnostics) d.out.event(e)
@@ -60,9 +70,11 @@ function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOut
 export function completeBlock(d: DriverCore, cap: Capture): void {
   d.s.capture = null
   d.stats.blocksParsed++
-  const outcome = buildCalls(cap.tokens, cap.start, d.opts)
+  const outcome = buildCalls(cap.tokens, cap.start, d.opts, d.calls?.ids())
   if (outcome.ok) emitCalls(d, cap, joined(cap.tokens), outcome)
   else emitFailed(d, cap, joined(cap.tokens), outcome)
+  // (every started call has ended by now: this only forgets the block)
+  d.calls?.finish('malformed-block', outcome.ok ? outcome.calls.length : 0)
   const cut = cap.repairedCdata
   if (outcome.ok && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
 }
@@ -119,6 +131,7 @@ export function releaseCapture(d: DriverCore, code: DiagnosticCode | null, why: 
   flushRun(cap)
   d.s.capture = null
   d.s.raw = null
+  d.calls?.finish(code ?? 'malformed-block')
   const text = joined(cap.tokens)
   d.out.text(text)
   if (code !== null) d.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + text.length)
@@ -143,6 +156,7 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
   if (!cap.overflow) {
     cap.overflow = true
     cap.lastClose = 0
+    d.calls?.finish('capture-limit')
     // the span is the first character over the limit: the same for every chunking
     d.diagnostic('capture-limit', `capture grew past ${limit} characters; the whole block is released as text`, cap.start, cap.start + limit + 1)
   }
@@ -239,12 +253,14 @@ export function endCapture(d: DriverCore): void {
   const done = cap.tokens.slice(0, cap.lastClose)
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
   done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
-  const outcome = buildCalls(done, cap.start, d.opts)
+  const outcome = buildCalls(done, cap.start, d.opts, d.calls?.ids())
   const head = joined(done)
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {
     emitCalls(d, cap, head, outcome)
+    // the invoke the stream cut, if it had started, ends here
+    d.calls?.finish('unterminated-block', outcome.calls.length)
     // an empty span where the wrapper's closer is missing: the calls' own spans cover their markup
     const at = cap.start + head.length
     d.diagnostic('unclosed-wrapper', 'the stream ended before the block closed: its complete invokes became calls', at, at)

@@ -61,7 +61,8 @@ export function checkStateShape(state: unknown): void {
     reasoning: object,
     paragraphEnd: nullable(object),
     noHoldUntil: int,
-  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil']))
+    calls: nullable(object),
+  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {
@@ -82,4 +83,19 @@ export function checkStateShape(state: unknown): void {
   if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count, frame: str }, new Set(['frame']))
   if (s.reasoning !== undefined) fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count })
   if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
+  if (s.calls !== null && s.calls !== undefined) checkCalls(s.calls)
+}
+
+const callShape: Record<string, Check> = {
+  name: nullable(str), start: count, id: nullable(str), idProblem: nullable(str), index: int, sent: str, emitted: count, stalled: bool,
+  keys: (v) => Array.isArray(v) && v.every(str),
+}
+
+/** The streamed calls' state (`streamArguments`). */
+function checkCalls(calls: unknown): void {
+  const c = fields(calls, 'calls', {
+    next: count, capture: int, seen: count, at: int, callStart: int, calls: Array.isArray, invokeAt: int, invokeBody: int, paramAt: int, paramBody: int,
+    live: bool, high: str, quoted: nullable((v) => Array.isArray(v) && v.every(count)),
+  })
+  ;(c.calls as unknown[]).forEach((call, i) => fields(call, `calls.calls[${i}]`, callShape))
 }

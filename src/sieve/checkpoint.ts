@@ -19,6 +19,7 @@ export function saveState(s: DriverState): unknown {
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
     skip: s.skip && { ...s.skip },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
+    calls: s.calls && structuredClone(s.calls),
   }
 }
 
@@ -44,7 +45,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

@@ -10,7 +10,8 @@ import { GrammarError, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { initialReasoning } from './reasoning.js'
-import { blockKey } from './quoted.js'
+import { blockKey, callKey } from './quoted.js'
+import type { QuotedBlock } from './call-stream.js'
 import { extendGrammar } from '../grammar/extend.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
@@ -121,18 +122,25 @@ const unguarded = new WeakMap<Grammar, Grammar>()
  * with the sieve's spellings but no Markdown guard: a user quotes an example
  * in a code fence or span as often as not, and it is the example either way.
  */
-function quotedBlocks(texts: unknown, base: Grammar): ReadonlySet<string> {
+function quotedBlocks(texts: unknown, base: Grammar): { keys: ReadonlySet<string>; blocks: QuotedBlock[] } {
   if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
   let grammar = unguarded.get(base)
   if (grammar === undefined) unguarded.set(base, (grammar = extendGrammar(base, { markdown: { fences: false, codeSpans: false } })))
   const keys = new Set<string>()
+  const blocks: QuotedBlock[] = []
+  const onBlock = (calls: ToolCallEvent[]): void => {
+    const key = blockKey(calls)
+    if (keys.has(key)) return
+    keys.add(key)
+    blocks.push({ names: calls.map((c) => c.name), keys: calls.map((c) => callKey(c.name, c.input)) })
+  }
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
-    const reader = sieveWith({ grammar, reasoning: false }, { onBlock: (calls) => void keys.add(blockKey(calls)) })
+    const reader = sieveWith({ grammar, reasoning: false }, { onBlock })
     reader.push(text)
     reader.end()
   })
-  return keys
+  return { keys, blocks }
 }
 
 /** {@link createSieve} with internals set. */
@@ -153,14 +161,17 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   // compiled here, once: a schema that does not compile fails at creation, not mid-stream
   const tools = absent(options.tools) ? null : toolTable(options.tools)
   const fingerprint = grammarFingerprint(grammar)
-  for (const field of ['reasoning', 'startInReasoning'] as const) {
+  for (const field of ['reasoning', 'startInReasoning', 'streamArguments'] as const) {
     if (!absent(options[field]) && typeof options[field] !== 'boolean') throw invalid(field, `must be true or false, got ${describe(options[field])}`)
   }
   const reasoning = options.reasoning !== false
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
   const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar)
-  const driver = new Driver(lexer, { captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags, quoted, onBlock: internals.onBlock }, state)
+  const driver = new Driver(lexer, {
+    captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
+    quoted: quoted?.keys ?? null, quotedBlocks: quoted?.blocks ?? null, streamArguments: options.streamArguments === true, onBlock: internals.onBlock,
+  }, state)
   let finished = false
 
   function events(): SieveEvent[] {

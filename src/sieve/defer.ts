@@ -57,8 +57,11 @@ export class Deferral {
   /** Where the tag end of the deferred tag leads. */
   private body: Place = inBody
 
-  /** `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed. */
-  constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>) {}
+  /**
+   * `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed.
+   * `streaming` (`streamArguments`): a value's text is streamed as it comes, so a parameter tag's end is lexed at once.
+   */
+  constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
 
   /** `pending` is text this deferral holds (not a tail the lexer left). */
   owns(pending: string): boolean {
@@ -116,8 +119,10 @@ export class Deferral {
           if (c === codes.quotationMark) at = inDq
           else if (c === codes.apostrophe) at = inSq
           else if (c < 128 && tagSafe[c] === 1) break
-          else if (this.tables.tagEnds.has(c)) at = body
-          else return stop
+          else if (this.tables.tagEnds.has(c)) {
+            if (body === inValue && this.streaming) return stop
+            at = body
+          } else return stop
           break
         case inDq:
           if (c === codes.quotationMark) at = inTag

@@ -22,6 +22,7 @@ import type { TagReader } from './tag-tokens.js'
 import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './windows.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
+import { CallStream, initialCallStream } from './call-stream.js'
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -34,16 +35,19 @@ export class Driver implements DriverCore, RunHost {
   readonly holds: Holds
   private readonly tagReader: TagReader
   private readonly runs: LexerRuns
+  /** See {@link DriverCore.calls}. */
+  readonly calls: CallStream | null
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.lane = new FastLane(this)
     const tables = laneTables(lexer)
-    this.deferral = new Deferral(tables)
+    this.deferral = new Deferral(tables, opts.streamArguments)
     this.tagReader = tables.tagReader
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
+    this.calls = opts.streamArguments ? new CallStream(lexer, opts, this.out, this) : null
     // resumed from a checkpoint: what was pushed and given out before it, so that a recovery releases the right text
     const answer = reasoningDone(s.reasoning)
     const decided = answer ? s.pos : s.reasoning.pos
@@ -83,6 +87,12 @@ export class Driver implements DriverCore, RunHost {
       if (chunk.length === 0) return
     }
     this.feed(chunk)
+    const now = s.capture
+    if (this.calls !== null && now !== null && !now.overflow) {
+      // the value text the fast path gathered becomes a token now, so that it can stream
+      flushRun(now)
+      this.calls.observe(now, committed(now))
+    }
   }
 
   /** The answer's next chunk (after any reasoning), for the fast lane, the deferral or the lexer. */
@@ -401,9 +411,12 @@ export class Driver implements DriverCore, RunHost {
     }
     const text = all.length > missing ? all.slice(all.length - missing) : all
     const start = this.out.emitted
+    this.calls?.finish('internal-error')
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
+    const next = s.calls?.next ?? 0
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } })
+    if (this.calls !== null) s.calls = { ...initialCallStream(), next }
     this.atPush.chunk = null
   }
 

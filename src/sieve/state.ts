@@ -11,6 +11,7 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import type { BlockOptions } from './block.js'
 import type { ToolCallEvent } from '../types.js'
 import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
+import type { CallStreamState, QuotedBlock } from './call-stream.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {
@@ -118,6 +119,8 @@ export interface DriverState {
    * restart inside a paragraph being read again keeps it.
    */
   noHoldUntil: number
+  /** With `streamArguments`: how far the capture's calls have been streamed (`call-stream.ts`); null without. */
+  calls: CallStreamState | null
 }
 
 export interface DriverOptions extends BlockOptions {
@@ -126,6 +129,10 @@ export interface DriverOptions extends BlockOptions {
   reasoningTags: ReasoningTags
   /** The keys (`quoted.ts`) of the blocks in the `quoted` texts: a block with one of them is an example. null: none given. */
   quoted: ReadonlySet<string> | null
+  /** The same blocks call by call, for a block still being read (`streamArguments`); null: none given. */
+  quotedBlocks: readonly QuotedBlock[] | null
+  /** `streamArguments`: calls start and stream while their block is captured (`call-stream.ts`). */
+  streamArguments: boolean
   /** Told each block's calls before they go out (reading the `quoted` texts). */
   onBlock?: (calls: ToolCallEvent[]) => void
   /**
@@ -140,7 +147,7 @@ export interface DriverOptions extends BlockOptions {
 export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, reasoning: initialReasoning(false, false), paragraphEnd: null, noHoldUntil: -1 }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, reasoning: initialReasoning(false, false), paragraphEnd: null, noHoldUntil: -1, calls: null }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

@@ -1,0 +1,351 @@
+/**
+ * `streamArguments`: calls streamed while their block is still being
+ * captured. After each push the capture's new tokens are read once, in
+ * order; each invoke becomes a record whose `sent` grows with its
+ * `arguments` text as far as it is known for certain:
+ *
+ *     <invoke name="w">  <parameter name="path" string="true">a.txt</parameter>  <parameter name="n">3</parameter>  </invoke>
+ *     ^ `{`              ^ `"path":"`                          ^^^^^ `a.txt`   ^ `"`  then `,"n":3` at its closer  ^ `}`
+ *
+ * A `string` value the schema keeps a string streams as it arrives; any
+ * other value is decoded whole at its closer, by the same decoder and
+ * coercion the block's calls get, and each closed invoke is decoded whole
+ * too. Whatever was sent must begin the final `arguments`: a call whose
+ * final text does not continue it (a parameter given twice) fails its whole
+ * block. Nothing here decides a block's fate; the capture's outcome does,
+ * and tells this stream (`complete`, `abort`).
+ */
+import type { IToken } from 'chevrotain'
+import { tokenOf } from '../lexer/token-instance.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { parseBlock } from '../parser/block-parser.js'
+import { objectOf } from '../schema/coerce.js'
+import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
+import type { DiagnosticCode, ToolCallEvent } from '../types.js'
+import { decodeInvoke, type DecodedInvoke } from '../values/decode.js'
+import type { Node } from '../values/node.js'
+import { writeJson } from '../values/json-write.js'
+import { callInput } from './block.js'
+import type { Emitter } from './emitter.js'
+import { callId } from './ids.js'
+import { callKey } from './quoted.js'
+import type { Capture, DriverOptions, DriverState } from './state.js'
+
+/** One invoke of the capture being read. */
+export interface StreamedCall {
+  /** Null when the call must never start: no name, or one `onInvalid: 'reject'` refuses. */
+  name: string | null
+  /** Where its raw markup begins (the block's start for the first call, else the previous invoke's closer's end). */
+  start: number
+  /** Null until the call has started (its block may still be a quoted example, or a bare invoke a mention). */
+  id: string | null
+  idProblem: string | null
+  index: number
+  /** Its `arguments` as far as known; the first `emitted` characters went out as deltas. */
+  sent: string
+  emitted: number
+  /** Nothing more is sent before the block's end: the next text could not be told for certain. */
+  stalled: boolean
+  keys: string[]
+}
+
+/** Where the reading of the current capture stands; plain JSON (checkpoints). */
+export interface CallStreamState {
+  /** The stream's calls so far: the next start's `index`. */
+  next: number
+  /** The capture read (its start), or -1. */
+  capture: number
+  /** Tokens of it read, and the stream offset after them. */
+  seen: number
+  at: number
+  /** Where the next call's raw markup begins. */
+  callStart: number
+  calls: StreamedCall[]
+  /** Token index of the open invoke's opener, of its tag's end (+1), of the open parameter's opener and tag end; -1: none. */
+  invokeAt: number
+  invokeBody: number
+  paramAt: number
+  paramBody: number
+  /** The open parameter's value streams as it arrives; a high surrogate at its end waits for its pair. */
+  live: boolean
+  high: string
+  /** Indexes of the quoted blocks this block may still be; null: no quoted texts. */
+  quoted: number[] | null
+}
+
+export function initialCallStream(): CallStreamState {
+  return { next: 0, capture: -1, seen: 0, at: 0, callStart: 0, calls: [], invokeAt: -1, invokeBody: -1, paramAt: -1, paramBody: -1, live: false, high: '', quoted: null }
+}
+
+/** A quoted block as the guard compares a block in progress with it: its calls' names and keys. */
+export interface QuotedBlock {
+  names: string[]
+  keys: string[]
+}
+
+/** JSON string content of `s` (no quotes): pieces written one after another are the string written whole. */
+const escaped = (s: string): string => JSON.stringify(s).slice(1, -1)
+
+export class CallStream {
+  /** Empty closers that make an invoke read so far a block the parser takes. */
+  private readonly close: IToken[]
+  private readonly paramClose: IToken
+
+  /** `host.s.calls` is where the stream stands: the driver state, so that a checkpoint carries it. */
+  constructor(
+    private readonly lexer: CompiledLexer,
+    private readonly opts: DriverOptions,
+    private readonly out: Emitter,
+    private readonly host: { s: DriverState },
+  ) {
+    host.s.calls ??= initialCallStream()
+    const type = (name: string) => lexer.typeByName.get(name)!
+    this.close = [tokenOf(type('InvokeClose'), '', NaN), tokenOf(type('WrapperClose'), '', NaN)]
+    this.paramClose = tokenOf(type('ParamClose'), '', NaN)
+  }
+
+  private get st(): CallStreamState {
+    return this.host.s.calls!
+  }
+
+  private set st(st: CallStreamState) {
+    this.host.s.calls = st
+  }
+
+  /** Reads the capture's new tokens and sends what became certain; `live`: the block is known to be a block. */
+  observe(cap: Capture, live: boolean): void {
+    const st = this.st
+    if (st.capture !== cap.start) this.reset(cap.start)
+    const tokens = cap.tokens
+    // an unclosed CDATA cut at the stream's end rewrote the tokens after its opener: only a plain value's, never sent
+    if (st.seen > tokens.length) st.seen = Math.max(st.paramBody, 0)
+    for (; st.seen < tokens.length; st.seen++) {
+      this.read(tokens, st.seen)
+      st.at += tokens[st.seen]!.image.length
+      if (this.lexer.infoByIdx[tokens[st.seen]!.tokenTypeIdx]?.category === 'InvokeClose') st.callStart = st.at
+    }
+    if (!live || (st.quoted !== null && st.quoted.length > 0)) return
+    for (const c of st.calls) this.send(c)
+  }
+
+  /**
+   * The block became `calls` (its first invokes, when the stream cut it):
+   * each is started if it was not and sent the rest of its `arguments`.
+   * Returns false, having aborted every started call, when one's final text
+   * does not continue what was sent: the block must go out as text.
+   */
+  complete(calls: ToolCallEvent[]): boolean {
+    const st = this.st
+    for (let i = 0; i < st.calls.length && i < calls.length; i++) {
+      const c = st.calls[i]!
+      if (c.id !== null && !calls[i]!.arguments.startsWith(c.sent.slice(0, c.emitted))) {
+        this.finish('streamed-arguments-changed')
+        return false
+      }
+    }
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!
+      const c = st.calls[i]
+      if (c === undefined || c.id === null) {
+        this.out.event({ type: 'tool-call-start', id: call.id, name: call.name, index: st.next++, span: { start: call.span.start } })
+        if (call.arguments !== '') this.out.event({ type: 'tool-call-delta', id: call.id, delta: call.arguments })
+      } else if (call.arguments.length > c.emitted) {
+        this.out.event({ type: 'tool-call-delta', id: call.id, delta: call.arguments.slice(c.emitted) })
+      }
+    }
+    return true
+  }
+
+  /** The ids the started calls have, by invoke: `buildCalls` gives them to the calls. */
+  ids(): Array<{ id: string; problem: string | null } | undefined> {
+    return this.st.calls.map((c) => (c.id === null ? undefined : { id: c.id, problem: c.idProblem }))
+  }
+
+  /**
+   * The capture is over: every started call from `from` on (all, unless the
+   * first calls of a cut block became calls) ends with `code`.
+   */
+  finish(code: DiagnosticCode, from = 0): void {
+    const calls = this.st.calls
+    for (let i = from; i < calls.length; i++) {
+      const id = calls[i]!.id
+      if (id !== null) this.out.event({ type: 'tool-call-abort', id, code })
+    }
+    this.reset(-1)
+  }
+
+  private reset(capture: number): void {
+    const next = this.st.next
+    this.st = { ...initialCallStream(), next, capture, at: capture, callStart: capture, quoted: this.opts.quotedBlocks === null ? null : this.opts.quotedBlocks.map((_, i) => i) }
+  }
+
+  private read(tokens: IToken[], i: number): void {
+    const st = this.st
+    const t = tokens[i]!
+    const category = this.lexer.infoByIdx[t.tokenTypeIdx]?.category
+    if (category === 'InvokeOpen') {
+      st.invokeAt = i
+      st.invokeBody = -1
+    } else if (category === 'ParamOpen') {
+      st.paramAt = i
+      st.paramBody = -1
+      st.live = false
+    } else if (category === 'TagEnd') {
+      if (st.invokeAt >= 0 && st.invokeBody < 0) this.invokeTag(tokens, i)
+      else if (st.paramAt >= 0 && st.paramBody < 0) this.paramTag(tokens, i)
+    } else if (category === 'ParamClose') {
+      this.paramEnd(tokens, i)
+    } else if (category === 'InvokeClose') {
+      this.invokeEnd(tokens, i)
+    } else if (st.live && st.paramBody >= 0) {
+      this.streamText(t.image)
+    }
+  }
+
+  private current(): StreamedCall | null {
+    const calls = this.st.calls
+    return calls.length === 0 ? null : calls[calls.length - 1]!
+  }
+
+  /** The invoke's opening tag is whole: its name, and the call's record. */
+  private invokeTag(tokens: IToken[], i: number): void {
+    const st = this.st
+    st.invokeBody = i + 1
+    const read = this.decode(tokens.slice(st.invokeAt, i + 1))
+    const name = read !== null && read.decoded.ok ? read.decoded.name : null
+    const tools = this.opts.tools
+    // a call its block would be rejected for (`onInvalid: 'reject'`) never starts
+    const refused = name !== null && tools !== null && this.opts.onInvalid === 'reject' && !tools.has(name)
+    st.calls.push({ name: refused ? null : name, start: st.callStart, id: null, idProblem: null, index: -1, sent: '{', emitted: 0, stalled: name === null, keys: [] })
+    if (st.quoted !== null) {
+      const k = st.calls.length - 1
+      st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.names[k] === name)
+    }
+  }
+
+  /** A parameter's opening tag is whole: a `string` value its schema keeps a string streams from here. */
+  private paramTag(tokens: IToken[], i: number): void {
+    const st = this.st
+    st.paramBody = i + 1
+    const c = this.current()
+    if (c === null || c.stalled || st.invokeBody < 0) return
+    const read = this.decode([...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(st.paramAt, i + 1), this.paramClose])
+    const param = read?.param(this.opts.values.stringAttr)
+    if (param == null) return void (c.stalled = true)
+    // the value is the exact text between the tags (rule 1), unless the schema makes it something else
+    if (!param.exact || !this.keepsString(c.name ?? '', param.key)) return
+    if (c.keys.includes(param.key)) return void (c.stalled = true)
+    c.keys.push(param.key)
+    c.sent += (c.keys.length > 1 ? ',' : '') + JSON.stringify(param.key) + ':"'
+    st.live = true
+    st.high = ''
+  }
+
+  /** A parameter closed: a streamed value ends its string, any other arrives whole. */
+  private paramEnd(tokens: IToken[], i: number): void {
+    const st = this.st
+    const c = this.current()
+    const from = st.paramAt
+    const live = st.live
+    st.paramAt = -1
+    st.paramBody = -1
+    st.live = false
+    if (c === null || c.stalled || from < 0 || st.invokeBody < 0) return
+    if (live) {
+      c.sent += (st.high === '' ? '' : escaped(st.high)) + '"'
+      st.high = ''
+      return
+    }
+    const param = this.decode([...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(from, i + 1)])?.param(this.opts.values.stringAttr)
+    if (param == null || c.keys.includes(param.key)) return void (c.stalled = true)
+    const schema = this.opts.tools?.get(c.name ?? '')?.schema ?? null
+    const one = objectOf([[param.key, param.node]], schema === null ? null : resolve(schema, schema), schema ?? {})
+    c.keys.push(param.key)
+    c.sent += (c.keys.length > 1 ? ',' : '') + writeJson(one).json.slice(1, -1)
+  }
+
+  /** The invoke closed: decoded whole, its final `arguments`, if they continue what was sent. */
+  private invokeEnd(tokens: IToken[], i: number): void {
+    const st = this.st
+    const c = this.current()
+    const from = st.invokeAt
+    st.invokeAt = -1
+    st.invokeBody = -1
+    st.live = false
+    if (c === null || from < 0) return
+    const d = this.decode(tokens.slice(from, i + 1), true)?.decoded
+    if (d === undefined || !d.ok) return void (c.stalled = true)
+    const tool = this.opts.tools?.get(d.name)
+    const { input, written } = callInput(d, tool?.schema ?? null)
+    if (st.quoted !== null) {
+      const key = callKey(d.name, input)
+      const k = st.calls.length - 1
+      st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.keys[k] === key)
+    }
+    if (c.stalled) return
+    if (written.json.startsWith(c.sent)) c.sent = written.json
+    c.stalled = true
+  }
+
+  private streamText(text: string): void {
+    const c = this.current()
+    if (c === null || c.stalled || text === '') return
+    const st = this.st
+    let piece = st.high + text
+    st.high = ''
+    const last = piece.charCodeAt(piece.length - 1)
+    // a high surrogate whose low half is still to come: JSON writes the pair as it is, a lone half escaped
+    if (last >= 0xd800 && last <= 0xdbff) {
+      st.high = piece.slice(-1)
+      piece = piece.slice(0, -1)
+    }
+    c.sent += escaped(piece)
+  }
+
+  /** Whether a `string="true"` value of `key` stays the string it is under the tool's schema. */
+  private keepsString(name: string, key: string): boolean {
+    const schema = this.opts.tools?.get(name)?.schema ?? null
+    if (schema === null) return true
+    const root = resolve(schema, schema)
+    const s = root === null ? null : resolve(propertySchema(root, key), schema)
+    return s === null || (branchesOf(s) === null && enumOf(s) === null && allows(declaredTypes(s), 'string'))
+  }
+
+  private send(c: StreamedCall): void {
+    if (c.name === null) return
+    if (c.id === null) {
+      const { id, problem } = callId(this.opts.newId)
+      c.id = id
+      c.idProblem = problem
+      c.index = this.st.next++
+      this.out.event({ type: 'tool-call-start', id, name: c.name, index: c.index, span: { start: c.start } })
+    }
+    if (c.sent.length > c.emitted) {
+      this.out.event({ type: 'tool-call-delta', id: c.id, delta: c.sent.slice(c.emitted) })
+      c.emitted = c.sent.length
+    }
+  }
+
+  /** The invoke in `tokens` (from its opener; closed already when `closed`) read as the block's calls are. */
+  private decode(tokens: IToken[], closed = false): InvokeRead | null {
+    const parsed = parseBlock(closed ? [...tokens, this.close[1]!] : [...tokens, ...this.close])
+    if (parsed === null || parsed.invokes.length !== 1) return null
+    const inv = parsed.invokes[0]!
+    const decoded = decodeInvoke(inv, this.opts.values)
+    return {
+      decoded,
+      param: (stringAttr) => {
+        if (!decoded.ok || decoded.params === null || decoded.params.length !== 1 || inv.params.length !== 1) return null
+        const [key, node] = decoded.params[0]!
+        const flag = inv.params[0]!.attrs.get(stringAttr.toLowerCase())
+        return { key, node, exact: flag !== undefined && flag.trim().toLowerCase() === 'true' }
+      },
+    }
+  }
+}
+
+/** An invoke read so far, and its one parameter (null unless it has exactly one). */
+interface InvokeRead {
+  decoded: DecodedInvoke
+  param(stringAttr: string): { key: string; node: Node; exact: boolean } | null
+}

@@ -1,0 +1,152 @@
+/**
+ * One choice of a chat completion stream, turned into the deltas to send:
+ * its content through a sieve, its native calls (and a legacy
+ * `function_call`) kept apart from the rescued ones, its finish rewritten.
+ * One per `choice.index`, since each choice is its own answer.
+ */
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import { abortedCallError, createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { legacyCallId } from './ids.js'
+
+type Choice = ChatCompletionChunk.Choice
+type Delta = ChatCompletionChunk.Choice.Delta
+type ToolCallDelta = ChatCompletionChunk.Choice.Delta.ToolCall
+type FunctionDelta = ChatCompletionChunk.Choice.Delta.ToolCall.Function
+type LegacyDelta = ChatCompletionChunk.Choice.Delta.FunctionCall
+
+/** A delta as this adapter writes it: the SDK's, plus DeepSeek's `reasoning_content`. */
+export type SievedDelta = Delta & { reasoning_content?: string | null }
+
+/** One output delta of a choice, with the finish reason it carries (only the turn's last does). */
+export interface Piece {
+  delta: SievedDelta
+  finish_reason?: Choice['finish_reason']
+  /** The upstream choice's other fields (`logprobs`, extensions): on the first piece made from it. */
+  extra?: Record<string, unknown>
+}
+
+type FinishReason = Choice['finish_reason']
+
+/** Finish reasons that say the answer ended as the model meant: a turn with calls ends in `tool_calls` instead. `length` and `content_filter` say more than that and stay. */
+const callsFinish = new Set<FinishReason | undefined>([null, undefined, 'stop', 'tool_calls', 'function_call'])
+
+export class ChoiceTurn {
+  private readonly sieve: ActionSieve
+  private readonly gate: NativeConflictGate
+  /**
+   * Output tool-call indexes, given in the order calls first appear,
+   * native or rescued: the two kinds never share an index, and the indexes
+   * stay dense (the SDK's accumulator stores calls by index).
+   */
+  private nextIndex = 0
+  /** Upstream's native index → ours. */
+  private readonly natives = new Map<number, number>()
+  /** A rescued call's index in the sieve's actions → ours. */
+  private readonly rescued = new Map<number, number>()
+  /** The legacy `function_call`, as a tool call: its index and id (the legacy shape has neither). */
+  private legacy: { index: number; id: string } | undefined
+  /** A tool call went out in this turn, native or rescued: the finish says `tool_calls`. */
+  private sentCalls = false
+  /** The turn got its finish reason; chunks after it pass as they are. */
+  finished = false
+
+  constructor(private readonly resolved: ResolvedAdapterOptions) {
+    this.sieve = createActionSieve(resolved)
+    this.gate = new NativeConflictGate(resolved.onConflict)
+  }
+
+  /**
+   * The pieces for one upstream choice, in order: its other delta fields
+   * (role, refusal, upstream reasoning), the cleaned content and rescued
+   * calls, native calls, then (at its finish) what the sieve still held and
+   * the finish reason.
+   *
+   * @throws {ToolsieveError} `native-conflict`, `call-aborted`.
+   */
+  take(choice: Choice): Piece[] {
+    const { delta, finish_reason: finish, index: _index, ...extra } = choice
+    const { content, tool_calls: nativeCalls, function_call: legacyCall, ...lead } = (delta ?? {}) as SievedDelta
+    const pieces: Piece[] = []
+    if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
+    this.actions(this.sieve.push(content), pieces)
+    const natives = this.nativeDeltas(nativeCalls, legacyCall)
+    if (natives.length > 0) pieces.push({ delta: { tool_calls: natives } })
+    if (finish !== null && finish !== undefined) this.finish(finish, pieces)
+    if (pieces.length === 0 && Object.keys(extra).length > 0) pieces.push({ delta: {} })
+    if (pieces.length > 0 && Object.keys(extra).length > 0) pieces[0]!.extra = extra
+    return pieces
+  }
+
+  /** The stream ended before this choice finished: flush it. The finish is `tool_calls` when calls went out, else none. */
+  end(): Piece[] {
+    const pieces: Piece[] = []
+    this.finish(null, pieces)
+    return pieces
+  }
+
+  private finish(reason: FinishReason, pieces: Piece[]): void {
+    this.finished = true
+    this.actions(this.sieve.end(), pieces)
+    this.write(this.gate.finish(), pieces)
+    const finish_reason = this.sentCalls && callsFinish.has(reason) ? 'tool_calls' : reason
+    // a stream that ended without a finish gets one only when calls went out (they are what the consumer acts on)
+    if (finish_reason !== null) pieces.push({ delta: {}, finish_reason })
+  }
+
+  private actions(actions: AdapterAction[], pieces: Piece[]): void {
+    this.write(this.gate.pass(actions), pieces)
+  }
+
+  private write(actions: AdapterAction[], pieces: Piece[]): void {
+    for (const a of actions) {
+      switch (a.type) {
+        case 'text':
+          pieces.push({ delta: { content: a.text } })
+          break
+        case 'reasoning':
+          pieces.push({ delta: { reasoning_content: a.text } })
+          break
+        case 'call-start': {
+          const index = this.nextIndex++
+          this.rescued.set(a.index, index)
+          this.sentCalls = true
+          pieces.push({ delta: { tool_calls: [{ index, id: a.id, type: 'function', function: { name: a.name, arguments: '' } }] } })
+          break
+        }
+        case 'call-delta':
+          pieces.push({ delta: { tool_calls: [{ index: this.rescued.get(a.index)!, function: { arguments: a.delta } }] } })
+          break
+        case 'call-abort':
+          throw abortedCallError(a)
+        case 'call-end':
+        case 'reasoning-start':
+        case 'reasoning-end':
+          break
+      }
+    }
+  }
+
+  /** Native tool-call deltas with our indexes; a legacy `function_call` as one more tool call. */
+  private nativeDeltas(calls: ToolCallDelta[] | null | undefined, legacy: LegacyDelta | null | undefined): ToolCallDelta[] {
+    const out: ToolCallDelta[] = []
+    for (const call of calls ?? []) {
+      this.gate.sawNative()
+      this.sentCalls = true
+      let index = this.natives.get(call.index)
+      if (index === undefined) this.natives.set(call.index, (index = this.nextIndex++))
+      out.push({ ...call, index })
+    }
+    if (legacy !== null && legacy !== undefined) {
+      this.gate.sawNative()
+      this.sentCalls = true
+      const fn: FunctionDelta = {}
+      if (legacy.name !== undefined) fn.name = legacy.name
+      if (legacy.arguments !== undefined) fn.arguments = legacy.arguments
+      if (this.legacy === undefined) {
+        this.legacy = { index: this.nextIndex++, id: legacyCallId(this.resolved) }
+        out.push({ index: this.legacy.index, id: this.legacy.id, type: 'function', function: { arguments: '', ...fn } })
+      } else out.push({ index: this.legacy.index, function: fn })
+    }
+    return out
+  }
+}

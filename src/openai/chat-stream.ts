@@ -1,0 +1,116 @@
+/**
+ * `sieveChatStream`: a chat completion stream with the tool calls its text
+ * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
+ */
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import { resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
+
+/** A chunk as {@link sieveChatStream} gives it: the input's type, with DeepSeek's `delta.reasoning_content`. */
+export type SievedChunk<T extends ChatCompletionChunk = ChatCompletionChunk> = Omit<T, 'choices'> & {
+  choices: Array<T['choices'][number] & { delta: SievedDelta }>
+}
+
+/**
+ * Options of the `toolsieve/openai` functions: the sieve's options plus the
+ * adapter layer's (`tools` as the request declares them, `thinking`,
+ * `quoted` from the request's `messages` or `input`, `trimBlankLines`,
+ * `onConflict`, `onDiagnostic`, `streamArguments`).
+ */
+export type OpenAIAdapterOptions = AdapterOptions
+
+/**
+ * Rescues the tool calls a model wrote into its text, from a chat completion
+ * stream (the `openai` SDK's `Stream<ChatCompletionChunk>`, or any async
+ * iterable of chunks).
+ *
+ * - `delta.content` is cleaned: the markup of a rescued call is gone, text
+ *   and examples in Markdown code stay.
+ * - Each rescued call is `delta.tool_calls`: a chunk with its `index`, `id`,
+ *   `type: 'function'` and `function.name`, then its `function.arguments`.
+ *   By default a call goes out when it is complete; with `streamArguments`
+ *   its name as soon as it is read and its arguments as they arrive (a call
+ *   whose block then fails throws `call-aborted`: nothing half-sent is left).
+ * - Reasoning (`<think>…</think>`, or `thinking: true`) is `delta.reasoning_content`.
+ * - A turn with rescued calls finishes with `finish_reason: 'tool_calls'`
+ *   (`length` and `content_filter` stay).
+ * - One sieve per `choice.index`; chunks with no choices (usage) pass through;
+ *   a stream that ends without a finish reason is flushed.
+ * - Native `delta.tool_calls` pass through with indexes apart from rescued
+ *   ones; a legacy `delta.function_call` becomes a tool call. A turn with
+ *   native and rescued calls throws `native-conflict` (default), or with
+ *   `onConflict: 'prefer-native'` its rescued calls are dropped.
+ *
+ * ```ts
+ * const stream = await client.chat.completions.create({ model, messages, stream: true })
+ * for await (const chunk of sieveChatStream(stream, { tools, quoted: messages })) …
+ * ```
+ *
+ * @throws {ToolsieveError} at once for a bad option (`invalid-option`, with
+ *   `field`); while iterating, `native-conflict` or `call-aborted`.
+ */
+export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
+  const resolved = resolveAdapterOptions(options)
+  return run(chunks, resolved) as AsyncIterable<SievedChunk<T>>
+}
+
+async function* run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
+  const turns = new Map<number, ChoiceTurn>()
+  /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
+  let last: ChatCompletionChunk | undefined
+  for await (const chunk of chunks) {
+    last = chunk
+    const choices = chunk?.choices
+    // usage-only chunks (and anything else without choices) are not ours to change
+    if (!Array.isArray(choices) || choices.length === 0) {
+      yield chunk
+      continue
+    }
+    const pieces: Array<[number, Piece[]]> = []
+    for (const choice of choices) {
+      const index = typeof choice?.index === 'number' ? choice.index : 0
+      let turn = turns.get(index)
+      if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
+      // a choice that already finished is no longer a turn: what follows it goes as it came
+      if (turn.finished) pieces.push([index, [{ delta: choice.delta ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
+      else pieces.push([index, turn.take(choice)])
+    }
+    yield* chunksOf(chunk, pieces, true)
+  }
+  if (last === undefined) return
+  const pieces: Array<[number, Piece[]]> = []
+  for (const [index, turn] of turns) if (!turn.finished) pieces.push([index, turn.end()])
+  yield* chunksOf(last, pieces, false)
+}
+
+/** A choice's fields other than its delta, finish and index (`logprobs`, provider extensions). */
+function rest(choice: ChatCompletionChunk.Choice): Record<string, unknown> {
+  const { delta: _d, finish_reason: _f, index: _i, ...extra } = choice
+  return extra
+}
+
+/**
+ * The output chunks for one input chunk: the k-th holds the k-th piece of
+ * each choice that has one, so every choice keeps its own order. `usage`
+ * (when the input carried it) rides on the last; with `keepEmpty`, an input
+ * whose pieces were all held still gives a chunk when it carried usage.
+ */
+function* chunksOf(chunk: ChatCompletionChunk, pieces: Array<[number, Piece[]]>, keepEmpty: boolean): Generator<ChatCompletionChunk> {
+  const { choices: _c, usage, ...top } = chunk
+  const count = Math.max(0, ...pieces.map(([, p]) => p.length))
+  if (count === 0) {
+    if (keepEmpty && usage != null) yield { ...top, choices: [], usage } as ChatCompletionChunk
+    return
+  }
+  for (let k = 0; k < count; k++) {
+    const choices: ChatCompletionChunk.Choice[] = []
+    for (const [index, list] of pieces) {
+      const piece = list[k]
+      if (piece === undefined) continue
+      choices.push({ ...piece.extra, index, delta: piece.delta, finish_reason: piece.finish_reason ?? null } as ChatCompletionChunk.Choice)
+    }
+    const out = { ...top, choices } as ChatCompletionChunk
+    if (k === count - 1 && usage !== undefined && keepEmpty) out.usage = usage
+    yield out
+  }
+}

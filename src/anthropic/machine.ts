@@ -1,0 +1,185 @@
+/**
+ * The Anthropic adapter's decisions, one upstream event at a time. Each
+ * upstream text block runs through an action sieve of its own (ended at the
+ * block's stop, so nothing it held moves past a block that follows); its
+ * actions pass the turn's native-conflict gate and become text, thinking and
+ * `tool_use` blocks; every other block passes through. Synchronous, so the
+ * streaming and the whole-message entry points share it.
+ */
+import { abortedCallError, createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { PreferNativeHold, type Item } from './hold.js'
+import type { AnthropicSettings } from './options.js'
+import { BlockWriter, type MessagesStreamEvent } from './writer.js'
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+
+/** `text` without the blank lines at its start: the whitespace up to its last leading line break. */
+function dropLeadingBlankLines(text: string): string {
+  let lead = 0
+  while (lead < text.length && isBlank(text.charCodeAt(lead))) lead++
+  if (lead === text.length) return ''
+  const cut = Math.max(text.lastIndexOf('\n', lead - 1), text.lastIndexOf('\r', lead - 1))
+  return cut === -1 ? text : text.slice(cut + 1)
+}
+
+export class MessagesMachine {
+  private readonly writer = new BlockWriter()
+  /** `'error'`: the shared gate throws at the first sign of both kinds of call. */
+  private readonly gate: NativeConflictGate | null
+  /** `'prefer-native'`: everything after the first rescued call waits, in order. */
+  private readonly hold: PreferNativeHold | null
+  /** The open upstream text block's sieve, and that block's upstream index. */
+  private sieve: ActionSieve | null = null
+  private sieveIndex = -1
+  /** Upstream text blocks opened so far: only the first may start with reasoning. */
+  private textBlocks = 0
+  /**
+   * The reasoning just ended and no text came since: the blank lines a model
+   * writes after `</think>` would start the text block. The shared trimmer
+   * drops them around calls only.
+   */
+  private afterReasoning = false
+  /** Upstream sent `error`: what was held is not flushed (nor repaired into calls) into a failed message. */
+  private failed = false
+
+  constructor(private readonly settings: AnthropicSettings) {
+    const preferNative = settings.onConflict === 'prefer-native'
+    this.gate = preferNative ? null : new NativeConflictGate('error')
+    this.hold = preferNative ? new PreferNativeHold((item) => this.apply(item)) : null
+  }
+
+  /** What to send for one upstream event. */
+  event(event: MessagesStreamEvent): MessagesStreamEvent[] {
+    switch (event.type) {
+      case 'content_block_start': {
+        const block = event.content_block
+        if (block.type === 'text') this.openText(event.index, typeof block.text === 'string' ? block.text : '')
+        else {
+          // before the native call is written: under 'error' a rescued call already out makes this throw
+          if (block.type === 'tool_use') {
+            this.gate?.sawNative()
+            this.hold?.sawNative()
+          }
+          this.out({ type: 'upstream', event })
+        }
+        break
+      }
+      case 'content_block_delta':
+        if (this.sieve !== null && event.index === this.sieveIndex) {
+          if (event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
+          else this.out({ type: 'text-delta', delta: event.delta })
+        } else this.out({ type: 'upstream', event })
+        break
+      case 'content_block_stop':
+        if (this.sieve !== null && event.index === this.sieveIndex) this.closeText()
+        else this.out({ type: 'upstream', event })
+        break
+      case 'message_delta':
+        this.finish()
+        this.writer.upstream(this.stopReason(event))
+        break
+      case 'message_stop':
+        this.finish()
+        this.writer.upstream(event)
+        break
+      case 'error':
+        this.failed = true
+        this.sieve = null
+        this.hold?.discard()
+        this.writer.upstream(event)
+        break
+      default:
+        this.out({ type: 'upstream', event })
+    }
+    return this.writer.take()
+  }
+
+  /** The upstream stream ended: flush what is held (a stream cut before `message_delta` still gets its blocks). */
+  end(): MessagesStreamEvent[] {
+    if (!this.failed) this.finish()
+    return this.writer.take()
+  }
+
+  /** Rescued calls whose `tool_use` block went out. */
+  get rescued(): number {
+    return this.writer.calls.size
+  }
+
+  private openText(index: number, text: string): void {
+    this.closeText()
+    this.sieve = createActionSieve(this.textBlocks++ === 0 ? this.settings : this.settings.later)
+    this.sieveIndex = index
+    if (text !== '') this.write(this.sieve.push(text))
+  }
+
+  private closeText(): void {
+    if (this.sieve === null) return
+    const sieve = this.sieve
+    this.sieve = null
+    this.write(sieve.end())
+    this.out({ type: 'close' })
+  }
+
+  /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
+  private finish(): void {
+    if (this.failed) return
+    this.closeText()
+    this.hold?.finish()
+    this.writer.close()
+  }
+
+  private write(actions: AdapterAction[]): void {
+    for (const a of actions) this.out(a)
+  }
+
+  /** Everything written goes through here, so that `prefer-native` can hold it in order. */
+  private out(item: Item): void {
+    if (this.hold !== null) return this.hold.item(item)
+    // under 'error' a rescued call after a native one throws here, before it is written
+    if (this.gate !== null && item.type.startsWith('call-')) this.gate.pass([item as AdapterAction])
+    this.apply(item)
+  }
+
+  private apply(a: Item): void {
+    const w = this.writer
+    switch (a.type) {
+      case 'upstream':
+        return w.upstream(a.event)
+      case 'text-delta':
+        return w.textDelta(a.delta)
+      case 'close':
+        return w.close()
+      case 'text': {
+        const text = this.afterReasoning ? dropLeadingBlankLines(a.text) : a.text
+        if (text === '') return
+        this.afterReasoning = false
+        return w.text(text)
+      }
+      case 'reasoning-start':
+        return
+      case 'reasoning':
+        return w.thinking(a.text)
+      case 'reasoning-end':
+        this.afterReasoning = true
+        return w.close()
+      case 'call-start':
+        this.afterReasoning = false
+        return w.callStart(a.id, a.name)
+      case 'call-delta':
+        return w.callDelta(a.id, a.delta)
+      case 'call-end':
+        return w.callEnd(a.id)
+      case 'call-abort':
+        // its start went out: the wire cannot take a tool_use block back
+        if (w.calls.has(a.id)) throw abortedCallError(a)
+        return
+    }
+  }
+
+  /** `end_turn` (or a stop sequence) with rescued calls out is a tool-use turn; `max_tokens` and the like stay, as the API does for a cut call. */
+  private stopReason(event: Extract<MessagesStreamEvent, { type: 'message_delta' }>): MessagesStreamEvent {
+    const reason = event.delta.stop_reason
+    if (this.writer.calls.size === 0 || !(reason === 'end_turn' || reason === 'stop_sequence' || reason === null)) return event
+    return { ...event, delta: { ...event.delta, stop_reason: 'tool_use', stop_sequence: null } }
+  }
+}

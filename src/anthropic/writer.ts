@@ -1,0 +1,118 @@
+/**
+ * Writes the Messages stream the adapter sends: content blocks numbered in
+ * the order they open, whether they are text and thinking made from the
+ * sieve's events, rescued `tool_use` blocks, or upstream blocks passed
+ * through. It only writes; what to write is decided in `machine.ts`.
+ */
+import type { RawContentBlockDeltaEvent, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages'
+
+/** `ping`, which the API sends between events. */
+export interface PingEvent {
+  type: 'ping'
+}
+
+/** An `error` event of the stream (`overloaded_error` mid-stream, say). */
+export interface StreamErrorEvent {
+  type: 'error'
+  error: { type: string; message: string }
+}
+
+/** An event of an Anthropic Messages stream, as the API sends it (`ping` and `error` included, which the SDK's own iterator leaves out). */
+export type MessagesStreamEvent = RawMessageStreamEvent | PingEvent | StreamErrorEvent
+
+/** The block that is open now, if the adapter made it. */
+type Open = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool_use'; index: number; id: string } | null
+
+export class BlockWriter {
+  /** Events written since the last {@link take}. */
+  private out: MessagesStreamEvent[] = []
+  /** The index the next block gets. */
+  private next = 0
+  /** The adapter's open block; upstream blocks are not tracked, since upstream opens and closes them itself. */
+  private open: Open = null
+  /** Upstream index → ours, for the blocks passed through (their deltas and stop carry the upstream index). */
+  private readonly upstreamIndex = new Map<number, number>()
+  /** Rescued calls whose block went out, by id, with their index: a late delta still finds its block. */
+  readonly calls = new Map<string, number>()
+
+  /** Adds to the open text block, opening one if needed. */
+  text(text: string): void {
+    if (text === '') return
+    const index = this.ensure('text')
+    this.out.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } })
+  }
+
+  /** Adds to the open thinking block, opening one if needed. */
+  thinking(thinking: string): void {
+    if (thinking === '') return
+    const index = this.ensure('thinking')
+    this.out.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } })
+  }
+
+  /** A delta of an upstream text block other than its text (a `citations_delta`): it belongs to the text block we write. */
+  textDelta(delta: RawContentBlockDeltaEvent['delta']): void {
+    this.out.push({ type: 'content_block_delta', index: this.ensure('text'), delta })
+  }
+
+  /** Closes the open block, if the adapter made one. */
+  close(): void {
+    if (this.open === null) return
+    this.out.push({ type: 'content_block_stop', index: this.open.index })
+    this.open = null
+  }
+
+  /** Opens a rescued call's `tool_use` block; its input comes as deltas. */
+  callStart(id: string, name: string): void {
+    this.close()
+    const index = this.next++
+    this.open = { kind: 'tool_use', index, id }
+    this.calls.set(id, index)
+    // the API's own shape: input is {} at the start and is made of the input_json_deltas
+    this.out.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {}, caller: { type: 'direct' } } })
+  }
+
+  /** The next piece of a rescued call's input JSON. */
+  callDelta(id: string, partial: string): void {
+    const index = this.calls.get(id)
+    if (index === undefined || partial === '') return
+    this.out.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } })
+  }
+
+  /** A rescued call is complete: its block closes, unless another block already closed it. */
+  callEnd(id: string): void {
+    if (this.open?.kind === 'tool_use' && this.open.id === id) this.close()
+  }
+
+  /** An upstream event, written with its block index mapped to ours. */
+  upstream(event: MessagesStreamEvent): void {
+    if (event.type === 'content_block_start') {
+      this.close()
+      const index = this.next++
+      this.upstreamIndex.set(event.index, index)
+      this.out.push({ ...event, index })
+    } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
+      this.out.push({ ...event, index: this.upstreamIndex.get(event.index) ?? event.index })
+    } else this.out.push(event)
+  }
+
+  /** The events written so far, handed over once. */
+  take(): MessagesStreamEvent[] {
+    const out = this.out
+    this.out = []
+    return out
+  }
+
+  private ensure(kind: 'text' | 'thinking'): number {
+    if (this.open?.kind === kind) return this.open.index
+    this.close()
+    const index = this.next++
+    this.open = { kind, index }
+    this.out.push({
+      type: 'content_block_start',
+      index,
+      // a rescued thinking block has no signature: it was not signed by Anthropic, so none is invented (see the README)
+      content_block: kind === 'text' ? { type: 'text', text: '', citations: null } : { type: 'thinking', thinking: '', signature: '' },
+    })
+    return index
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The middleware's options: the adapters' own (the sieve's options, `tools`,
+ * `thinking`, `quoted`, `trimBlankLines`, `onConflict`, `onDiagnostic`) plus
+ * what only the AI SDK needs. Checked once when the middleware is made; per
+ * call they are completed from the call's params (its tools, its last user
+ * message) and resolved into a sieve.
+ */
+import { resolveAdapterOptions, type AdapterOptions, type AdapterTool, type ResolvedAdapterOptions } from '../adapters/options.js'
+import { quotedTexts, type QuotedSource } from '../adapters/quoted.js'
+import { ToolsieveError } from '../errors.js'
+import type { CallOptionsLike, CallToolLike, ToolChoiceLike } from './types.js'
+
+/**
+ * Options of {@link toolsieveMiddleware}. All optional; `null` and
+ * `undefined` mean the default.
+ */
+export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools' | 'quoted' | 'streamArguments'> {
+  /**
+   * The tools calls are checked against (unknown names get `unknown-tool`,
+   * schemas coerce and validate). Default: the call's own function tools
+   * (`params.tools`), which is what `streamText` / `generateText` were given.
+   */
+  tools?: ReadonlyArray<AdapterTool> | null
+  /**
+   * Texts whose tool-call blocks are examples, not calls (see the core's
+   * `quoted`): texts or messages, as the other adapters take them. Default:
+   * the last user message of the call's prompt, so a model repeating a call
+   * the user pasted does not run it. `false`: none. When `transformParams`
+   * put the tool prompt in, its example call is always quoted too.
+   */
+  quoted?: QuotedSource | false | null
+  /**
+   * Rewrite the call for a model without native tools: the tools go into the
+   * system prompt ({@link buildToolPrompt}), earlier assistant tool calls
+   * into DSML text and tool results into user text, and `tools` /
+   * `toolChoice` are removed (provider tools stay). `false` leaves the params
+   * alone: for a model that has the tools in its own prompt already. Default
+   * `true`.
+   */
+  transformParams?: boolean | null
+  /** The markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
+  dialect?: 'dsml' | 'xml' | null
+  /**
+   * Stream each rescued call's input as it is written (`tool-input-start` as
+   * soon as its name is read, `tool-input-delta` pieces, then
+   * `tool-input-end` and `tool-call`). The AI SDK runs a tool only on its
+   * `tool-call` part, so this is safe. `false`: the four parts come together
+   * when the call is complete. Default `true`.
+   */
+  streamArguments?: boolean | null
+}
+
+/** The middleware's own fields, checked and with defaults. */
+export interface MiddlewareSettings {
+  base: Omit<AdapterOptions, 'tools' | 'quoted' | 'streamArguments'>
+  tools: ReadonlyArray<AdapterTool> | undefined
+  quoted: QuotedSource | false | undefined
+  transformParams: boolean
+  dialect: 'dsml' | 'xml'
+  streamArguments: boolean
+}
+
+/** What `transformParams` knew of the call before it rewrote it, for the wrapStream / wrapGenerate of the same call. */
+export interface CallState {
+  tools: ReadonlyArray<CallToolLike> | undefined
+  toolChoice: ToolChoiceLike | undefined
+  /** Texts to quote: the last user message (unless turned off) and the tool prompt. */
+  quoted: string[]
+}
+
+const absent = (v: unknown): v is null | undefined => v === undefined || v === null
+
+function invalid(field: string, message: string): ToolsieveError {
+  return new ToolsieveError('invalid-option', `${field}: ${message}`, field)
+}
+
+/**
+ * Checks the options once, when the middleware is made.
+ *
+ * @throws {ToolsieveError} `invalid-option` naming the field (the core's and the adapters' checks included).
+ */
+export function middlewareSettings(given: ToolsieveMiddlewareOptions | null | undefined): MiddlewareSettings {
+  if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw new ToolsieveError('invalid-option', 'the options must be an object', '')
+  const options = given ?? {}
+  const { transformParams, dialect, streamArguments, quoted, tools, ...base } = options
+  for (const [field, v] of [['transformParams', transformParams], ['streamArguments', streamArguments]] as const) {
+    if (!absent(v) && typeof v !== 'boolean') throw invalid(field, 'must be true or false')
+  }
+  if (!absent(dialect) && dialect !== 'dsml' && dialect !== 'xml') throw invalid('dialect', "must be 'dsml' or 'xml'")
+  if (quoted !== false && !absent(quoted)) quotedTexts(quoted)
+  // the adapters' and the core's checks, now rather than at the first call
+  resolveAdapterOptions({ ...base, tools: absent(tools) ? null : tools })
+  return {
+    base,
+    tools: absent(tools) ? undefined : tools,
+    quoted: absent(quoted) ? undefined : quoted,
+    transformParams: transformParams ?? true,
+    dialect: dialect ?? 'dsml',
+    streamArguments: streamArguments ?? true,
+  }
+}
+
+/** The last user message's text, as the adapters read it (a message of only files is skipped). */
+export function lastUserText(params: CallOptionsLike): string[] {
+  return quotedTexts(params.prompt as never) ?? []
+}
+
+/** The call's state as seen before any rewriting: its own tools, tool choice and the texts to quote. */
+export function callState(settings: MiddlewareSettings, params: CallOptionsLike, prompt: string | undefined): CallState {
+  const quoted = settings.quoted === false ? [] : settings.quoted === undefined ? lastUserText(params) : (quotedTexts(settings.quoted) ?? [])
+  if (prompt !== undefined) quoted.push(prompt)
+  return { tools: params.tools, toolChoice: params.toolChoice, quoted }
+}
+
+/**
+ * The sieve settings for one call. With `toolChoice: 'none'` no call may run:
+ * no tool is declared and a call is rejected, so any block is text.
+ */
+export function resolveCall(settings: MiddlewareSettings, state: CallState): ResolvedAdapterOptions {
+  const none = state.toolChoice?.type === 'none'
+  const tools = none ? [] : (settings.tools ?? state.tools)
+  return resolveAdapterOptions({
+    ...settings.base,
+    tools: tools === undefined ? null : (tools as ReadonlyArray<AdapterTool>),
+    quoted: state.quoted,
+    streamArguments: settings.streamArguments,
+    ...(none ? { onInvalid: 'reject' as const } : {}),
+  })
+}

@@ -114,8 +114,8 @@ export class CallStream {
 
   /** Reads the capture's new tokens and sends what became certain; `live`: the block is known to be a block. */
   observe(cap: Capture, live: boolean): void {
+    if (this.st.capture !== cap.start) this.reset(cap.start)
     const st = this.st
-    if (st.capture !== cap.start) this.reset(cap.start)
     const tokens = cap.tokens
     // an unclosed CDATA cut at the stream's end rewrote the tokens after its opener: only a plain value's, never sent
     if (st.seen > tokens.length) st.seen = Math.max(st.paramBody, 0)

@@ -33,6 +33,10 @@
  * Markdown and reads the calls; toolsieve keeps its promise and gives the
  * text back. Those records have a test of their own that says so.
  *
+ * With `streamArguments` every record streams its calls: each start ends in
+ * its call, the deltas are its `arguments` exactly (checked by
+ * `checkStreamed`), and the other events are the unstreamed run's.
+ *
  * One `it` per file and chunking collects every failing record, so the
  * message names the record ids (the first 20) and how many fail.
  *
@@ -47,7 +51,8 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
-import { CHUNKINGS, encoderInput, encoderProblems, failClosedProblems, readRecords } from '../helpers/fixtures-external.js'
+import { CHUNKINGS, chunkInput, encoderInput, encoderOptions, encoderProblems, failClosedProblems, readRecords } from '../helpers/fixtures-external.js'
+import { comparable, streamed, unstreamed } from '../helpers/streamed.js'
 
 const dir = fileURLToPath(new URL('../fixtures/deepseek-encoder/', import.meta.url))
 
@@ -85,6 +90,18 @@ describe.each(FILES)('DeepSeek encoder records: $file', ({ file, version, record
     }
     const message = `${failures.length} of ${records.length} records fail (${chunking}); the first ${Math.min(SHOWN, failures.length)}:\n${failures.slice(0, SHOWN).join('\n')}`
     expect(failures.length, message).toBe(0)
+  })
+
+  it.each(['code points', 'random'] as const)('should stream every record\'s calls with their arguments exact (streamArguments, %s)', (chunking) => {
+    const failures: string[] = []
+    for (const record of records) {
+      const chunks = chunkInput(encoderInput(record), chunking, record.id)
+      const s = streamed(chunks, encoderOptions(record))
+      const calls = s.rest.filter((e) => e.type === 'tool-call')
+      if (calls.length !== record.calls.length || s.aborts.length > 0) failures.push(`${record.id}: ${calls.length} calls, ${s.aborts.length} aborts`)
+      else if (JSON.stringify(comparable(s.rest)) !== JSON.stringify(comparable(unstreamed(chunks, encoderOptions(record))))) failures.push(`${record.id}: events differ from the unstreamed run`)
+    }
+    expect(failures.length, failures.slice(0, SHOWN).join('\n')).toBe(0)
   })
 
   it('should not support a block inside a fence the content leaves open (text, no call: fenced code is an example)', () => {

@@ -1,0 +1,99 @@
+/**
+ * The invariants of `streamArguments` events, checked on any event list:
+ * every start ends in exactly one tool-call (same id, name, span start) or one
+ * abort, after it; deltas come only between them and concatenate to the final
+ * `arguments`; indexes count starts from the stream's first. Returns the
+ * events without the three streaming kinds, which must equal what a sieve
+ * without the option gives.
+ */
+import { expect } from 'vitest'
+import { createSieve } from '../../src/index.js'
+import type { SieveEvent, SieveOptions } from '../../src/index.js'
+
+export interface Streamed {
+  /** The events without tool-call-start / -delta / -abort. */
+  rest: SieveEvent[]
+  starts: Extract<SieveEvent, { type: 'tool-call-start' }>[]
+  aborts: Extract<SieveEvent, { type: 'tool-call-abort' }>[]
+  /** Concatenated deltas by id. */
+  args: Map<string, string>
+}
+
+export function checkStreamed(events: readonly SieveEvent[]): Streamed {
+  const open = new Map<string, { name: string; start: number }>()
+  const ended = new Set<string>()
+  const out: Streamed = { rest: [], starts: [], aborts: [], args: new Map() }
+  for (const e of events) {
+    if (e.type === 'tool-call-start') {
+      expect(open.has(e.id) || ended.has(e.id), `id ${e.id} starts once`).toBe(false)
+      expect(e.index, 'indexes count starts').toBe(out.starts.length)
+      out.starts.push(e)
+      open.set(e.id, { name: e.name, start: e.span.start })
+      out.args.set(e.id, '')
+    } else if (e.type === 'tool-call-delta') {
+      expect(open.has(e.id), `delta for an open call ${e.id}`).toBe(true)
+      expect(e.delta.length, 'a delta is never empty').toBeGreaterThan(0)
+      out.args.set(e.id, out.args.get(e.id)! + e.delta)
+    } else if (e.type === 'tool-call-abort') {
+      expect(open.has(e.id), `abort of an open call ${e.id}`).toBe(true)
+      open.delete(e.id)
+      ended.add(e.id)
+      out.aborts.push(e)
+    } else {
+      if (e.type === 'tool-call') {
+        const o = open.get(e.id)
+        expect(o, `tool-call ${e.id} was started`).toBeDefined()
+        expect(o!.name).toBe(e.name)
+        expect(o!.start, 'the start names where the call\'s raw begins').toBe(e.span.start)
+        expect(out.args.get(e.id), 'deltas concatenate to the final arguments').toBe(e.arguments)
+        open.delete(e.id)
+        ended.add(e.id)
+      }
+      out.rest.push(e)
+    }
+  }
+  expect([...open.keys()], 'every start has ended by the stream\'s end').toEqual([])
+  return out
+}
+
+/** Streams `chunks` with `streamArguments` (ids numbered), checks the invariants, and returns the streamed view. */
+export function streamed(chunks: readonly string[], opts: SieveOptions = {}): Streamed {
+  let n = 0
+  const sieve = createSieve({ generateId: () => `id${n++}`, ...opts, streamArguments: true })
+  const events: SieveEvent[] = []
+  for (const c of chunks) events.push(...sieve.push(c))
+  events.push(...sieve.end())
+  return checkStreamed(events)
+}
+
+/** Text events merged, ids dropped: what two runs must agree on. */
+export function comparable(events: readonly SieveEvent[]): unknown[] {
+  const out: unknown[] = []
+  for (const e of events) {
+    if (e.type === 'text') {
+      if (e.text === '') continue
+      const last = out[out.length - 1] as { type: string; text: string } | undefined
+      if (last?.type === 'text') last.text += e.text
+      else out.push({ type: 'text', text: e.text })
+    } else if (e.type === 'reasoning') {
+      const last = out[out.length - 1] as { type: string; text: string } | undefined
+      if (last?.type === 'reasoning') last.text += e.text
+      else if (e.text !== '') out.push({ type: 'reasoning', text: e.text })
+    } else if (e.type === 'tool-call') {
+      out.push({ ...e, id: '', diagnostics: e.diagnostics?.map((d) => ({ ...d, message: '' })) })
+    } else if (e.type === 'diagnostic' || e.type === 'error') {
+      out.push({ ...e, message: '' })
+    } else out.push(e)
+  }
+  return out
+}
+
+/** The same stream without the option, ids numbered the same way. */
+export function unstreamed(chunks: readonly string[], opts: SieveOptions = {}): SieveEvent[] {
+  let n = 0
+  const sieve = createSieve({ generateId: () => `id${n++}`, ...opts, streamArguments: false })
+  const events: SieveEvent[] = []
+  for (const c of chunks) events.push(...sieve.push(c))
+  events.push(...sieve.end())
+  return events
+}

@@ -6,3 +6,4 @@
 export { sieveChatStream, type OpenAIAdapterOptions, type SievedChunk } from './chat-stream.js'
 export { sieveChatCompletion, type SievedCompletion } from './chat-completion.js'
 export type { SievedDelta } from './chat-choice.js'
+export { sieveResponsesStream } from './responses-stream.js'

@@ -1,0 +1,165 @@
+/**
+ * `sieveResponsesStream`: a Responses API event stream with the calls its
+ * output text held rescued as function_call output items.
+ */
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
+import { createActionSieve, NativeConflictGate, resolveAdapterOptions, type ActionSieve, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { createSieve } from '../sieve/create.js'
+import type { OpenAIAdapterOptions } from './chat-stream.js'
+import { TextPartItems, type ItemSink } from './responses-items.js'
+
+type AnyEvent = Record<string, unknown> & { type: string }
+
+/** One upstream output_text part: its sieve, the items it becomes, its gate against native calls. */
+interface TextPart {
+  sieve: ActionSieve
+  items: TextPartItems
+  gate: NativeConflictGate
+  ended: boolean
+}
+
+/**
+ * Rescues the tool calls a model wrote into its output text, from a
+ * Responses API stream (`client.responses.create({ stream: true })`).
+ *
+ * - `response.output_text.delta` is read through a sieve. Out come, in the
+ *   text's order: a reasoning item for `<think>…</think>` (or with
+ *   `thinking`), message items with the cleaned text (a message that held
+ *   only calls is gone), and per rescued call a function_call item
+ *   (`response.output_item.added`, `response.function_call_arguments.delta`
+ *   / `.done`, `response.output_item.done`).
+ * - Text items' `.done`, `content_part.done` and `output_item.done` carry
+ *   the cleaned text; output indexes and sequence numbers are renumbered
+ *   over the whole stream; `response.completed`'s `response.output` lists
+ *   the items as they went out.
+ * - Everything else passes through, renumbered. A native function_call item
+ *   in a response with rescued calls is a conflict, as for chat
+ *   (`onConflict`).
+ *
+ * @throws {ToolsieveError} at once for a bad option; while iterating,
+ *   `native-conflict` or `call-aborted`.
+ */
+export function sieveResponsesStream<T extends ResponseStreamEvent>(events: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<T> {
+  const resolved = resolveAdapterOptions(options)
+  return run(events as AsyncIterable<AnyEvent>, resolved) as AsyncIterable<T>
+}
+
+async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
+  const out: AnyEvent[] = []
+  /** The next sequence number: upstream's first, then one per event written. */
+  let seq: number | undefined
+  let nextIndex = 0
+  /** Upstream output index → ours, for the items that pass through. */
+  const passIndex = new Map<number, number>()
+  /** Our output index → the item as it went out. */
+  const finals = new Map<number, Record<string, unknown>>()
+  /** Upstream message items, by id, held until their text says what they become. */
+  const messages = new Map<string, Record<string, unknown> & { id: string }>()
+  /** Text parts by `item_id:content_index`. */
+  const parts = new Map<string, TextPart>()
+  let sawNative = false
+  let firstPart = true
+  const sink: ItemSink = {
+    emit: (event) => out.push({ ...(event as AnyEvent), sequence_number: seq === undefined ? 0 : seq++ }),
+    nextIndex: () => nextIndex++,
+    record: (index, item) => void finals.set(index, item),
+  }
+  const pass = (event: AnyEvent): void => void out.push(seq === undefined ? event : { ...event, sequence_number: seq++ })
+  const mapped = (index: unknown): number => {
+    const upstream = typeof index === 'number' ? index : -1
+    let ours = passIndex.get(upstream)
+    if (ours === undefined) passIndex.set(upstream, (ours = nextIndex++))
+    return ours
+  }
+  const endPart = (part: TextPart): void => {
+    if (part.ended) return
+    part.ended = true
+    part.items.write(part.gate.pass(part.sieve.end()))
+    part.items.end()
+  }
+  const finish = (): void => {
+    for (const part of parts.values()) endPart(part)
+    for (const part of parts.values()) part.items.write(part.gate.finish())
+  }
+
+  for await (const event of events) {
+    if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
+    const key = `${String(event.item_id)}:${String(event.content_index)}`
+    const part = parts.get(key)
+    switch (event.type) {
+      case 'response.output_item.added': {
+        const item = event.item as Record<string, unknown> & { id: string; type: string }
+        if (item?.type === 'message' && typeof item.id === 'string') {
+          messages.set(item.id, item)
+          break
+        }
+        if (item?.type === 'function_call') {
+          sawNative = true
+          for (const p of parts.values()) p.gate.sawNative()
+        }
+        pass({ ...event, output_index: mapped(event.output_index) })
+        break
+      }
+      case 'response.content_part.added': {
+        const message = messages.get(event.item_id as string)
+        const p = event.part as { type?: string }
+        if (message !== undefined && p?.type === 'output_text') {
+          const sieve = firstPart ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
+          firstPart = false
+          const gate = new NativeConflictGate(resolved.onConflict)
+          if (sawNative) gate.sawNative()
+          parts.set(key, { sieve, items: new TextPartItems(sink, message), gate, ended: false })
+          break
+        }
+        if (message !== undefined) {
+          // a part the sieve does not read (a refusal): the message goes out as upstream wrote it
+          messages.delete(event.item_id as string)
+          pass({ type: 'response.output_item.added', output_index: mapped(event.output_index), item: message, sequence_number: 0 })
+        }
+        pass({ ...event, output_index: mapped(event.output_index) })
+        break
+      }
+      case 'response.output_text.delta':
+        if (part === undefined || part.ended) pass({ ...event, output_index: mapped(event.output_index) })
+        else part.items.write(part.gate.pass(part.sieve.push(event.delta as string)), (event.logprobs as unknown[] | undefined) ?? [])
+        break
+      case 'response.output_text.done':
+        if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+        else endPart(part)
+        break
+      case 'response.content_part.done':
+      case 'response.output_text.annotation.added':
+        // our items wrote their own done events, from the cleaned text; annotations point into the raw one
+        if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+        break
+      case 'response.output_item.done': {
+        const item = event.item as { id?: string; type?: string }
+        if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
+          for (const [k, p] of parts) if (k.startsWith(`${item.id}:`)) endPart(p)
+          break
+        }
+        const index = mapped(event.output_index)
+        finals.set(index, event.item as Record<string, unknown>)
+        pass({ ...event, output_index: index })
+        break
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed': {
+        finish()
+        const response = event.response as { output?: unknown[] } | undefined
+        // an item that passed through without its done event is in upstream's output, at its upstream index
+        for (const [upstream, ours] of passIndex) if (!finals.has(ours) && response?.output?.[upstream] !== undefined) finals.set(ours, response.output[upstream] as Record<string, unknown>)
+        const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
+        pass(response === undefined ? event : { ...event, response: { ...response, output } })
+        break
+      }
+      default:
+        pass(typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event)
+    }
+    yield* out.splice(0)
+  }
+  // a stream cut before its completion: what the sieves held still goes out
+  finish()
+  yield* out.splice(0)
+}

@@ -5,8 +5,8 @@
  * summary. The fenced example and the inline tag mentions stay text.
  */
 import { readFileSync } from 'node:fs'
-import { createSieve } from '../src/index.js'
-import type { SieveEvent } from '../src/index.js'
+import { createSieve } from 'toolsieve'
+import type { SieveEvent } from 'toolsieve'
 
 const transcript = readFileSync(new URL('./sample-transcript.md', import.meta.url), 'utf8')
 

@@ -25,6 +25,10 @@ interface Graph {
 
 /** Follows every import, export-from and dynamic `import()`, type-only ones included. */
 function importGraph(entry: string): Graph {
+  return importGraphOf(entry)
+}
+
+function importGraphOf(entry: string): Graph {
   const graph: Graph = { files: new Map(), external: [] }
   const visit = (file: string, chain: string[]): void => {
     const name = relative(root, file)
@@ -38,7 +42,7 @@ function importGraph(entry: string): Graph {
       else visit(join(dirname(file), fileName.replace(/\.js$/, '.ts')), here)
     }
   }
-  visit(join(root, 'src/index.ts'), [])
+  visit(entry, [])
   return graph
 }
 
@@ -73,5 +77,28 @@ describe('the import graph of src/index.ts', () => {
 
   it('should not support reaching src/node.ts, the Node-only entry', () => {
     expect(graph.files.has('src/node.ts')).toBe(false)
+  })
+})
+
+/** The adapter entries run on edge runtimes too; their SDKs are types only (erased), never loaded. */
+describe.each(['src/openai/index.ts', 'src/anthropic/index.ts', 'src/ai-sdk/index.ts', 'src/stream.ts'])('the import graph of %s', (entry) => {
+  const graph = importGraphOf(join(root, entry))
+
+  it('should not support a node: or builtin import anywhere in it', () => {
+    expect(graph.external.filter((i) => isBuiltin(i.specifier)).map((i) => `${i.specifier} via ${i.chain.join(' > ')}`)).toEqual([])
+  })
+
+  it('should not support a runtime import of anything but the runtime dependencies (SDK types are type-only)', () => {
+    const runtime = graph.external.filter((i) => !dependencies.includes(packageOf(i.specifier)))
+    const typeOnly = (i: { specifier: string; chain: string[] }): boolean => {
+      const source = readFileSync(join(root, i.chain[i.chain.length - 1]!), 'utf8')
+      const escaped = i.specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+      return !new RegExp(`import (?!type)[^;]*from '${escaped}'`).test(source) && !new RegExp(`export (?!type)[^;]*from '${escaped}'`).test(source)
+    }
+    expect(runtime.filter((i) => !typeOnly(i)).map((i) => `${i.specifier} via ${i.chain.join(' > ')}`)).toEqual([])
+  })
+
+  it('should not support reaching src/node.ts or the command line', () => {
+    expect([...graph.files.keys()].filter((f) => f === 'src/node.ts' || f.startsWith('src/cli/'))).toEqual([])
   })
 })

@@ -1,0 +1,172 @@
+/**
+ * `toolsieve/anthropic` end to end: the real `@anthropic-ai/sdk` client
+ * against a fake Messages server on 127.0.0.1 that streams SSE with DeepSeek
+ * markup split at awkward byte offsets (inside tags, inside multi-byte
+ * characters). Two ways in: the client's middleware (so `messages.stream()`
+ * and `messages.create()` work unchanged), and the adapter over the client's
+ * raw event stream.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import Anthropic, { type Middleware } from '@anthropic-ai/sdk'
+import type { Message, MessageCreateParams, MessageParam, StopReason, Tool } from '@anthropic-ai/sdk/resources/messages/messages'
+import { sieveMessage, sieveMessagesStream, type AnthropicSieveOptions, type MessagesStreamEvent } from '../../src/anthropic/index.js'
+import { awkward, blocks, dsml, finalMessage, messageShell, nativeCall, upstream, type UpstreamBlock } from './anthropic-helpers.js'
+
+const tools: Tool[] = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] } }]
+const READ = dsml('read_file', { path: 'src/文件.ts', limit: '20' })
+const messages: MessageParam[] = [{ role: 'user', content: 'Read src/文件.ts' }]
+
+/** What the fake server answers next: its blocks and stop reason. */
+let reply: { blocks: UpstreamBlock[]; stop: StopReason } = { blocks: [], stop: 'end_turn' }
+let server: Server
+let baseURL = ''
+
+/** The SSE of a stream, cut into pieces of 1..13 bytes: boundaries fall inside tags, lines and UTF-8 sequences. */
+function sseBytes(events: readonly MessagesStreamEvent[]): Buffer[] {
+  const bytes = Buffer.from(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''), 'utf8')
+  const pieces: Buffer[] = []
+  for (let i = 0, size = 1; i < bytes.length; size = (size % 13) + 1) {
+    pieces.push(bytes.subarray(i, i + size))
+    i += size
+  }
+  return pieces
+}
+
+/** The whole Message the fake server answers a non-streaming request with. */
+function wholeMessage(): Message {
+  const content = reply.blocks.map((b) => (Array.isArray(b) ? { type: 'text' as const, text: b.join(''), citations: null } : b))
+  return { ...messageShell(), content, stop_reason: reply.stop, usage: { input_tokens: 10, output_tokens: 42 } } as Message
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body: Buffer[] = []
+    req.on('data', (b: Buffer) => body.push(b))
+    req.on('end', () => {
+      const params = JSON.parse(Buffer.concat(body).toString('utf8')) as MessageCreateParams
+      if (params.stream === true) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        for (const piece of sseBytes(upstream(reply.blocks, reply.stop))) res.write(piece)
+        res.end()
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(wholeMessage()))
+      }
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())))
+})
+
+/**
+ * A client middleware that runs every Messages response through the
+ * adapter, with the request's own tools and messages: the client, its
+ * `MessageStream` and `finalMessage()` see tool_use blocks.
+ */
+function toolsieve(options: AnthropicSieveOptions = {}): Middleware {
+  return async (request, next, ctx) => {
+    const response = await next(request)
+    const params = ctx.options?.body as MessageCreateParams | undefined
+    if (!response.ok || ctx.options?.path !== '/v1/messages' || params === undefined) return response
+    const perRequest: AnthropicSieveOptions = { tools: params.tools ?? null, quoted: params.messages, ...options }
+    const headers = new Headers(response.headers)
+    headers.delete('content-length')
+    if (ctx.options.stream !== true) return new Response(JSON.stringify(sieveMessage(await ctx.parse<Message>(response), perRequest)), { status: response.status, headers })
+    // ctx.parse reads a copy of the body (a tee): the original is cancelled, not awaited, since a
+    // tee branch's cancel settles only once the other branch is done too
+    const events = sieveMessagesStream(await ctx.parse<AsyncIterable<MessagesStreamEvent>>(response), perRequest)
+    void response.body?.cancel().catch(() => undefined)
+    const encoder = new TextEncoder()
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await events.next()
+        if (next.done) controller.close()
+        else controller.enqueue(encoder.encode(`event: ${next.value.type}\ndata: ${JSON.stringify(next.value)}\n\n`))
+      },
+      async cancel() {
+        await events.return?.()
+      },
+    })
+    return new Response(body, { status: response.status, headers })
+  }
+}
+
+const client = (middleware: Middleware[] = []) => new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0, middleware })
+const request = { model: 'deepseek-chat', max_tokens: 1024, messages, tools }
+
+describe('the Anthropic SDK, end to end', () => {
+  it('should support client.messages.stream() through the middleware: finalMessage has tool_use blocks with parsed input and clean text', async () => {
+    reply = { blocks: [awkward(`好的，我来读一下。\n\n${READ}\n\n读完了。`)], stop: 'end_turn' }
+    const stream = client([toolsieve()]).messages.stream(request)
+    const texts: string[] = []
+    stream.on('text', (t) => texts.push(t))
+    const message = await stream.finalMessage()
+    expect(blocks(message)).toEqual([
+      { type: 'text', text: '好的，我来读一下。' },
+      { type: 'tool_use', id: expect.stringMatching(/^toolu_[0-9a-f]{24}$/), name: 'read_file', input: { path: 'src/文件.ts', limit: 20 } },
+      { type: 'text', text: '读完了。' },
+    ])
+    expect(message.stop_reason).toBe('tool_use')
+    expect(texts.join('')).toBe('好的，我来读一下。读完了。')
+  })
+
+  it('should support client.messages.create() without streaming, through the middleware and through sieveMessage', async () => {
+    reply = { blocks: [[`Reading.\n\n${READ}`]], stop: 'end_turn' }
+    const viaMiddleware = await client([toolsieve()]).messages.create(request)
+    const direct = sieveMessage(await client().messages.create(request), { tools })
+    for (const message of [viaMiddleware, direct]) {
+      expect(message.content.map((b) => b.type)).toEqual(['text', 'tool_use'])
+      expect(message.content[1]).toMatchObject({ name: 'read_file', input: { path: 'src/文件.ts', limit: 20 } })
+      expect(message.stop_reason).toBe('tool_use')
+    }
+  })
+
+  it('should support reasoning in the text: thinking blocks the SDK reports as thinking', async () => {
+    reply = { blocks: [awkward(`<think>\nThe user wants the file.\n</think>\n\nReading.\n\n${READ}`)], stop: 'end_turn' }
+    const stream = client([toolsieve()]).messages.stream(request)
+    const thinking: string[] = []
+    stream.on('thinking', (delta) => thinking.push(delta))
+    const message = await stream.finalMessage()
+    expect(message.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use'])
+    expect(thinking.join('')).toBe('\nThe user wants the file.\n')
+    expect(message.content[0]).toMatchObject({ type: 'thinking', signature: '' })
+  })
+
+  it('should support the raw event stream of messages.create({ stream: true }) through sieveMessagesStream', async () => {
+    reply = { blocks: [awkward(`Reading.\n\n${READ}\n\nDone.`)], stop: 'end_turn' }
+    const raw = await client().messages.create({ ...request, stream: true })
+    const out: MessagesStreamEvent[] = []
+    for await (const e of sieveMessagesStream(raw, { tools, quoted: messages })) out.push(e)
+    const message = await finalMessage(out)
+    expect(message.content.map((b) => b.type)).toEqual(['text', 'tool_use', 'text'])
+    expect(message.stop_reason).toBe('tool_use')
+  })
+
+  it('should not support running a call the user quoted: the repeated example stays text', async () => {
+    const example = dsml('read_file', { path: 'src/文件.ts' })
+    const quoting: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: `What does this do?\n\n${example}` }] }]
+    reply = { blocks: [awkward(`It reads a file:\n\n${example}`)], stop: 'end_turn' }
+    const message = await client([toolsieve()]).messages.stream({ ...request, messages: quoting }).finalMessage()
+    expect(message.content.map((b) => b.type)).toEqual(['text'])
+    expect(message.stop_reason).toBe('end_turn')
+  })
+
+  it('should not support native and rescued calls in one message: the iteration throws native-conflict', async () => {
+    reply = { blocks: [nativeCall('read_file', { path: 'a' }), awkward(`And again:\n${READ}`)], stop: 'tool_use' }
+    const raw = await client().messages.create({ ...request, stream: true })
+    const seen: string[] = []
+    await expect(
+      (async () => {
+        for await (const e of sieveMessagesStream(raw)) seen.push(e.type)
+      })(),
+    ).rejects.toMatchObject({ code: 'native-conflict' })
+    // the native call went out before the conflict showed; no rescued tool_use did
+    expect(seen.filter((t) => t === 'content_block_start')).toHaveLength(2)
+  })
+})

@@ -14,7 +14,10 @@ import type { Message, MessageCreateParams, MessageParam, StopReason, Tool } fro
 import { sieveMessage, sieveMessagesStream, type AnthropicSieveOptions, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { awkward, blocks, dsml, finalMessage, messageShell, nativeCall, upstream, type UpstreamBlock } from './anthropic-helpers.js'
 
-const tools: Tool[] = [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] } }]
+const tools: Tool[] = [
+  { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] } },
+  { name: 'write_file', description: 'Write a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
+]
 const READ = dsml('read_file', { path: 'src/文件.ts', limit: '20' })
 const messages: MessageParam[] = [{ role: 'user', content: 'Read src/文件.ts' }]
 
@@ -125,6 +128,18 @@ describe('the Anthropic SDK, end to end', () => {
       expect(message.content[1]).toMatchObject({ name: 'read_file', input: { path: 'src/文件.ts', limit: 20 } })
       expect(message.stop_reason).toBe('tool_use')
     }
+  })
+
+  it('should support streamArguments: the SDK sees the input grow (inputJson events) and parses the whole at the end', async () => {
+    const content = '第一行\nline two\n'.repeat(8)
+    reply = { blocks: [awkward(`Writing.\n\n${dsml('write_file', { path: 'a.txt', content })}`)], stop: 'end_turn' }
+    const stream = client([toolsieve({ streamArguments: true })]).messages.stream(request)
+    const pieces: string[] = []
+    stream.on('inputJson', (partial) => pieces.push(partial))
+    const message = await stream.finalMessage()
+    expect(pieces.length).toBeGreaterThan(3)
+    expect(message.content[1]).toMatchObject({ type: 'tool_use', name: 'write_file', input: { path: 'a.txt', content } })
+    expect(message.stop_reason).toBe('tool_use')
   })
 
   it('should support reasoning in the text: thinking blocks the SDK reports as thinking', async () => {

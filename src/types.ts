@@ -291,6 +291,13 @@ export interface SieveOptions {
    */
   startInReasoning?: boolean
   /**
+   * What a tool-call block in the reasoning is. `'text'`: part of the
+   * reasoning, never run. `'call'`: a call like one in the answer (DeepSeek
+   * sometimes writes its calls in its reasoning); the reasoning is sieved
+   * with its own Markdown state, so code in it stays an example. Default `'text'`.
+   */
+  reasoningCalls?: 'text' | 'call'
+  /**
    * Texts whose tool-call blocks are examples, typically the user's latest
    * message: a block whose calls all equal (name and input deep-equal, in
    * order) the calls of a block in one of them is released as text with a

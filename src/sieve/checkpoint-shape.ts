@@ -81,7 +81,10 @@ export function checkStateShape(state: unknown): void {
   }
   if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
   if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count, frame: str }, new Set(['frame']))
-  if (s.reasoning !== undefined) fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count })
+  if (s.reasoning !== undefined) {
+    const r = fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count, inner: nullable(object) }, new Set(['inner']))
+    if (r.inner != null) checkStateShape(r.inner)
+  }
   if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
   if (s.calls !== null && s.calls !== undefined) checkCalls(s.calls)
 }

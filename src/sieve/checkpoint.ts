@@ -20,6 +20,8 @@ export function saveState(s: DriverState): unknown {
     skip: s.skip && { ...s.skip },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
     calls: s.calls && structuredClone(s.calls),
+    // the reasoning's own driver (`reasoningCalls: 'call'`), saved the same way
+    reasoning: { ...s.reasoning, inner: s.reasoning.inner == null ? null : saveState(s.reasoning.inner) },
   }
 }
 
@@ -30,8 +32,13 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
   if (cp.grammar !== fingerprint) {
     throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with a different grammar', 'resume.grammar')
   }
-  checkStateShape(cp.state)
-  const raw = structuredClone(cp.state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
+  return restoreDriver(cp.state, lexer)
+}
+
+/** A saved driver state, checked and with its tokens made again. */
+function restoreDriver(state: unknown, lexer: CompiledLexer): DriverState {
+  checkStateShape(state)
+  const raw = structuredClone(state) as DriverState & { capture: null | (Omit<NonNullable<DriverState['capture']>, 'tokens'> & { tokens: Array<[string, string]> }) }
   try {
     // fields added after version 1 was first written: fence quote depth, the line state a capture began in, noHoldUntil
     const md = { ...raw.md, fenceDepth: raw.md.fenceDepth ?? 0, fenceIndent: raw.md.fenceIndent ?? 0 }
@@ -45,7 +52,7 @@ export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: Co
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning ?? { phase: 'done', held: '', pos: raw.pos }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning == null ? { phase: 'done', held: '', pos: raw.pos } : { ...raw.reasoning, inner: raw.reasoning.inner == null ? null : restoreDriver(raw.reasoning.inner, lexer) }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

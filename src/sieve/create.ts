@@ -165,12 +165,14 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
     if (!absent(options[field]) && typeof options[field] !== 'boolean') throw invalid(field, `must be true or false, got ${describe(options[field])}`)
   }
   const reasoning = options.reasoning !== false
+  const reasoningCalls = options.reasoningCalls ?? 'text'
+  if (reasoningCalls !== 'text' && reasoningCalls !== 'call') throw invalid('reasoningCalls', `must be 'text' or 'call', got ${describe(reasoningCalls)}`)
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
   const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar)
   const driver = new Driver(lexer, {
     captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
-    quoted: quoted?.keys ?? null, quotedBlocks: quoted?.blocks ?? null, streamArguments: options.streamArguments === true, onBlock: internals.onBlock,
+    quoted: quoted?.keys ?? null, quotedBlocks: quoted?.blocks ?? null, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,
   }, state)
   let finished = false
 

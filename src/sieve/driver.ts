@@ -23,6 +23,7 @@ import { flushRun, initialState, type Capture, type DriverOptions, type DriverSt
 import { LexerRuns, type RunHost } from './windows.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
+import { ReasoningCalls } from './reasoning-calls.js'
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -37,6 +38,8 @@ export class Driver implements DriverCore, RunHost {
   private readonly runs: LexerRuns
   /** See {@link DriverCore.calls}. */
   readonly calls: CallStream | null
+  /** With `reasoningCalls: 'call'`: where the reasoning goes, to be sieved for calls; null: it is reasoning as it comes. */
+  private readonly reasoningSink: ReasoningCalls | null
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
@@ -48,6 +51,7 @@ export class Driver implements DriverCore, RunHost {
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
     this.calls = opts.streamArguments ? new CallStream(lexer, opts, this.out, this) : null
+    this.reasoningSink = opts.reasoningCalls ? new ReasoningCalls((inner) => new Driver(lexer, { ...opts, reasoningCalls: false }, inner), this.out, s) : null
     // resumed from a checkpoint: what was pushed and given out before it, so that a recovery releases the right text
     const answer = reasoningDone(s.reasoning)
     const decided = answer ? s.pos : s.reasoning.pos
@@ -81,7 +85,7 @@ export class Driver implements DriverCore, RunHost {
     p.parts = s.hold === null ? 0 : s.hold.parts.length
     p.pending = s.pending
     if (s.reasoning.phase !== 'done') {
-      chunk = splitReasoning(s.reasoning, this.opts.reasoningTags, chunk, this.out)
+      chunk = splitReasoning(s.reasoning, this.opts.reasoningTags, chunk, this.reasoningSink ?? this.out)
       // the answer starts where the reasoning ended: its spans are offsets in the whole stream
       if (reasoningDone(s.reasoning)) s.pos = s.reasoning.pos
       if (chunk.length === 0) return
@@ -199,7 +203,8 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     this.atPush.chunk = null
     if (s.reasoning.phase !== 'done') {
-      const rest = endReasoning(s.reasoning, this.out)
+      const rest = endReasoning(s.reasoning, this.reasoningSink ?? this.out)
+      this.reasoningSink?.end()
       s.pos = s.reasoning.pos
       if (rest !== '') this.feed(rest)
     }

@@ -12,6 +12,7 @@
  * ```
  */
 import type { SieveEvent } from '../types.js'
+import type { DriverState } from './state.js'
 
 /** Where the events go: the driver's emitter. */
 export interface EventSink {
@@ -34,6 +35,8 @@ export interface ReasoningState {
   held: string
   /** Stream offset where `held` starts: spans of reasoning events are offsets in the whole stream. */
   pos: number
+  /** With `reasoningCalls: 'call'`: the state of the driver the reasoning goes through (`reasoning-calls.ts`). */
+  inner?: DriverState | null
 }
 
 /** The reasoning tags, as the grammar's `reasoning` names them. */

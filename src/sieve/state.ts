@@ -133,6 +133,8 @@ export interface DriverOptions extends BlockOptions {
   quotedBlocks: readonly QuotedBlock[] | null
   /** `streamArguments`: calls start and stream while their block is captured (`call-stream.ts`). */
   streamArguments: boolean
+  /** `reasoningCalls: 'call'`: the reasoning is sieved for calls by a driver of its own (`reasoning-calls.ts`). */
+  reasoningCalls: boolean
   /** Told each block's calls before they go out (reading the `quoted` texts). */
   onBlock?: (calls: ToolCallEvent[]) => void
   /**

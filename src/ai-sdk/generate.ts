@@ -1,12 +1,12 @@
 /**
- * `wrapGenerate`: the model's content with its text sieved. The text parts go
- * through one sieve, in order, and each becomes what the sieve made of it:
+ * `wrapGenerate`: the model's content with its text sieved. Each text part
+ * goes through its own sieve (as in `wrapStream`) and becomes what the sieve made of it:
  * text, reasoning and rescued `tool-call` parts, in the order they stood in
  * the text. Other parts stay where they were.
  */
 import { createActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
-import { isNativeCall, toolCallsReason } from './stream.js'
+import { isNativeCall, laterPart, toolCallsReason } from './stream.js'
 import type { ContentPartLike, FinishReasonLike, GenerateResultLike } from './types.js'
 
 /**
@@ -16,19 +16,19 @@ import type { ContentPartLike, FinishReasonLike, GenerateResultLike } from './ty
  * the rescued calls are dropped.
  */
 export function sieveContent<R extends GenerateResultLike>(result: R, resolved: ResolvedAdapterOptions): R {
-  const sieve = createActionSieve(resolved)
   const content: ContentPartLike[] = []
-  /** Our own text and reasoning parts (which later pieces of the same kind join) and rescued calls. */
+  /** The rescued calls. */
   const mine = new WeakSet<ContentPartLike>()
+  /** The text or reasoning part the next piece of the same kind joins: one of ours, from the same upstream part. */
+  let open: ContentPartLike | null = null
   let rescued = 0
   let native = false
+  let parts = 0
   const add = (type: 'text' | 'reasoning', text: string) => {
-    const last = content[content.length - 1]
-    if (last !== undefined && last.type === type && mine.has(last)) last.text = (last.text as string) + text
+    if (open !== null && open.type === type) open.text = (open.text as string) + text
     else {
-      const part = { type, text }
-      mine.add(part)
-      content.push(part)
+      open = { type, text }
+      content.push(open)
     }
   }
   const apply = (actions: AdapterAction[]) => {
@@ -40,18 +40,21 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
         const call = { type: 'tool-call', toolCallId: a.id, toolName: a.call.name, input: a.call.arguments }
         mine.add(call)
         content.push(call)
+        open = null
       }
     }
   }
   for (const part of result.content as ReadonlyArray<ContentPartLike>) {
+    open = null
     if (part.type === 'text') {
+      const sieve = createActionSieve(parts++ === 0 ? resolved : laterPart(resolved))
       apply(sieve.push(typeof part.text === 'string' ? part.text : ''))
+      apply(sieve.end())
       continue
     }
     if (isNativeCall(part)) native = true
     content.push(part)
   }
-  apply(sieve.end())
   if (native && rescued > 0) {
     if (resolved.onConflict !== 'prefer-native') {
       throw new ToolsieveError('native-conflict', 'the model returned native tool calls and tool-call markup in its text; one may be the other again, so none is returned (onConflict: "prefer-native" keeps the native calls)')

@@ -1,64 +1,83 @@
 /**
- * `wrapStream`: the model's stream parts with the text sieved. Text deltas go
- * through one sieve for the whole response; what comes out is written as the
+ * `wrapStream`: the model's stream parts with the text sieved. Each upstream
+ * text part goes through its own sieve (a block does not span text parts;
+ * one left open at the part's end is text); what comes out is written as the
  * AI SDK's parts: cleaned text, reasoning, and rescued calls as
  * `tool-input-start` / `-delta` / `-end` and `tool-call`. Every other part
  * (stream-start, metadata, sources, files, native tool calls, errors) passes
  * through in its place, and the finish reason becomes `tool-calls` when calls
  * were rescued.
  *
- * The text parts are the middleware's own: the sieve may still hold text
- * when the upstream's `text-end` comes, so a part is opened when text comes
- * out, and closed where the upstream's part ends, before a rescued call
- * starts (so a consumer that builds message parts in order puts the text
- * before the call) and at the end. Text after a close goes into a new part
- * (the upstream's first text id, then `-1`, `-2`, …): no delta ever follows
- * its part's `text-end`.
+ * The text parts are the middleware's own: a part is opened when text comes
+ * out of the sieve (with the upstream part's id), closed before a rescued
+ * call starts (so a consumer that builds message parts in order puts the
+ * text before the call), and closed when the upstream's part ends, after
+ * its sieve gave out what it held. Text after a call goes into a new part
+ * (the upstream id, then `-1`, `-2`, …): no delta ever follows its part's
+ * `text-end`.
  */
-import { createActionSieve, NativeConflictGate, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { createSieve } from '../sieve/create.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
-/** The finish reason of a turn whose calls were rescued: `tool-calls`, in the shape the upstream used, its `raw` kept. */
-export function toolCallsReason(reason: FinishReasonLike | undefined): FinishReasonLike {
-  if (typeof reason === 'string') return 'tool-calls'
+// what a model that ended its turn with calls reports; `length`, `content-filter`, `error` and V4's `interrupted` say more and stay
+const rewritable = new Set(['stop', 'other', 'unknown', 'tool-calls'])
+
+/**
+ * The finish reason of a turn whose calls were rescued: `tool-calls`, in the
+ * shape the upstream used, its `raw` kept. A turn cut short (`length`,
+ * `content-filter`, `error`, `interrupted`) keeps its reason, as the other
+ * adapters do: the SDK runs the calls either way.
+ */
+export function toolCallsReason(reason: FinishReasonLike | undefined): FinishReasonLike | undefined {
+  if (typeof reason === 'string') return rewritable.has(reason) ? 'tool-calls' : reason
+  if (reason !== undefined && !rewritable.has(reason.unified)) return reason
   return { unified: 'tool-calls', raw: reason?.raw }
 }
 
 /** A native call from upstream that the consumer would run: provider-executed tools ran at the provider and are no duplicate. */
 export const isNativeCall = (part: StreamPartLike): boolean => (part.type === 'tool-call' || part.type === 'tool-input-start') && part.providerExecuted !== true
 
+/** The options for a text part after the first: it is no longer the start of the completion, so it does not start inside the reasoning. */
+export function laterPart(resolved: ResolvedAdapterOptions): ResolvedAdapterOptions {
+  return { ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) }
+}
+
 class StreamSieve {
-  private readonly sieve
+  /** The sieve of the upstream text part open now: each part gets its own, ended at its `text-end`, so held text never moves past a part that follows it. */
+  private sieve: ActionSieve | null = null
+  /** Upstream text parts seen: only the first starts inside the reasoning (`thinking`). */
+  private sieves = 0
   /** Native and rescued calls in one turn: the shared gate throws `native-conflict`, or holds rescued calls for `prefer-native`. */
   private readonly gate: NativeConflictGate
-  /** Id of the text part open now; `null` between parts. */
+  /** Id of our text part open now; `null` between parts. */
   private textId: string | null = null
-  /** The upstream's first text id: the first text part keeps it, later ones add `-1`, `-2`, …. */
-  private baseTextId: string | null = null
-  private textParts = 0
+  /** The upstream text part's id: our first part for it keeps it, later ones (after a call) add `-1`, `-2`, …. */
+  private upstreamId = 'txt-0'
+  private segments = 0
   private reasoningId: string | null = null
+  private reasonings = 0
   /** Rescued calls that went out (an aborted one did not): the finish reason is `tool-calls` when there are any. */
   private rescued = 0
   private ended = false
 
   constructor(
-    resolved: ResolvedAdapterOptions,
+    private readonly resolved: ResolvedAdapterOptions,
     private readonly out: (part: StreamPartLike) => void,
   ) {
-    this.sieve = createActionSieve(resolved)
     this.gate = new NativeConflictGate(resolved.onConflict)
   }
 
   part(part: StreamPartLike): void {
     switch (part.type) {
       case 'text-start':
-        if (this.baseTextId === null && typeof part.id === 'string') this.baseTextId = part.id
-        return
+        this.endText()
+        return this.startText(part.id)
       case 'text-delta':
-        return this.apply(this.sieve.push(typeof part.delta === 'string' ? part.delta : ''))
+        if (this.sieve === null) this.startText(part.id)
+        return this.apply(this.sieve!.push(typeof part.delta === 'string' ? part.delta : ''))
       case 'text-end':
-        // our part ends where the upstream's did; text the sieve still holds goes into a new part later
-        return this.closeText()
+        return this.endText()
       case 'finish':
         this.end()
         return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason as FinishReasonLike) } : part)
@@ -71,10 +90,24 @@ class StreamSieve {
   end(): void {
     if (this.ended) return
     this.ended = true
-    this.apply(this.sieve.end())
-    this.closeText()
+    this.endText()
     // the rescued calls held for prefer-native, unless a native call came
     for (const a of this.gate.finish()) this.action(a)
+  }
+
+  private startText(id: unknown): void {
+    this.upstreamId = typeof id === 'string' ? id : `txt-${this.sieves}`
+    this.segments = 0
+    this.sieve = createActionSieve(this.sieves++ === 0 ? this.resolved : laterPart(this.resolved))
+  }
+
+  /** The upstream text part is over: its sieve gives out what it holds, and our part closes. */
+  private endText(): void {
+    if (this.sieve === null) return
+    const sieve = this.sieve
+    this.sieve = null
+    this.apply(sieve.end())
+    this.closeText()
   }
 
   private apply(actions: AdapterAction[]): void {
@@ -85,19 +118,19 @@ class StreamSieve {
     switch (a.type) {
       case 'text':
         if (this.textId === null) {
-          this.textId = this.textParts === 0 ? (this.baseTextId ?? 'txt-0') : `${this.baseTextId ?? 'txt-0'}-${this.textParts}`
-          this.textParts++
+          this.textId = this.segments === 0 ? this.upstreamId : `${this.upstreamId}-${this.segments}`
+          this.segments++
           this.out({ type: 'text-start', id: this.textId })
         }
         return this.out({ type: 'text-delta', id: this.textId, delta: a.text })
       case 'reasoning-start':
         this.closeText()
-        this.reasoningId = 'reasoning-toolsieve'
+        this.reasoningId = `reasoning-toolsieve-${this.reasonings++}`
         return this.out({ type: 'reasoning-start', id: this.reasoningId })
       case 'reasoning':
-        return this.out({ type: 'reasoning-delta', id: this.reasoningId ?? 'reasoning-toolsieve', delta: a.text })
+        return this.out({ type: 'reasoning-delta', id: this.reasoningId!, delta: a.text })
       case 'reasoning-end':
-        this.out({ type: 'reasoning-end', id: this.reasoningId ?? 'reasoning-toolsieve' })
+        this.out({ type: 'reasoning-end', id: this.reasoningId! })
         this.reasoningId = null
         return
       case 'call-start':

@@ -62,6 +62,62 @@ for (const loaded of lines) {
       expect(plain.parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' } })
     })
 
+    it('should support a turn cut short keeping its finish reason (length) with the calls it rescued', async () => {
+      const { parts } = await wrappedStream(loaded, textStream([answer], { finish: 'length' }), toolsieveMiddleware())
+      expect(parts.filter((p) => p.type === 'tool-call')).toHaveLength(1)
+      expect(parts.at(-1)).toMatchObject({ finishReason: { unified: 'length', raw: 'length' } })
+    })
+
+    it('should support each upstream text part sieved on its own: held text stays before the next part, a later part does not start in the reasoning', async () => {
+      const source = { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' }
+      const parts = [
+        { type: 'text-start', id: 'a' },
+        { type: 'text-delta', id: 'a', delta: 'Plan.</think>Hi <｜DS' },
+        { type: 'text-end', id: 'a' },
+        source,
+        { type: 'text-start', id: 'b' },
+        { type: 'text-delta', id: 'b', delta: 'More.</think>' },
+        { type: 'text-end', id: 'b' },
+        { type: 'finish', usage: {}, finishReason: { unified: 'stop', raw: 'stop' } },
+      ]
+      const { parts: out } = await wrappedStream(loaded, parts, toolsieveMiddleware({ thinking: true }))
+      // adjacent deltas of one part joined: where the sieve cuts its text is not the contract
+      const joined: unknown[][] = []
+      for (const p of out) {
+        const last = joined.at(-1)
+        if (p.delta !== undefined && last !== undefined && last[0] === p.type && last[1] === p.id) last[2] += p.delta
+        else joined.push([p.type, p.id, p.delta].filter((v) => v !== undefined))
+      }
+      expect(joined).toEqual([
+        ['reasoning-start', 'reasoning-toolsieve-0'],
+        ['reasoning-delta', 'reasoning-toolsieve-0', 'Plan.'],
+        ['reasoning-end', 'reasoning-toolsieve-0'],
+        ['text-start', 'a'],
+        ['text-delta', 'a', 'Hi <｜DS'],
+        ['text-end', 'a'],
+        ['source', 's1'],
+        ['text-start', 'b'],
+        ['text-delta', 'b', 'More.</think>'],
+        ['text-end', 'b'],
+        ['finish'],
+      ])
+    })
+
+    it('should not support a block spread over two upstream text parts: each part alone is text', async () => {
+      const half = call.length >> 1
+      const parts = [
+        { type: 'text-start', id: 'a' },
+        { type: 'text-delta', id: 'a', delta: call.slice(0, half) },
+        { type: 'text-end', id: 'a' },
+        { type: 'text-start', id: 'b' },
+        { type: 'text-delta', id: 'b', delta: call.slice(half) },
+        { type: 'text-end', id: 'b' },
+      ]
+      const { parts: out } = await wrappedStream(loaded, parts, toolsieveMiddleware())
+      expect(out.some((p) => p.type === 'tool-call')).toBe(false)
+      expect(textsOf(out)).toMatchObject({ text: call, violations: [] })
+    })
+
     it('should support the other parts passing through in their place', async () => {
       const source = { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' }
       const { parts } = await wrappedStream(loaded, textStream(['Hi.'], { before: [{ type: 'response-metadata', id: 'r1' }], after: [source] }), toolsieveMiddleware())

@@ -28,6 +28,10 @@ describe('the examples', () => {
     ])
   })
 
+  it('should support the custom spelling example: its own frame and the default ones', () => {
+    expect(example('custom-spelling.ts')).toBe('"Sure.\\n" get_weather {"city":"Paris"}\nping\n')
+  })
+
   it('should support the demo: calls found, examples kept as text', () => {
     const out = example('demo.ts')
     expect(out).toMatch(/2 tool calls, 0 diagnostics/)

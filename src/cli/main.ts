@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   bench: async () => (await import('./bench.js')).benchCommandMain,
   prompt: async () => (await import('./prompt.js')).promptCommandMain,
   format: async () => (await import('./format.js')).formatCommandMain,
+  proxy: async () => (await import('./proxy.js')).proxyCommandMain,
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -108,6 +108,7 @@ class StreamSieve {
     this.sieve = null
     this.apply(sieve.end())
     this.closeText()
+    this.closeReasoning()
   }
 
   private apply(actions: AdapterAction[]): void {
@@ -118,23 +119,25 @@ class StreamSieve {
     switch (a.type) {
       case 'text':
         if (this.textId === null) {
+          this.closeReasoning()
           this.textId = this.segments === 0 ? this.upstreamId : `${this.upstreamId}-${this.segments}`
           this.segments++
           this.out({ type: 'text-start', id: this.textId })
         }
         return this.out({ type: 'text-delta', id: this.textId, delta: a.text })
       case 'reasoning-start':
-        this.closeText()
-        this.reasoningId = `reasoning-toolsieve-${this.reasonings++}`
-        return this.out({ type: 'reasoning-start', id: this.reasoningId })
+        return this.openReasoning()
       case 'reasoning':
+        // with reasoningCalls: 'call' the reasoning goes on after a call in it: a new reasoning part
+        if (this.reasoningId === null) this.openReasoning()
         return this.out({ type: 'reasoning-delta', id: this.reasoningId!, delta: a.text })
       case 'reasoning-end':
-        this.out({ type: 'reasoning-end', id: this.reasoningId! })
+        if (this.reasoningId !== null) this.out({ type: 'reasoning-end', id: this.reasoningId })
         this.reasoningId = null
         return
       case 'call-start':
         this.closeText()
+        this.closeReasoning()
         return this.out({ type: 'tool-input-start', id: a.id, toolName: a.name })
       case 'call-delta':
         return this.out({ type: 'tool-input-delta', id: a.id, delta: a.delta })
@@ -146,6 +149,19 @@ class StreamSieve {
         // the block failed: its input part ends and no call follows (its markup comes next, as text)
         return this.out({ type: 'tool-input-end', id: a.id })
     }
+  }
+
+  private openReasoning(): void {
+    this.closeText()
+    this.closeReasoning()
+    this.reasoningId = `reasoning-toolsieve-${this.reasonings++}`
+    this.out({ type: 'reasoning-start', id: this.reasoningId })
+  }
+
+  private closeReasoning(): void {
+    if (this.reasoningId === null) return
+    this.out({ type: 'reasoning-end', id: this.reasoningId })
+    this.reasoningId = null
   }
 
   private closeText(): void {

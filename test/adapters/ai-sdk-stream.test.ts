@@ -137,6 +137,20 @@ for (const loaded of lines) {
       }
     })
 
+    it("should support a call in the reasoning with reasoningCalls: 'call': the reasoning part ends before it, a new one holds the rest", async () => {
+      const { parts } = await wrappedStream(loaded, textStream(awkward(`<think>Check. ${call} Then more.</think>Answer.`)), toolsieveMiddleware({ reasoningCalls: 'call' }))
+      const shape = parts.filter((p) => p.type.startsWith('reasoning-') || p.type === 'tool-call' || p.type === 'text-start').map((p) => [p.type, p.id ?? p.toolName])
+      expect(shape.filter((s) => s[0] !== 'reasoning-delta')).toEqual([
+        ['reasoning-start', 'reasoning-toolsieve-0'],
+        ['reasoning-end', 'reasoning-toolsieve-0'],
+        ['tool-call', 'read_file'],
+        ['reasoning-start', 'reasoning-toolsieve-1'],
+        ['reasoning-end', 'reasoning-toolsieve-1'],
+        ['text-start', 'txt-0'],
+      ])
+      expect(parts.filter((p) => p.type === 'reasoning-delta').map((p) => p.delta).join('')).toBe('Check.  Then more.')
+    })
+
     it('should support a call arriving whole (streamArguments: false): start, one delta, end and the call together', async () => {
       const { parts } = await wrappedStream(loaded, textStream(awkward(answer)), toolsieveMiddleware({ streamArguments: false }))
       const at = parts.findIndex((p) => p.type === 'tool-input-start')

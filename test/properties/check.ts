@@ -44,7 +44,7 @@ export function merge(events: readonly SieveEvent[]): Merged[] {
       else if (e.text !== '') out.push({ type: 'reasoning', text: e.text })
     } else if (e.type === 'reasoning-start' || e.type === 'reasoning-end') {
       out.push({ ...e, span: { ...e.span } })
-    } else {
+    } else if (e.type === 'diagnostic' || e.type === 'error') {
       assert.ok(e.message.length > 0, 'a diagnostic has a message')
       out.push({ type: 'diagnostic', code: e.code, span: { ...e.span } })
     }

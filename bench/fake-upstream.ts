@@ -158,3 +158,17 @@ export function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<Fa
     })
   })
 }
+
+/**
+ * As a command (`tsx bench/fake-upstream.ts [--gap MS]`), for the load test
+ * to run the upstream in a process of its own: prints its URL, stops on SIGTERM.
+ */
+async function main(): Promise<void> {
+  const { parseArgs } = await import('node:util')
+  const { values } = parseArgs({ options: { gap: { type: 'string', default: '0' } } })
+  const upstream = await startFakeUpstream({ gapMs: Number(values.gap), record: false })
+  process.stdout.write(`${upstream.url}\n`)
+  process.once('SIGTERM', () => void upstream.close().then(() => process.exit(0)))
+}
+
+if (process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) await main()

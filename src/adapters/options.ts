@@ -21,7 +21,7 @@ import { quotedTexts, type QuotedSource } from './quoted.js'
 export type AdapterTool =
   | ToolDefinition
   | { type: 'function'; name: string; parameters?: JsonSchema | null; inputSchema?: JsonSchema }
-  | { type: string; [key: string]: unknown }
+  | { type: string }
 
 /** What an adapter does when upstream sent native tool calls in a turn that also has calls rescued from its text. */
 export type ConflictPolicy = 'error' | 'prefer-native'

@@ -13,9 +13,10 @@ import { ToolsieveError } from '../errors.js'
  * Only `role` and the text in `content` are read.
  */
 export interface QuotedMessage {
-  role?: string
+  // `unknown`, not `string`: the SDKs' item unions have `null` and item types this reads nothing of
+  role?: unknown
   content?: unknown
-  type?: string
+  type?: unknown
 }
 
 /**

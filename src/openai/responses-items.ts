@@ -99,7 +99,9 @@ export class TextPartItems {
         case 'call-end': {
           const call = this.calls.get(a.index)!
           const args = a.call.arguments
-          this.sink.emit({ type: 'response.function_call_arguments.done', item_id: call.id, output_index: call.outputIndex, name: call.name, arguments: args })
+          // `name` as the API sends it: openai 6 types it, openai 7 dropped it from the type
+          const doneArgs = { type: 'response.function_call_arguments.done', item_id: call.id, output_index: call.outputIndex, name: call.name, arguments: args } as const
+          this.sink.emit(doneArgs as UnnumberedEvent)
           const item = { type: 'function_call', id: call.id, call_id: call.callId, name: call.name, arguments: args, status: 'completed' } as const
           this.sink.emit({ type: 'response.output_item.done', output_index: call.outputIndex, item })
           this.sink.record(call.outputIndex, item)

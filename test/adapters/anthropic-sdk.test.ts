@@ -2,16 +2,16 @@
  * `toolsieve/anthropic` end to end: the real `@anthropic-ai/sdk` client
  * against a fake Messages server on 127.0.0.1 that streams SSE with DeepSeek
  * markup split at awkward byte offsets (inside tags, inside multi-byte
- * characters). Two ways in: the client's middleware (so `messages.stream()`
- * and `messages.create()` work unchanged), and the adapter over the client's
- * raw event stream.
+ * characters). Two ways in: `sieveMiddleware` in the client (so
+ * `messages.stream()` and `messages.create()` work unchanged), and the
+ * adapter over the client's raw event stream.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Anthropic, { type Middleware } from '@anthropic-ai/sdk'
 import type { Message, MessageCreateParams, MessageParam, StopReason, Tool } from '@anthropic-ai/sdk/resources/messages/messages'
-import { sieveMessage, sieveMessagesStream, type AnthropicSieveOptions, type MessagesStreamEvent } from '../../src/anthropic/index.js'
+import { sieveMessage, sieveMessagesStream, sieveMiddleware, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { awkward, blocks, dsml, finalMessage, messageShell, nativeCall, upstream, type UpstreamBlock } from './anthropic-helpers.js'
 
 const tools: Tool[] = [
@@ -22,7 +22,7 @@ const READ = dsml('read_file', { path: 'src/文件.ts', limit: '20' })
 const messages: MessageParam[] = [{ role: 'user', content: 'Read src/文件.ts' }]
 
 /** What the fake server answers next: its blocks and stop reason. */
-let reply: { blocks: UpstreamBlock[]; stop: StopReason } = { blocks: [], stop: 'end_turn' }
+let reply: { blocks: UpstreamBlock[]; stop: StopReason; status?: number } = { blocks: [], stop: 'end_turn' }
 let server: Server
 let baseURL = ''
 
@@ -49,7 +49,13 @@ beforeAll(async () => {
     req.on('data', (b: Buffer) => body.push(b))
     req.on('end', () => {
       const params = JSON.parse(Buffer.concat(body).toString('utf8')) as MessageCreateParams
-      if (params.stream === true) {
+      if (req.url?.startsWith('/v1/messages/count_tokens')) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ input_tokens: 7 }))
+      } else if (reply.status !== undefined) {
+        res.writeHead(reply.status, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `${READ} is not allowed` } }))
+      } else if (params.stream === true) {
         res.writeHead(200, { 'content-type': 'text/event-stream' })
         for (const piece of sseBytes(upstream(reply.blocks, reply.stop))) res.write(piece)
         res.end()
@@ -67,46 +73,13 @@ afterAll(async () => {
   await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())))
 })
 
-/**
- * A client middleware that runs every Messages response through the
- * adapter, with the request's own tools and messages: the client, its
- * `MessageStream` and `finalMessage()` see tool_use blocks.
- */
-function toolsieve(options: AnthropicSieveOptions = {}): Middleware {
-  return async (request, next, ctx) => {
-    const response = await next(request)
-    const params = ctx.options?.body as MessageCreateParams | undefined
-    if (!response.ok || ctx.options?.path !== '/v1/messages' || params === undefined) return response
-    const perRequest: AnthropicSieveOptions = { tools: params.tools ?? null, quoted: params.messages, ...options }
-    const headers = new Headers(response.headers)
-    headers.delete('content-length')
-    if (ctx.options.stream !== true) return new Response(JSON.stringify(sieveMessage(await ctx.parse<Message>(response), perRequest)), { status: response.status, headers })
-    // ctx.parse reads a copy of the body (a tee): the original is cancelled, not awaited, since a
-    // tee branch's cancel settles only once the other branch is done too
-    const events = sieveMessagesStream(await ctx.parse<AsyncIterable<MessagesStreamEvent>>(response), perRequest)
-    void response.body?.cancel().catch(() => undefined)
-    const encoder = new TextEncoder()
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await events.next()
-        if (next.done) controller.close()
-        else controller.enqueue(encoder.encode(`event: ${next.value.type}\ndata: ${JSON.stringify(next.value)}\n\n`))
-      },
-      async cancel() {
-        await events.return?.()
-      },
-    })
-    return new Response(body, { status: response.status, headers })
-  }
-}
-
 const client = (middleware: Middleware[] = []) => new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0, middleware })
 const request = { model: 'deepseek-chat', max_tokens: 1024, messages, tools }
 
 describe('the Anthropic SDK, end to end', () => {
   it('should support client.messages.stream() through the middleware: finalMessage has tool_use blocks with parsed input and clean text', async () => {
     reply = { blocks: [awkward(`好的，我来读一下。\n\n${READ}\n\n读完了。`)], stop: 'end_turn' }
-    const stream = client([toolsieve()]).messages.stream(request)
+    const stream = client([sieveMiddleware()]).messages.stream(request)
     const texts: string[] = []
     stream.on('text', (t) => texts.push(t))
     const message = await stream.finalMessage()
@@ -121,7 +94,7 @@ describe('the Anthropic SDK, end to end', () => {
 
   it('should support client.messages.create() without streaming, through the middleware and through sieveMessage', async () => {
     reply = { blocks: [[`Reading.\n\n${READ}`]], stop: 'end_turn' }
-    const viaMiddleware = await client([toolsieve()]).messages.create(request)
+    const viaMiddleware = await client([sieveMiddleware()]).messages.create(request)
     const direct = sieveMessage(await client().messages.create(request), { tools })
     for (const message of [viaMiddleware, direct]) {
       expect(message.content.map((b) => b.type)).toEqual(['text', 'tool_use'])
@@ -133,7 +106,7 @@ describe('the Anthropic SDK, end to end', () => {
   it('should support streamArguments: the SDK sees the input grow (inputJson events) and parses the whole at the end', async () => {
     const content = '第一行\nline two\n'.repeat(8)
     reply = { blocks: [awkward(`Writing.\n\n${dsml('write_file', { path: 'a.txt', content })}`)], stop: 'end_turn' }
-    const stream = client([toolsieve({ streamArguments: true })]).messages.stream(request)
+    const stream = client([sieveMiddleware({ streamArguments: true })]).messages.stream(request)
     const pieces: string[] = []
     stream.on('inputJson', (partial) => pieces.push(partial))
     const message = await stream.finalMessage()
@@ -144,7 +117,7 @@ describe('the Anthropic SDK, end to end', () => {
 
   it('should support reasoning in the text: thinking blocks the SDK reports as thinking', async () => {
     reply = { blocks: [awkward(`<think>\nThe user wants the file.\n</think>\n\nReading.\n\n${READ}`)], stop: 'end_turn' }
-    const stream = client([toolsieve()]).messages.stream(request)
+    const stream = client([sieveMiddleware()]).messages.stream(request)
     const thinking: string[] = []
     stream.on('thinking', (delta) => thinking.push(delta))
     const message = await stream.finalMessage()
@@ -167,7 +140,7 @@ describe('the Anthropic SDK, end to end', () => {
     const example = dsml('read_file', { path: 'src/文件.ts' })
     const quoting: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: `What does this do?\n\n${example}` }] }]
     reply = { blocks: [awkward(`It reads a file:\n\n${example}`)], stop: 'end_turn' }
-    const message = await client([toolsieve()]).messages.stream({ ...request, messages: quoting }).finalMessage()
+    const message = await client([sieveMiddleware()]).messages.stream({ ...request, messages: quoting }).finalMessage()
     expect(message.content.map((b) => b.type)).toEqual(['text'])
     expect(message.stop_reason).toBe('end_turn')
   })
@@ -183,5 +156,31 @@ describe('the Anthropic SDK, end to end', () => {
     ).rejects.toMatchObject({ code: 'native-conflict' })
     // the native call went out before the conflict showed; no rescued tool_use did
     expect(seen.filter((t) => t === 'content_block_start')).toHaveLength(2)
+  })
+
+  it('should support other requests and error responses through the middleware untouched', async () => {
+    const c = client([sieveMiddleware()])
+    expect(await c.messages.countTokens({ model: 'deepseek-chat', messages })).toMatchObject({ input_tokens: 7 })
+    reply = { blocks: [], stop: 'end_turn', status: 400 }
+    await expect(c.messages.create(request)).rejects.toMatchObject({ status: 400, error: { error: { message: `${READ} is not allowed` } } })
+  })
+
+  it('should not support native and rescued calls through the middleware either: the client stream fails, its cause the native-conflict', async () => {
+    reply = { blocks: [nativeCall('read_file', { path: 'a' }), awkward(`And again:\n${READ}`)], stop: 'tool_use' }
+    const failure = await client([sieveMiddleware()])
+      .messages.stream(request)
+      .finalMessage()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      )
+    // the SDK wraps an error of the body it reads: the ToolsieveError is its cause
+    expect(failure).toMatchObject({ cause: { name: 'ToolsieveError', code: 'native-conflict' } })
+    // not streaming, the middleware's own throw reaches the caller as it is
+    await expect(client([sieveMiddleware()]).messages.create(request)).rejects.toMatchObject({ name: 'ToolsieveError', code: 'native-conflict' })
+  })
+
+  it('should not support bad options: sieveMiddleware checks them when it is made', () => {
+    expect(() => sieveMiddleware({ onConflict: 'first' as never })).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'onConflict' }))
   })
 })

@@ -1,0 +1,38 @@
+/** `sieveMessagesStream`: the machine over an upstream Messages stream. */
+import { ToolsieveError } from '../errors.js'
+import { MessagesMachine } from './machine.js'
+import { anthropicSettings, type AnthropicSieveOptions } from './options.js'
+import type { MessagesStreamEvent } from './writer.js'
+
+/**
+ * A Messages stream with its text cleaned of tool-call markup: `text_delta`s
+ * go in; out come text blocks without the markup, rescued calls as
+ * `tool_use` blocks (`content_block_start` with `id`, `name` and
+ * `input: {}`, an `input_json_delta` with the arguments, `content_block_stop`),
+ * reasoning as `thinking` blocks, all block indexes renumbered in order, and
+ * `stop_reason: 'tool_use'` in `message_delta` when calls were rescued.
+ * Native blocks (`tool_use`, `thinking`, server tools) pass through.
+ *
+ * ```ts
+ * const upstream = await client.messages.create({ model, max_tokens, messages, tools, stream: true })
+ * for await (const event of sieveMessagesStream(upstream, { tools, quoted: messages })) send(event)
+ * ```
+ *
+ * Throws (from the iteration) `native-conflict` when native and rescued
+ * calls meet in one message (see `onConflict`), and `call-aborted` with
+ * `streamArguments` when a call already sent fails. Options and the source
+ * are checked when it is called. Leaving the loop early closes the source.
+ */
+export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {
+  const source = events as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined
+  if (source === null || typeof source !== 'object' || (typeof source[Symbol.asyncIterator] !== 'function' && typeof source[Symbol.iterator] !== 'function')) {
+    throw new ToolsieveError('invalid-option', 'events: must be an async iterable of Messages stream events', 'events')
+  }
+  return run(events, new MessagesMachine(anthropicSettings(options)))
+}
+
+async function* run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine): AsyncGenerator<MessagesStreamEvent, void, undefined> {
+  // for await closes the source when this throws (a conflict) or the consumer leaves early
+  for await (const event of events) yield* machine.event(event)
+  yield* machine.end()
+}

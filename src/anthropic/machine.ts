@@ -160,7 +160,7 @@ export class MessagesMachine {
       case 'reasoning':
         return w.thinking(a.text)
       case 'reasoning-end':
-        this.afterReasoning = true
+        this.afterReasoning = this.settings.trimBlankLines
         return w.close()
       case 'call-start':
         this.afterReasoning = false

@@ -44,13 +44,16 @@ function* replay(message: Message): Generator<MessagesStreamEvent> {
  * ```
  *
  * The message given is not changed; a new one is returned. Bad options throw
- * `invalid-option` naming the field.
+ * `invalid-option` naming the field. `streamArguments` is ignored: the whole
+ * text is at hand.
  */
 export function sieveMessage<M extends Message>(message: M, options?: AnthropicSieveOptions | null): M {
   if (message === null || typeof message !== 'object' || !Array.isArray(message.content)) {
     throw new ToolsieveError('invalid-option', 'message: must be a Message with a content array', 'message')
   }
-  const machine = new MessagesMachine(anthropicSettings(options))
+  // the whole text is at hand: streamed arguments could only add a way to fail (a started call that aborts)
+  const given = options ?? {}
+  const machine = new MessagesMachine(anthropicSettings(typeof given === 'object' && !Array.isArray(given) ? { ...given, streamArguments: false } : given))
   const content: ContentBlock[] = []
   // input_json_delta pieces per block, parsed at the block's stop
   const json = new Map<number, string[]>()

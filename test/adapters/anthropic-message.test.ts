@@ -56,6 +56,21 @@ describe('sieveMessage', () => {
     ])
   })
 
+  it('should support streamArguments ignored: a block that fails is text, never call-aborted', () => {
+    const cut = READ.slice(0, READ.indexOf('</｜DSML｜invoke>'))
+    const out = sieveMessage(message([text(`Cut:\n${cut}`)], 'max_tokens'), { streamArguments: true })
+    expect(blocks(out)).toEqual([{ type: 'text', text: `Cut:\n${cut}` }])
+    expect(out.stop_reason).toBe('max_tokens')
+  })
+
+  it('should support trimBlankLines: false keeping the line breaks after </think> too', () => {
+    const out = sieveMessage(message([text('<think>Plan.</think>\n\nAnswer.')]), { trimBlankLines: false })
+    expect(blocks(out)).toEqual([
+      { type: 'thinking', thinking: 'Plan.' },
+      { type: 'text', text: '\n\nAnswer.' },
+    ])
+  })
+
   it('should support native blocks kept as they are, around the rewritten text', () => {
     const thinking = { type: 'thinking', thinking: 'Native.', signature: 'sig' } as ContentBlock
     const out = sieveMessage(message([thinking, text('Just text.'), { type: 'redacted_thinking', data: 'x' } as ContentBlock]))

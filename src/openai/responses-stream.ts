@@ -77,6 +77,23 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
     part.items.write(part.gate.pass(part.sieve.end()))
     part.items.end()
   }
+  /** A text part of a held message: read through its own sieve (the first one starts in the reasoning with `thinking`). */
+  const openPart = (key: string, message: Record<string, unknown> & { id: string }): TextPart => {
+    const sieve = firstPart ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
+    firstPart = false
+    const gate = new NativeConflictGate(resolved.onConflict)
+    if (sawNative) gate.sawNative()
+    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false }
+    parts.set(key, part)
+    return part
+  }
+  /** A held message the sieve does not read (a refusal part, or no text deltas): it goes out as upstream wrote it, from its added event on. */
+  const release = (id: string, outputIndex: unknown): void => {
+    const message = messages.get(id)
+    if (message === undefined) return
+    messages.delete(id)
+    pass({ type: 'response.output_item.added', output_index: mapped(outputIndex), item: message, sequence_number: 0 })
+  }
   const finish = (): void => {
     for (const part of parts.values()) endPart(part)
     for (const part of parts.values()) part.items.write(part.gate.finish())
@@ -104,25 +121,21 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
         const message = messages.get(event.item_id as string)
         const p = event.part as { type?: string }
         if (message !== undefined && p?.type === 'output_text') {
-          const sieve = firstPart ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
-          firstPart = false
-          const gate = new NativeConflictGate(resolved.onConflict)
-          if (sawNative) gate.sawNative()
-          parts.set(key, { sieve, items: new TextPartItems(sink, message), gate, ended: false })
+          openPart(key, message)
           break
         }
-        if (message !== undefined) {
-          // a part the sieve does not read (a refusal): the message goes out as upstream wrote it
-          messages.delete(event.item_id as string)
-          pass({ type: 'response.output_item.added', output_index: mapped(event.output_index), item: message, sequence_number: 0 })
-        }
+        if (message !== undefined) release(event.item_id as string, event.output_index)
         pass({ ...event, output_index: mapped(event.output_index) })
         break
       }
-      case 'response.output_text.delta':
-        if (part === undefined || part.ended) pass({ ...event, output_index: mapped(event.output_index) })
-        else part.items.write(part.gate.pass(part.sieve.push(event.delta as string)), (event.logprobs as unknown[] | undefined) ?? [])
+      case 'response.output_text.delta': {
+        // a server that skips content_part.added still has its text read
+        const message = messages.get(event.item_id as string)
+        const p = part ?? (message === undefined ? undefined : openPart(key, message))
+        if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
+        else p.items.write(p.gate.pass(p.sieve.push(event.delta as string)), (event.logprobs as unknown[] | undefined) ?? [])
         break
+      }
       case 'response.output_text.done':
         if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
         else endPart(part)
@@ -135,8 +148,11 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
       case 'response.output_item.done': {
         const item = event.item as { id?: string; type?: string }
         if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
-          for (const [k, p] of parts) if (k.startsWith(`${item.id}:`)) endPart(p)
-          break
+          const own = [...parts].filter(([k]) => k.startsWith(`${item.id}:`))
+          for (const [, p] of own) endPart(p)
+          if (own.length > 0) break
+          // a message whose text never came as deltas: nothing was read, so it goes out as it came
+          release(item.id, event.output_index)
         }
         const index = mapped(event.output_index)
         finals.set(index, event.item as Record<string, unknown>)

@@ -77,4 +77,19 @@ describe('sieveResponsesStream', () => {
     const items = readItems(await run(responseEvents([block(invoke('add', param('a', '2')))]), { tools }))
     expect(items[0]?.arguments).toBe('{"a":2}')
   })
+
+  it('should support a server that skips content_part.added: its text is still read', async () => {
+    const events = responseEvents([`Hi ${ls}`]).filter((e) => e.type !== 'response.content_part.added').map((e, i) => ({ ...e, sequence_number: i }))
+    expect(readItems(await run(events)).map((i) => i.type)).toEqual(['message', 'function_call'])
+  })
+
+  it('should not support losing a message whose text came only in its done event, or a refusal: they go out as they came', async () => {
+    const noDeltas = responseEvents([`Hi ${ls}`]).filter((e) => !e.type.startsWith('response.output_text') && !e.type.startsWith('response.content_part')).map((e, i) => ({ ...e, sequence_number: i }))
+    const out = await run(noDeltas)
+    const done = out.find((e) => e.type === 'response.output_item.done')
+    expect(done?.type === 'response.output_item.done' && done.item.type === 'message' && done.item.content[0]).toMatchObject({ text: `Hi ${ls}` })
+    expect(out.map((e) => e.type)).toEqual(noDeltas.map((e) => e.type))
+    const refusal = responseEvents([]).map((e) => (e.type === 'response.content_part.added' ? { ...e, part: { type: 'refusal' as const, refusal: '' } } : e))
+    expect((await run(refusal)).map((e) => e.type)).toEqual(refusal.map((e) => e.type))
+  })
 })

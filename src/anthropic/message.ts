@@ -51,9 +51,10 @@ export function sieveMessage<M extends Message>(message: M, options?: AnthropicS
   if (message === null || typeof message !== 'object' || !Array.isArray(message.content)) {
     throw new ToolsieveError('invalid-option', 'message: must be a Message with a content array', 'message')
   }
-  // the whole text is at hand: streamed arguments could only add a way to fail (a started call that aborts)
-  const given = options ?? {}
-  const machine = new MessagesMachine(anthropicSettings(typeof given === 'object' && !Array.isArray(given) ? { ...given, streamArguments: false } : given))
+  // checked as given (a bad streamArguments is refused too), then run without streamed arguments:
+  // the whole text is at hand, so streaming could only add a way to fail (a started call that aborts)
+  const checked = anthropicSettings(options)
+  const machine = new MessagesMachine(checked.streamArguments ? anthropicSettings({ ...options, streamArguments: false }) : checked)
   const content: ContentBlock[] = []
   // input_json_delta pieces per block, parsed at the block's stop
   const json = new Map<number, string[]>()

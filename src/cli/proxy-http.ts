@@ -6,7 +6,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import https from 'node:https'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import type { Readable } from 'node:stream'
+import { pipeline, type Readable, type Writable } from 'node:stream'
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
@@ -68,6 +68,18 @@ export function requestUpstream(url: URL, method: string, headers: OutgoingHttpH
   return Object.assign(response, { abort: () => req.destroy() })
 }
 
+/**
+ * `from` into `to`, streamed, and an error on either side destroys the
+ * other: an upstream that dies mid-body cuts the client's response instead
+ * of leaving it open (which `pipe` would).
+ */
+export function relay<T extends Writable>(from: Readable, to: T): T {
+  pipeline(from, to, () => {
+    // Both ends are destroyed on failure; the request's log line says how it ended.
+  })
+  return to
+}
+
 /** A body read whole, for the routes that must see it; past `limit` bytes, `undefined`. */
 export async function readBody(stream: Readable, limit: number): Promise<Buffer | undefined> {
   const parts: Buffer[] = []
@@ -84,9 +96,9 @@ export async function readBody(stream: Readable, limit: number): Promise<Buffer 
 export function decodedBody(res: IncomingMessage): Readable | undefined {
   const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
   if (encoding === 'identity' || encoding === '') return res
-  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip())
-  if (encoding === 'deflate') return res.pipe(createInflate())
-  if (encoding === 'br') return res.pipe(createBrotliDecompress())
+  if (encoding === 'gzip' || encoding === 'x-gzip') return relay(res, createGunzip())
+  if (encoding === 'deflate') return relay(res, createInflate())
+  if (encoding === 'br') return relay(res, createBrotliDecompress())
   return undefined
 }
 

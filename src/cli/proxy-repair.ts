@@ -12,7 +12,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { DiagnosticEvent, ErrorEvent } from '../index.js'
 import { sieveChatCompletion, sieveChatStream, sieveResponsesStream, type OpenAIAdapterOptions } from '../openai/index.js'
-import { decodedBody, forwardHeaders, readBody, write } from './proxy-http.js'
+import { decodedBody, forwardHeaders, readBody, relay, write } from './proxy-http.js'
 import { decodeUtf8, sseEvents, sseFrame } from './proxy-sse.js'
 
 /** What a request's log line says. */
@@ -196,7 +196,7 @@ export async function repairResponse(kind: RouteKind, upstream: IncomingMessage,
     if (body !== upstream) {
       // Decoding started: what goes out is the decoded body, without its encoding.
       res.writeHead(status, rewrittenHeaders(upstream))
-      body.pipe(res)
+      relay(body, res)
     } else passThrough()
   }
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { asIsHeaders, closeAgents, forwardHeaders, readBody, requestUpstream, sendError, upstreamUrl } from './proxy-http.js'
+import { asIsHeaders, closeAgents, forwardHeaders, readBody, relay, requestUpstream, sendError, upstreamUrl } from './proxy-http.js'
 import { adapterOptions, repairResponse, type RepairLog, type RouteKind } from './proxy-repair.js'
 
 export interface ProxyOptions {
@@ -106,7 +106,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, 
   }
   const pipeAsIs = (): void => {
     res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
-    response.pipe(res)
+    relay(response, res)
   }
   if (request === undefined) {
     entry.note = 'not repaired: request is not a JSON object'
@@ -129,7 +129,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, url: URL, 
     return sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
   }
   res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
-  response.pipe(res)
+  relay(response, res)
 }
 
 /** `server.close()` waits for requests in flight (Node closes idle keep-alive sockets itself); past the grace, the rest are cut. */

@@ -17,6 +17,7 @@ import { decodeUtf8, sseEvents, sseFrame } from './proxy-sse.js'
 
 /** What a request's log line says. */
 export interface RepairLog {
+  /** `stream` or `whole` (repaired), `passed` (relayed as it came), `failed` (the proxy answered with an error). */
   mode: string
   rescued: number
   diagnostics: Map<string, number>

@@ -61,6 +61,7 @@ export function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       log(`toolsieve proxy: ${req.method} ${req.url} ${res.statusCode} ${entry.mode} ${ms} ms${calls}${entry.note === undefined ? '' : `, ${entry.note}`}${aborted}`)
     })
     handle(req, res, options.upstream, limit, entry).catch((error: unknown) => {
+      entry.mode = 'failed'
       entry.note = `failed: ${describe(error)}`
       if (!res.headersSent) sendError(res, 502, 'proxy-failed', `toolsieve proxy: ${describe(error)}`)
       else res.destroy()
@@ -101,6 +102,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, 
   try {
     response = await pending
   } catch (error) {
+    entry.mode = 'failed'
     entry.note = `upstream unreachable (${describe(error)})`
     return sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
   }
@@ -125,6 +127,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, url: URL, 
   try {
     response = await pending
   } catch (error) {
+    entry.mode = 'failed'
     entry.note = `upstream unreachable (${describe(error)})`
     return sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
   }

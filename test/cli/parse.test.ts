@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseJsonl } from '../../bench/transcripts.js'
 import type { ManifestCall } from '../../bench/generate.js'
-import { cli, generated, jsonLines, tempDir, type Generated } from './run.js'
+import { cli, generated, jsonLines, root, tempDir, type Generated } from './run.js'
 
 const block = (name: string, path: string): string =>
   `<｜DSML｜tool_calls>\n<｜DSML｜invoke name="${name}">\n<｜DSML｜parameter name="path" string="true">${path}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>`
@@ -116,6 +116,19 @@ describe('toolsieve parse', () => {
     expect(strict.stderr).toContain('unknown-tool 1')
   })
 
+  it('should support --grammar: a config file with a wrapper name of its own', async () => {
+    const config = JSON.parse(readFileSync(join(root, 'grammar/default.json'), 'utf8')) as { $schema?: string; roles: { wrapper: unknown[] } }
+    config.roles.wrapper.push('actions')
+    delete config.$schema
+    const file = join(tempDir(), 'grammar.json')
+    writeFileSync(file, JSON.stringify(config))
+    const text = answer.replaceAll('tool_calls>', 'actions>')
+    const names = async (args: string[]): Promise<string[]> =>
+      jsonLines<Event>((await cli(['parse', ...args], text)).stdout).filter((e) => e.type === 'tool-call').map((e) => e.name!)
+    expect(await names(['--grammar', file])).toEqual(['read_file'])
+    expect(await names([])).toEqual([])
+  })
+
   it('should not support a JSONL line that is not JSON or has no text: reported on stderr, skipped, exit 1 under --strict', async () => {
     const lines = [JSON.stringify({ text: answer }), '{"text": oops', JSON.stringify({ role: 'user' })].join('\n')
     const lenient = await cli(['parse', '-', '--input', 'jsonl', '--format', 'openai'], lines)
@@ -129,7 +142,10 @@ describe('toolsieve parse', () => {
   })
 
   it('should not support unknown flags, bad values or a missing file: one line on stderr, exit 2', async () => {
-    for (const args of [['parse', '--bogus'], ['parse', '--chunk', 'fast'], ['parse', '--format', 'yaml'], ['parse', join(tempDir(), 'missing.jsonl')], ['nonsense']]) {
+    const badGrammar = join(tempDir(), 'bad-grammar.json')
+    writeFileSync(badGrammar, JSON.stringify({ roles: { wrapper: [] } }))
+    const cases = [['parse', '--bogus'], ['parse', '--chunk', 'fast'], ['parse', '--format', 'yaml'], ['parse', join(tempDir(), 'missing.jsonl')], ['parse', '--grammar', badGrammar], ['nonsense']]
+    for (const args of cases) {
       const run = await cli(args, answer)
       expect(run.code, args.join(' ')).toBe(2)
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)

@@ -142,7 +142,8 @@ describe('toolsieve proxy', () => {
   })
 
   it('should not support an unreachable upstream: 502 with a JSON error body', async () => {
-    const dead = await startProxy({ upstream: new URL(`http://127.0.0.1:${await deadPort()}`), port: 0, log: null })
+    const lines: string[] = []
+    const dead = await startProxy({ upstream: new URL(`http://127.0.0.1:${await deadPort()}`), port: 0, log: (line) => lines.push(line) })
     try {
       const sdk = new OpenAI({ baseURL: `${dead.url}/v1`, apiKey: 'sk-test', maxRetries: 0 })
       const error = await sdk.chat.completions.create({ model: 'deepseek-chat', messages, stream: true }).catch((e: unknown) => e)
@@ -152,6 +153,10 @@ describe('toolsieve proxy', () => {
       const models = await fetch(`${dead.url}/v1/models`)
       expect(models.status).toBe(502)
       expect(await models.json()).toMatchObject({ error: { code: 'upstream-unreachable' } })
+      expect(lines).toEqual([
+        expect.stringMatching(/^toolsieve proxy: POST \/v1\/chat\/completions 502 failed \d+ ms, upstream unreachable \(ECONNREFUSED\)$/),
+        expect.stringMatching(/^toolsieve proxy: GET \/v1\/models 502 failed \d+ ms, upstream unreachable \(ECONNREFUSED\)$/),
+      ])
     } finally {
       await dead.close(0)
     }

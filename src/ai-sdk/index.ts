@@ -6,7 +6,6 @@
  * everything it touches, and its functions are generic over each line's own
  * types. Nothing of the AI SDK is imported at run time.
  */
-import { ToolsieveError } from '../errors.js'
 import { sieveContent } from './generate.js'
 import { callState, middlewareSettings, resolveCall, type CallState, type ToolsieveMiddlewareOptions } from './options.js'
 import { transformCall } from './prompt.js'
@@ -15,7 +14,6 @@ import type { CallOptionsLike, GenerateResultLike, StreamResultLike } from './ty
 
 export type { ToolsieveMiddlewareOptions } from './options.js'
 export type * from './types.js'
-export { ToolsieveError }
 
 /**
  * The middleware {@link toolsieveMiddleware} returns: assignable to
@@ -53,7 +51,7 @@ export interface ToolsieveMiddleware {
  * later of the two goes out; `onConflict: 'prefer-native'` holds rescued
  * calls to the finish and drops them if native calls came.
  *
- * @throws {ToolsieveError} `invalid-option` for a bad option, when called.
+ * @throws {ToolsieveError} (from `toolsieve`) `invalid-option` for a bad option, when called.
  */
 export function toolsieveMiddleware(options?: ToolsieveMiddlewareOptions | null): ToolsieveMiddleware {
   const settings = middlewareSettings(options)

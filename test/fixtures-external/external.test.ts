@@ -29,6 +29,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { comparable, streamed, unstreamed } from '../helpers/streamed.js'
 import type { SieveOptions, ToolDefinition } from '../../src/types.js'
 import { EXTERNAL_CHUNKINGS, externalFeeds, externalProblems, readCases, type ExternalCase, type Expected } from '../helpers/fixtures-external.js'
 
@@ -176,4 +177,23 @@ describe.each(EXTERNAL_CHUNKINGS)('external DeepSeek DSML fixtures (%s)', (chunk
       expect(problems, `${where}\n${problems.join('\n')}`).toEqual([])
     })
   }
+})
+
+describe('external DeepSeek DSML fixtures with streamArguments (recorded chunks)', () => {
+  it('should support every case streaming its calls: each start ends once, deltas are the arguments, the rest is the unstreamed run', () => {
+    const failures: string[] = []
+    for (const c of CASES) {
+      for (const { label, chunks } of externalFeeds(c, 'recorded')) {
+        const options = optionsOf(c)
+        try {
+          const s = streamed(chunks, options)
+          const changed = s.rest.some((e) => e.type === 'diagnostic' && e.code === 'streamed-arguments-changed')
+          if (!changed && JSON.stringify(comparable(s.rest)) !== JSON.stringify(comparable(unstreamed(chunks, options)))) failures.push(`${c.id} ${label}: events differ from the unstreamed run`)
+        } catch (e) {
+          failures.push(`${c.id} ${label}: ${(e as Error).message.split('\n')[0]}`)
+        }
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([])
+  })
 })

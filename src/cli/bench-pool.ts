@@ -36,6 +36,7 @@ function startWorker(init: WorkerInit): Worker {
 
 export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchResult) => void): Pool {
   let failure: Error | undefined
+  let closing = false
   let waiters: (() => void)[] = []
   const wake = (): void => {
     const w = waiters
@@ -52,6 +53,12 @@ export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchRe
     })
     worker.on('error', (error) => {
       failure ??= error
+      wake()
+    })
+    // A worker that stops on its own (killed, out of memory) would leave its batches in flight for ever.
+    worker.on('exit', (code) => {
+      if (closing) return
+      failure ??= new Error(`a bench worker stopped (exit code ${code}) with ${slot.inFlight} batches in flight`)
       wake()
     })
     return slot
@@ -71,6 +78,7 @@ export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchRe
       for (check(); workers.some((w) => w.inFlight > 0); check()) await new Promise<void>((r) => waiters.push(r))
     },
     async close() {
+      closing = true
       await Promise.all(workers.map((w) => w.worker.terminate()))
     },
   }

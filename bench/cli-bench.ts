@@ -34,6 +34,7 @@ interface Summary {
   bytes: number
   wallMs: number
   speedup: number
+  cpuMs: number
   peakRssMB: number
   order: string[]
   chunkings: Record<string, { mbps: number; calls: number; diagnostics: Record<string, number> }>
@@ -66,4 +67,5 @@ for (const id of CHUNKINGS) {
   console.log(`| ${id} | ${a.mbps.toFixed(1)} | ${b.mbps.toFixed(1)} | ${(recorded.get(id) ?? NaN).toFixed(1)} | ${a.calls} | ${codes} |`)
 }
 console.log('')
+console.log(`CPU the machine gave: 1 job ${(one.cpuMs / one.wallMs).toFixed(2)} cores on average, ${values.jobs} jobs ${(many.cpuMs / many.wallMs).toFixed(2)} (CPU time ${(one.cpuMs / 1000).toFixed(1)} s and ${(many.cpuMs / 1000).toFixed(1)} s)`)
 console.log(`wall time: 1 job ${(one.wallMs / 1000).toFixed(1)} s, ${values.jobs} jobs ${(many.wallMs / 1000).toFixed(1)} s: ${(one.wallMs / many.wallMs).toFixed(2)}× faster (the bench's own speed-up figure, busy over wall: ${many.speedup.toFixed(2)}×); peak RSS ${one.peakRssMB.toFixed(0)} MB and ${many.peakRssMB.toFixed(0)} MB`)

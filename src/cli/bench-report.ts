@@ -31,6 +31,12 @@ export interface BenchSummary {
    * shared machine holds them back).
    */
   speedup: number
+  /**
+   * CPU time the process got (user + system, all threads, start-up included),
+   * ms. Over `wallMs` it says how many cores the machine gave: on a shared
+   * machine a speed-up can be no larger.
+   */
+  cpuMs: number
   /** Peak resident memory of the process (all threads), MB. */
   peakRssMB: number
   chunkings: Record<string, ChunkingSummary>
@@ -76,7 +82,7 @@ export class Totals {
     this.slowest.length = Math.min(this.slowest.length, this.top)
   }
 
-  summary(files: BenchSummary['files'], unreadable: number, jobs: number, wallMs: number, peakRssMB: number): BenchSummary {
+  summary(files: BenchSummary['files'], unreadable: number, jobs: number, wallMs: number, cpuMs: number, peakRssMB: number): BenchSummary {
     this.cut()
     const chunkings: Record<string, ChunkingSummary> = {}
     this.names.forEach((name, i) => {
@@ -98,6 +104,7 @@ export class Totals {
       wallMs,
       wallMbps: wallMs > 0 ? (this.bytes * this.names.length) / MB / (wallMs / 1000) : 0,
       speedup: wallMs > 0 ? this.busyMs / wallMs : 1,
+      cpuMs,
       peakRssMB,
       chunkings,
       order: [...this.names],
@@ -121,6 +128,7 @@ export function renderSummary(s: BenchSummary): string {
   lines.push(...table(['chunking', 'MB/s', 'calls', 'diagnostics'], rows, [0, 3]))
   lines.push('')
   lines.push(`${s.jobs} job${s.jobs === 1 ? '' : 's'}: ${(s.wallMs / 1000).toFixed(2)} s wall, ${fmt(s.wallMbps)} MB/s over all chunkings, speed-up ${s.speedup.toFixed(2)}× (busy time over wall time)`)
+  lines.push(`CPU: ${(s.cpuMs / 1000).toFixed(2)} s, ${(s.cpuMs / s.wallMs).toFixed(2)} cores busy on average (a shared machine may give fewer than the jobs)`)
   lines.push(`peak memory (RSS): ${fmt(s.peakRssMB)} MB`)
   if (s.slowest.length > 0) {
     lines.push('')

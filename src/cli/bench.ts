@@ -27,7 +27,8 @@ Options:
   --jobs N              worker threads (default: the cores, ${availableParallelism()} here); 1 runs in
                         the main thread
   --json                one JSON object on stdout: per chunking mbps, turns,
-                        calls, diagnostics; files, speedup, peakRssMB, slowest
+                        calls, diagnostics; files, speedup, cpuMs, peakRssMB,
+                        slowest
   --slowest N           how many of the slowest turns to list (default 5)
   --input text|jsonl|sse, --field PATH   as for toolsieve parse
   --grammar FILE, --tools FILE, --strict, --thinking   the sieve's options
@@ -35,8 +36,9 @@ Options:
 
 MB/s is UTF-8 input (2^20 bytes) over the sieve's own time in that chunking
 (pushes and end(), one thread's view, as npm run bench reports it). The
-speed-up is the jobs' busy time over the wall time. Progress goes to stderr:
-a bar on a terminal, a line per file otherwise.
+speed-up is the jobs' busy time over the wall time; the CPU time the
+process got over the wall time says how many cores the machine gave.
+Progress goes to stderr: a bar on a terminal, a line per file otherwise.
 
 Exit: 0 ok, 1 diagnostics or unreadable lines under --strict, 2 usage.
 `
@@ -131,7 +133,8 @@ export async function benchCommandMain(argv: string[]): Promise<number> {
     f.turns = fileTurns[i]!.turns
     f.bytes = fileTurns[i]!.bytes
   })
-  const summary = totals.summary(files, unreadable, jobs, wallMs, process.resourceUsage().maxRSS / 1024)
+  const usage = process.resourceUsage()
+  const summary = totals.summary(files, unreadable, jobs, wallMs, (usage.userCPUTime + usage.systemCPUTime) / 1000, usage.maxRSS / 1024)
   process.stdout.write(values.json === true ? JSON.stringify(summary) + '\n' : renderSummary(summary))
   const failed = unreadable > 0 || Object.values(summary.chunkings).some((c) => Object.keys(c.diagnostics).length > 0)
   return options.strict === true && failed ? exit.diagnostics : exit.ok

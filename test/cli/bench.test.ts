@@ -80,6 +80,7 @@ describe('toolsieve bench', () => {
     expect(run.stdout).toMatch(new RegExp(`^whole +[\\d.]+ +${gen.calls} +none$`, 'm'))
     expect(run.stdout).toContain('peak memory (RSS)')
     expect(run.stdout).toContain('speed-up')
+    expect(run.stdout).toMatch(/^CPU: [\d.]+ s, [\d.]+ cores busy on average/m)
     expect(run.stdout.match(/transcript\.jsonl:\d+/g)).toHaveLength(2)
   })
 

@@ -64,9 +64,11 @@ function closeObjects(root: Record<string, unknown>): Record<string, unknown> {
   return copy
 }
 
-/** Fills in what the model would otherwise have to guess: a tool's description and each top-level parameter's. */
+/** Fills in what the model would otherwise have to guess (a tool's description and each top-level parameter's) and drops the top-level `$schema`. */
 function normalize(name: string, description: unknown, schema: JsonSchema | undefined): PromptTool {
   const parameters: Record<string, unknown> = isPlainObject(schema) ? closeObjects(schema) : { type: 'object' }
+  // the dialect marker (zod and the AI SDK write one into every schema) tells the model nothing and costs tokens
+  delete parameters.$schema
   if (isPlainObject(parameters.properties)) {
     const props = parameters.properties as Record<string, unknown>
     for (const [key, p] of Object.entries(props)) {

@@ -96,6 +96,11 @@ describe('buildToolPrompt', () => {
     expect((p.both!.allOf as Array<Record<string, unknown>>).map((b) => 'additionalProperties' in b)).toEqual([false, false])
   })
 
+  it('should not support the top-level $schema in the listing: it tells the model nothing', () => {
+    const [tool] = listed(buildToolPrompt([{ name: 'x', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} } }]))
+    expect(tool!.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false })
+  })
+
   it('should not support changing the schemas the caller gave', () => {
     const before = JSON.stringify(readFile)
     buildToolPrompt([readFile])

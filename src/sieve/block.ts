@@ -48,7 +48,9 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
   let input = buildInput(d, schema)
   // a schema whose top level is not an object cannot turn the arguments into something else
   if (!isPlainObject(input)) input = buildInput(d, null)
-  return { input, written: writeJson(input, { settle: true }) }
+  // keys in document order: a parameter named `1` stays where it was written (what was streamed of the call)
+  const order = d.params === null ? undefined : d.params.map(([key]) => key)
+  return { input, written: writeJson(input, { settle: true, order }) }
 }
 
 /**

@@ -21,7 +21,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { parseBlock } from '../parser/block-parser.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
-import type { DiagnosticCode, ToolCallEvent } from '../types.js'
+import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js'
 import { decodeInvoke, type DecodedInvoke } from '../values/decode.js'
 import type { Node } from '../values/node.js'
 import { writeJson } from '../values/json-write.js'
@@ -41,11 +41,13 @@ export interface StreamedCall {
   id: string | null
   idProblem: string | null
   index: number
-  /** Its `arguments` as far as known; the first `emitted` characters went out as deltas. */
+  /** Its `arguments` as far as known: `sent` went out as deltas, `pending` is to go once the call may start. */
   sent: string
-  emitted: number
+  pending: string
   /** Nothing more is sent before the block's end: the next text could not be told for certain. */
   stalled: boolean
+  /** Its final `arguments` do not continue what its parameters, read in order, would send: the block fails, in every chunking. */
+  changed: boolean
   keys: string[]
 }
 
@@ -114,18 +116,32 @@ export class CallStream {
 
   /** Reads the capture's new tokens and sends what became certain; `live`: the block is known to be a block. */
   observe(cap: Capture, live: boolean): void {
-    if (this.st.capture !== cap.start) this.reset(cap.start)
+    this.catchUp(cap.start, cap.tokens)
     const st = this.st
-    const tokens = cap.tokens
-    // an unclosed CDATA cut at the stream's end rewrote the tokens after its opener: only a plain value's, never sent
-    if (st.seen > tokens.length) st.seen = Math.max(st.paramBody, 0)
-    for (; st.seen < tokens.length; st.seen++) {
-      this.read(tokens, st.seen)
-      st.at += tokens[st.seen]!.image.length
-      if (this.lexer.infoByIdx[tokens[st.seen]!.tokenTypeIdx]?.category === 'InvokeClose') st.callStart = st.at
-    }
     if (!live || (st.quoted !== null && st.quoted.length > 0)) return
     for (const c of st.calls) this.send(c)
+  }
+
+  /** Reads the tokens of the capture at `start` not read yet. */
+  private catchUp(start: number, tokens: readonly IToken[]): void {
+    if (this.st.capture !== start) this.reset(start)
+    const st = this.st
+    if (st.seen > tokens.length) {
+      // an unclosed CDATA cut at the stream's end rewrote a plain value's tokens (never sent): read them again;
+      // or the stream cut the block and only its complete invokes, all read, are given
+      st.seen = st.paramBody >= 0 && st.paramBody <= tokens.length ? st.paramBody : tokens.length
+    }
+    for (; st.seen < tokens.length; st.seen++) {
+      const t = tokens[st.seen]!
+      this.read(tokens, st.seen)
+      st.at += t.image.length
+      if (this.category(t) === 'InvokeClose') st.callStart = st.at
+    }
+  }
+
+  /** A token's role; the empty closers the driver adds (self-closing invokes, a missing wrapper closer) are of the category's own type. */
+  private category(t: IToken): string {
+    return this.lexer.infoByIdx[t.tokenTypeIdx]?.category ?? t.tokenType.name
   }
 
   /**
@@ -134,11 +150,13 @@ export class CallStream {
    * Returns false, having aborted every started call, when one's final text
    * does not continue what was sent: the block must go out as text.
    */
-  complete(calls: ToolCallEvent[]): boolean {
+  complete(start: number, tokens: readonly IToken[], calls: ToolCallEvent[]): boolean {
+    // the whole block read as a stream would read it: the verdict is the same however it was chunked
+    this.catchUp(start, tokens)
     const st = this.st
     for (let i = 0; i < st.calls.length && i < calls.length; i++) {
       const c = st.calls[i]!
-      if (c.id !== null && !calls[i]!.arguments.startsWith(c.sent.slice(0, c.emitted))) {
+      if (c.changed || (c.id !== null && !calls[i]!.arguments.startsWith(c.sent))) {
         this.finish('streamed-arguments-changed')
         return false
       }
@@ -149,8 +167,8 @@ export class CallStream {
       if (c === undefined || c.id === null) {
         this.out.event({ type: 'tool-call-start', id: call.id, name: call.name, index: st.next++, span: { start: call.span.start } })
         if (call.arguments !== '') this.out.event({ type: 'tool-call-delta', id: call.id, delta: call.arguments })
-      } else if (call.arguments.length > c.emitted) {
-        this.out.event({ type: 'tool-call-delta', id: call.id, delta: call.arguments.slice(c.emitted) })
+      } else if (call.arguments.length > c.sent.length) {
+        this.out.event({ type: 'tool-call-delta', id: call.id, delta: call.arguments.slice(c.sent.length) })
       }
     }
     return true
@@ -163,13 +181,16 @@ export class CallStream {
 
   /**
    * The capture is over: every started call from `from` on (all, unless the
-   * first calls of a cut block became calls) ends with `code`.
+   * first calls of a cut block became calls) ends with `code`, or with the
+   * code of its own problem among `problems` (a block `onInvalid: 'reject'` refused).
    */
-  finish(code: DiagnosticCode, from = 0): void {
+  finish(code: DiagnosticCode, from = 0, problems?: readonly DiagnosticEvent[]): void {
     const calls = this.st.calls
     for (let i = from; i < calls.length; i++) {
-      const id = calls[i]!.id
-      if (id !== null) this.out.event({ type: 'tool-call-abort', id, code })
+      const c = calls[i]!
+      if (c.id === null) continue
+      const own = problems?.find((p) => p.span.start === c.start)
+      this.out.event({ type: 'tool-call-abort', id: c.id, code: own?.code ?? code })
     }
     this.reset(-1)
   }
@@ -179,10 +200,10 @@ export class CallStream {
     this.st = { ...initialCallStream(), next, capture, at: capture, callStart: capture, quoted: this.opts.quotedBlocks === null ? null : this.opts.quotedBlocks.map((_, i) => i) }
   }
 
-  private read(tokens: IToken[], i: number): void {
+  private read(tokens: readonly IToken[], i: number): void {
     const st = this.st
     const t = tokens[i]!
-    const category = this.lexer.infoByIdx[t.tokenTypeIdx]?.category
+    const category = this.category(t)
     if (category === 'InvokeOpen') {
       st.invokeAt = i
       st.invokeBody = -1
@@ -208,7 +229,7 @@ export class CallStream {
   }
 
   /** The invoke's opening tag is whole: its name, and the call's record. */
-  private invokeTag(tokens: IToken[], i: number): void {
+  private invokeTag(tokens: readonly IToken[], i: number): void {
     const st = this.st
     st.invokeBody = i + 1
     const read = this.decode(tokens.slice(st.invokeAt, i + 1))
@@ -216,7 +237,7 @@ export class CallStream {
     const tools = this.opts.tools
     // a call its block would be rejected for (`onInvalid: 'reject'`) never starts
     const refused = name !== null && tools !== null && this.opts.onInvalid === 'reject' && !tools.has(name)
-    st.calls.push({ name: refused ? null : name, start: st.callStart, id: null, idProblem: null, index: -1, sent: '{', emitted: 0, stalled: name === null, keys: [] })
+    st.calls.push({ name: refused ? null : name, start: st.callStart, id: null, idProblem: null, index: -1, sent: '', pending: '{', stalled: name === null, changed: false, keys: [] })
     if (st.quoted !== null) {
       const k = st.calls.length - 1
       st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.names[k] === name)
@@ -224,7 +245,7 @@ export class CallStream {
   }
 
   /** A parameter's opening tag is whole: a `string` value its schema keeps a string streams from here. */
-  private paramTag(tokens: IToken[], i: number): void {
+  private paramTag(tokens: readonly IToken[], i: number): void {
     const st = this.st
     st.paramBody = i + 1
     const c = this.current()
@@ -236,13 +257,13 @@ export class CallStream {
     if (!param.exact || !this.keepsString(c.name ?? '', param.key)) return
     if (c.keys.includes(param.key)) return void (c.stalled = true)
     c.keys.push(param.key)
-    c.sent += (c.keys.length > 1 ? ',' : '') + JSON.stringify(param.key) + ':"'
+    c.pending += (c.keys.length > 1 ? ',' : '') + JSON.stringify(param.key) + ':"'
     st.live = true
     st.high = ''
   }
 
   /** A parameter closed: a streamed value ends its string, any other arrives whole. */
-  private paramEnd(tokens: IToken[], i: number): void {
+  private paramEnd(tokens: readonly IToken[], i: number): void {
     const st = this.st
     const c = this.current()
     const from = st.paramAt
@@ -252,7 +273,7 @@ export class CallStream {
     st.live = false
     if (c === null || c.stalled || from < 0 || st.invokeBody < 0) return
     if (live) {
-      c.sent += (st.high === '' ? '' : escaped(st.high)) + '"'
+      c.pending += (st.high === '' ? '' : escaped(st.high)) + '"'
       st.high = ''
       return
     }
@@ -261,11 +282,11 @@ export class CallStream {
     const schema = this.opts.tools?.get(c.name ?? '')?.schema ?? null
     const one = objectOf([[param.key, param.node]], schema === null ? null : resolve(schema, schema), schema ?? {})
     c.keys.push(param.key)
-    c.sent += (c.keys.length > 1 ? ',' : '') + writeJson(one).json.slice(1, -1)
+    c.pending += (c.keys.length > 1 ? ',' : '') + writeJson(one).json.slice(1, -1)
   }
 
   /** The invoke closed: decoded whole, its final `arguments`, if they continue what was sent. */
-  private invokeEnd(tokens: IToken[], i: number): void {
+  private invokeEnd(tokens: readonly IToken[], i: number): void {
     const st = this.st
     const c = this.current()
     const from = st.invokeAt
@@ -282,8 +303,9 @@ export class CallStream {
       const k = st.calls.length - 1
       st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.keys[k] === key)
     }
-    if (c.stalled) return
-    if (written.json.startsWith(c.sent)) c.sent = written.json
+    // what the parameters sent, or would have by now, must begin the final text (a parameter given twice does not)
+    if (!written.json.startsWith(c.sent + c.pending)) c.changed = true
+    else if (!c.stalled) c.pending = written.json.slice(c.sent.length)
     c.stalled = true
   }
 
@@ -299,7 +321,7 @@ export class CallStream {
       st.high = piece.slice(-1)
       piece = piece.slice(0, -1)
     }
-    c.sent += escaped(piece)
+    c.pending += escaped(piece)
   }
 
   /** Whether a `string="true"` value of `key` stays the string it is under the tool's schema. */
@@ -320,9 +342,11 @@ export class CallStream {
       c.index = this.st.next++
       this.out.event({ type: 'tool-call-start', id, name: c.name, index: c.index, span: { start: c.start } })
     }
-    if (c.sent.length > c.emitted) {
-      this.out.event({ type: 'tool-call-delta', id: c.id, delta: c.sent.slice(c.emitted) })
-      c.emitted = c.sent.length
+    // the unsent piece on its own: slicing the whole text (a rope as it grows) would copy it at every push
+    if (c.pending !== '') {
+      this.out.event({ type: 'tool-call-delta', id: c.id, delta: c.pending })
+      c.sent += c.pending
+      c.pending = ''
     }
   }
 

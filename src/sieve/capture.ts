@@ -34,7 +34,7 @@ function joined(tokens: IToken[]): string {
 }
 
 /** The calls of a parsed block, each followed by the problems it was emitted despite. */
-function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutcome & { ok: true }): void {
+function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text: string, outcome: BlockOutcome & { ok: true }): void {
   d.s.sawSyntax = true
   const quoted = d.opts.quoted
   if (quoted !== null && quoted.has(blockKey(outcome.calls))) {
@@ -44,7 +44,7 @@ function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutc
     d.diagnostic('quoted-example', 'block released as text: its calls are those of a block in a quoted text', cap.start, cap.start + text.length)
     return
   }
-  if (d.calls !== null && !d.calls.complete(outcome.calls)) {
+  if (d.calls !== null && !d.calls.complete(cap.start, tokens, outcome.calls)) {
     d.out.text(text)
     d.diagnostic('streamed-arguments-changed', 'block released as text: a call\'s arguments do not continue what was streamed of them (a parameter given twice?)', cap.start, cap.start + text.length)
     return
@@ -59,7 +59,7 @@ function emitCalls(d: DriverCore, cap: Capture, text: string, outcome: BlockOutc
 
 /** A block that did not become calls: its markup as text, and why. */
 function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOutcome & { ok: false }): void {
-  d.calls?.finish(outcome.diagnostics?.[0]?.code ?? 'malformed-block')
+  d.calls?.finish(outcome.diagnostics?.[0]?.code ?? 'malformed-block', 0, outcome.diagnostics)
   d.out.text(text)
   // a call rejected by `onInvalid: 'reject'` says why in its own diagnostics
   if (outcome.diagnostics !== undefined) for (const e of outcome.diagnostics) d.out.event(e)
@@ -71,7 +71,7 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   d.s.capture = null
   d.stats.blocksParsed++
   const outcome = buildCalls(cap.tokens, cap.start, d.opts, d.calls?.ids())
-  if (outcome.ok) emitCalls(d, cap, joined(cap.tokens), outcome)
+  if (outcome.ok) emitCalls(d, cap, cap.tokens, joined(cap.tokens), outcome)
   else emitFailed(d, cap, joined(cap.tokens), outcome)
   // (every started call has ended by now: this only forgets the block)
   d.calls?.finish('malformed-block', outcome.ok ? outcome.calls.length : 0)
@@ -258,7 +258,7 @@ export function endCapture(d: DriverCore): void {
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {
-    emitCalls(d, cap, head, outcome)
+    emitCalls(d, cap, done, head, outcome)
     // the invoke the stream cut, if it had started, ends here
     d.calls?.finish('unterminated-block', outcome.calls.length)
     // an empty span where the wrapper's closer is missing: the calls' own spans cover their markup

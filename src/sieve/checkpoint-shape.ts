@@ -90,7 +90,7 @@ export function checkStateShape(state: unknown): void {
 }
 
 const callShape: Record<string, Check> = {
-  name: nullable(str), start: count, id: nullable(str), idProblem: nullable(str), index: int, sent: str, emitted: count, stalled: bool,
+  name: nullable(str), start: count, id: nullable(str), idProblem: nullable(str), index: int, sent: str, pending: str, stalled: bool, changed: bool,
   keys: (v) => Array.isArray(v) && v.every(str),
 }
 

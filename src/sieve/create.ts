@@ -122,7 +122,7 @@ const unguarded = new WeakMap<Grammar, Grammar>()
  * with the sieve's spellings but no Markdown guard: a user quotes an example
  * in a code fence or span as often as not, and it is the example either way.
  */
-function quotedBlocks(texts: unknown, base: Grammar): { keys: ReadonlySet<string>; blocks: QuotedBlock[] } {
+function quotedBlocks(texts: unknown, base: Grammar, tools: SieveOptions['tools']): { keys: ReadonlySet<string>; blocks: QuotedBlock[] } {
   if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
   let grammar = unguarded.get(base)
   if (grammar === undefined) unguarded.set(base, (grammar = extendGrammar(base, { markdown: { fences: false, codeSpans: false } })))
@@ -136,7 +136,8 @@ function quotedBlocks(texts: unknown, base: Grammar): { keys: ReadonlySet<string
   }
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
-    const reader = sieveWith({ grammar, reasoning: false }, { onBlock })
+    // with the same tools: an echoed example's input is coerced by its schema, and so must the quoted one be
+    const reader = sieveWith({ grammar, reasoning: false, tools, onInvalid: 'emit' }, { onBlock })
     reader.push(text)
     reader.end()
   })
@@ -169,7 +170,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   if (reasoningCalls !== 'text' && reasoningCalls !== 'call') throw invalid('reasoningCalls', `must be 'text' or 'call', got ${describe(reasoningCalls)}`)
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
-  const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar)
+  const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar, options.tools)
   const driver = new Driver(lexer, {
     captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
     quoted: quoted?.keys ?? null, quotedBlocks: quoted?.blocks ?? null, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,

@@ -21,6 +21,11 @@ export interface WriteOptions {
    * tree into the call's plain `input`.
    */
   settle?: boolean
+  /**
+   * The top-level object's keys in this order (the parameters' document
+   * order), then any others; JavaScript would put integer-like keys first.
+   */
+  order?: readonly string[]
 }
 
 export interface Written {
@@ -71,6 +76,7 @@ export function writeJson(value: unknown, opts: WriteOptions = {}): Written {
       if (!isArray) {
         keys = Object.keys(v)
         if (opts.sortKeys === true) keys.sort()
+        else if (opts.order !== undefined && stack.length === 0) keys = inOrder(keys, opts.order)
       }
       stack.push({ array: isArray ? (v as unknown[]) : null, object: isArray ? null : (v as Record<string, unknown>), keys, next: 0, wrote: false })
       if (stack.length > depth) depth = stack.length
@@ -117,4 +123,20 @@ export function writeJson(value: unknown, opts: WriteOptions = {}): Written {
     }
     if (!found) return { json: out, depth }
   }
+}
+
+/** `keys` with those of `order` first, in its order (each once), then the rest as they were. */
+function inOrder(keys: string[], order: readonly string[]): string[] {
+  const present = new Set(keys)
+  const out: string[] = []
+  const taken = new Set<string>()
+  for (const k of order) {
+    if (present.has(k) && !taken.has(k)) {
+      out.push(k)
+      taken.add(k)
+    }
+  }
+  if (out.length === keys.length) return out
+  for (const k of keys) if (!taken.has(k)) out.push(k)
+  return out
 }

@@ -5,7 +5,8 @@
  * lone surrogates, a `<` before the closer, `</think>`), three spellings,
  * JSON bodies, blocks the stream cuts, schemas that coerce, `onInvalid`,
  * `strict`, the reasoning and capture limits, in random chunkings and with a
- * checkpoint (through JSON) anywhere. Each invoke names a parameter once.
+ * checkpoint (through JSON) anywhere; parameters given twice, named like
+ * array indexes, self-closing invokes.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -21,9 +22,12 @@ const values = fc.constantFrom(
 )
 const param = fc.tuple(values, fc.constantFrom(null, 'true', 'false', 'TRUE', ' true '))
 const invoke = fc.oneof(
-  { weight: 5, arbitrary: fc.tuple(fc.constantFrom('f', 'g', 'read_file'), fc.uniqueArray(fc.tuple(fc.constantFrom('path', 'n', 'content', 'x', 'a b', '__proto__'), param), { maxLength: 3, selector: ([k]) => k })) },
-  { weight: 1, arbitrary: fc.constantFrom('{"a":1,"b":"x"}', '{"arguments":{"a":1}}').map((body) => ['f', body] as const) },
-).map((inv) => (fam: Family) => typeof inv[1] === 'string'
+  // keys may repeat (the streamed value would change: the block fails, in every chunking) and look like array indexes
+  { weight: 5, arbitrary: fc.tuple(fc.constantFrom('f', 'g', 'read_file'), fc.array(fc.tuple(fc.constantFrom('path', 'n', 'content', 'x', 'a b', '__proto__', '1', '0'), param), { maxLength: 3 })) },
+  { weight: 1, arbitrary: fc.constantFrom('{"a":1,"b":"x"}', '{"arguments":{"a":1}}', '/').map((body) => ['f', body] as const) },
+).map((inv) => (fam: Family) => inv[1] === '/'
+  ? `${fam[0]}invoke name="${inv[0]}"/>\n`
+  : typeof inv[1] === 'string'
   ? `${fam[0]}invoke name="${inv[0]}">${inv[1]}${fam[1]}invoke>\n`
   : `${fam[0]}invoke name="${inv[0]}">\n${inv[1].map(([k, [v, flag]]) => `${fam[0]}parameter name="${k}"${flag === null ? '' : ` string="${flag}"`}>${v}${fam[1]}parameter>\n`).join('')}${fam[1]}invoke>\n`)
 const block = fc.tuple(fc.constantFrom(...families), fc.array(invoke, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.integer({ min: 0, max: 8 })).map(([fam, invokes, wrapped, cut]) => {
@@ -78,7 +82,8 @@ describe('streamed call properties on hostile blocks', () => {
         const s = streamed(chunks, opts)
         const given = s.rest.map((e) => (e.type === 'text' || e.type === 'reasoning' ? e.text : e.type === 'tool-call' || e.type === 'reasoning-start' || e.type === 'reasoning-end' ? e.raw : '')).join('')
         expect(given).toBe(text)
-        expect(comparable(s.rest)).toEqual(comparable(unstreamed(chunks, opts)))
+        const changed = s.rest.some((e) => (e.type === 'diagnostic' || e.type === 'error') && e.code === 'streamed-arguments-changed')
+        if (!changed) expect(comparable(s.rest)).toEqual(comparable(unstreamed(chunks, opts)))
         expect(comparable(s.rest)).toEqual(comparable(streamed([text], opts).rest))
       }),
       { seed: 2611, numRuns: 150 },

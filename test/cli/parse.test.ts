@@ -3,7 +3,7 @@
  * transcript (its manifest says which calls each turn holds) in JSONL, as
  * a recorded SSE stream and as plain text, in every output format.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { parseJsonl } from '../../bench/transcripts.js'
@@ -21,6 +21,12 @@ interface Event {
   input?: unknown
   code?: string
   text?: string
+}
+
+/** A recording of `test/fixtures/openai-vllm/`: a vLLM stream and what a DeepSeek V4 parser makes of it. */
+interface VllmRecord {
+  input_stream: { data: unknown }[]
+  expected_output: { normal_content?: string; reasoning_content?: string; tool_calls?: { function: { name: string; arguments: string } }[] }
 }
 
 let gen: Generated
@@ -94,6 +100,28 @@ describe('toolsieve parse', () => {
     expect(run.code).toBe(0)
     const messages = jsonLines<{ tool_calls: { function: { name: string } }[] }>(run.stdout)
     expect(messages.map((m) => m.tool_calls.map((c) => c.function.name))).toEqual([['read_file'], ['list_dir']])
+  })
+
+  it('should support the recorded vLLM streams as SSE: every call and the reasoning as their expected output', async () => {
+    const dir = join(root, 'test/fixtures/openai-vllm')
+    const records = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as VllmRecord)
+    // All the recordings in one file, each ended by [DONE]: one response per turn.
+    const file = join(tempDir(), 'vllm.sse')
+    writeFileSync(file, records.map((r) => r.input_stream.map((e) => `data: ${JSON.stringify(e.data)}\n\n`).join('') + 'data: [DONE]\n\n').join(''))
+    const run = await cli(['parse', file, '--format', 'openai'])
+    expect(run.code).toBe(0)
+    const messages = jsonLines<{ content: string | null; reasoning_content?: string; tool_calls?: { function: { name: string; arguments: string } }[] }>(run.stdout)
+    expect(messages).toHaveLength(records.length)
+    messages.forEach((m, i) => {
+      const expected = records[i]!.expected_output
+      const calls = (m.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments)])
+      expect(calls).toEqual((expected.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments)]))
+      expect(m.reasoning_content ?? '').toBe(expected.reasoning_content ?? '')
+      expect((m.content ?? '').trim()).toBe((expected.normal_content ?? '').trim())
+    })
   })
 
   it('should support --field for a JSONL whose text is elsewhere, and --thinking', async () => {

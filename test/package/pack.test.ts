@@ -58,7 +58,8 @@ function writeProject(dir: string, packed: Packed, tarball: string): void {
   const spec = `file:${tarball}`
   const packages: Record<string, unknown> = {
     '': { name: 'smoke', dependencies: { toolsieve: spec } },
-    'node_modules/toolsieve': { version: manifest.version, resolved: spec, integrity: packed.integrity, dependencies: manifest.dependencies },
+    // npm ci links the bins the lockfile entry names (it does not read them from the tarball)
+    'node_modules/toolsieve': { version: manifest.version, resolved: spec, integrity: packed.integrity, dependencies: manifest.dependencies, bin: manifest.bin },
   }
   for (const [path, entry] of Object.entries<{ dev?: boolean }>(lockfile.packages)) {
     if (path !== '' && !entry.dev) packages[path] = entry
@@ -140,6 +141,26 @@ describe('the package npm pack makes from a clean checkout', () => {
     `
     expect(printedCalls(node(['--input-type=module', '-e', script], project))).toEqual({ read: true, refused: 'grammar-unreadable true' })
     expect(node(['-e', `console.log(JSON.stringify(require('toolsieve/grammar/schema.json').$schema))`], project)).toMatch(/2020-12/)
+  })
+
+  it('should support every adapter entry from ESM and CJS with no SDK installed (the SDKs are type-only)', () => {
+    const entries = { 'toolsieve/openai': 'sieveChatStream', 'toolsieve/anthropic': 'sieveMessagesStream', 'toolsieve/ai-sdk': 'toolsieveMiddleware', 'toolsieve/stream': 'sieveIterable' }
+    const imports = Object.entries(entries).map(([entry, name], i) => `import { ${name} as f${i} } from '${entry}'`).join('\n')
+    const esm = `${imports}\nconsole.log(JSON.stringify([${Object.keys(entries).map((_, i) => `typeof f${i}`).join(', ')}]))`
+    expect(printedCalls(node(['--input-type=module', '-e', esm], project))).toEqual(['function', 'function', 'function', 'function'])
+    const cjs = `console.log(JSON.stringify(${JSON.stringify(Object.entries(entries))}.map(([entry, name]) => typeof require(entry)[name])))`
+    expect(printedCalls(node(['-e', cjs], project))).toEqual(['function', 'function', 'function', 'function'])
+  })
+
+  it('should support the toolsieve command from the tarball: --help, and parse on standard input', () => {
+    const bin = join(project, 'node_modules', '.bin', 'toolsieve')
+    const help = run(bin, ['--help'], project)
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toMatch(/parse/)
+    expect(help.stdout).toMatch(/proxy/)
+    const parsed = spawnSync(bin, ['parse', '--format', 'text', '-'], { cwd: project, encoding: 'utf8', input: 'plain text\n', timeout: 60_000 })
+    expect(parsed.status, parsed.stderr).toBe(0)
+    expect(parsed.stdout).toBe('plain text\n')
   })
 
   it('should support TypeScript users with NodeNext (ESM and CJS) and with bundler resolution', () => {

@@ -137,7 +137,8 @@ describe('the Anthropic SDK, end to end', () => {
   })
 
   it('should not support running a call the user quoted: the repeated example stays text', async () => {
-    const example = dsml('read_file', { path: 'src/文件.ts' })
+    // limit="20" is coerced to 20 by the request's schema in the answer and in the quoted example alike
+    const example = READ
     const quoting: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: `What does this do?\n\n${example}` }] }]
     reply = { blocks: [awkward(`It reads a file:\n\n${example}`)], stop: 'end_turn' }
     const message = await client([sieveMiddleware()]).messages.stream({ ...request, messages: quoting }).finalMessage()

@@ -108,9 +108,12 @@ export function abortedCallError(action: CallAbortAction): ToolsieveError {
  * const sieve = createActionSieve(resolved)
  * for (const action of sieve.push(delta.content)) write(action)
  * ```
+ *
+ * `oneText`: the text around calls is one string (an OpenAI `content`), so
+ * the blank lines before a block stay between the text before and after it.
  */
-export function createActionSieve(resolved: ResolvedAdapterOptions): ActionSieve {
-  return new Actions(resolved.newSieve(), resolved)
+export function createActionSieve(resolved: ResolvedAdapterOptions, layout: { oneText?: boolean } = {}): ActionSieve {
+  return new Actions(resolved.newSieve(), resolved, layout.oneText === true)
 }
 
 class Actions implements ActionSieve {
@@ -129,8 +132,9 @@ class Actions implements ActionSieve {
   constructor(
     private readonly sieve: Sieve,
     private readonly resolved: ResolvedAdapterOptions,
+    oneText: boolean,
   ) {
-    this.trimmer = resolved.trimBlankLines ? new BlankLineTrimmer() : null
+    this.trimmer = resolved.trimBlankLines ? new BlankLineTrimmer(oneText) : null
   }
 
   push(chunk: string | null | undefined): AdapterAction[] {

@@ -41,6 +41,18 @@ export class BlankLineTrimmer {
    * the blank lines after it) and keeps the indentation after that.
    */
   private afterCall = false
+  /** With `oneText`: the whitespace that stood before the first call since the last text, the separator if text follows. */
+  private gap: string | null = null
+  /** Text other than whitespace went out. */
+  private sent = false
+
+  /**
+   * `oneText`: the text before and after a call ends up in one string (an
+   * OpenAI `content`), so the whitespace before the block stays between them
+   * ("Reading.\n\n" + "Done.", not "Reading.Done."); where text goes into
+   * parts of its own around the call, nothing stands between them.
+   */
+  constructor(private readonly oneText = false) {}
 
   /** Text from the sieve; returns what can be sent now (possibly `''`). */
   text(text: string): string {
@@ -53,14 +65,18 @@ export class BlankLineTrimmer {
     let lead = 0
     while (isSpace(text.charCodeAt(lead))) lead++
     if (lead > 0) this.held.push(text.slice(0, lead))
-    const before = this.release()
+    const gap = this.afterCall && this.sent && this.gap !== null ? this.gap : ''
+    const before = gap + this.release()
     this.afterCall = false
+    this.gap = null
+    this.sent = true
     if (cut < text.length) this.held.push(text.slice(cut))
     return before + text.slice(lead, cut)
   }
 
   /** A call was emitted where the held whitespace ends: that whitespace stood around a block, so it goes. */
   call(): void {
+    if (this.oneText && this.gap === null) this.gap = this.afterCall ? '' : this.held.join('')
     this.held = []
     this.afterCall = true
   }
@@ -69,6 +85,7 @@ export class BlankLineTrimmer {
   end(): string {
     if (this.afterCall) {
       this.held = []
+      this.gap = null
       return ''
     }
     const out = this.held.join('')

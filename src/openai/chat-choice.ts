@@ -51,7 +51,7 @@ export class ChoiceTurn {
   finished = false
 
   constructor(private readonly resolved: ResolvedAdapterOptions) {
-    this.sieve = createActionSieve(resolved)
+    this.sieve = createActionSieve(resolved, { oneText: true })
     this.gate = new NativeConflictGate(resolved.onConflict)
   }
 

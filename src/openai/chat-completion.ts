@@ -44,7 +44,7 @@ function sieveChoice(choice: ChatCompletion.Choice, resolved: ResolvedAdapterOpt
   const natives = [...(message.tool_calls ?? [])]
   if (legacy !== null && legacy !== undefined) natives.push({ id: legacyCallId(resolved), type: 'function', function: { name: legacy.name, arguments: legacy.arguments } })
   if (natives.length > 0) gate.sawNative()
-  const sieve = createActionSieve(resolved)
+  const sieve = createActionSieve(resolved, { oneText: true })
   const actions = [...gate.pass([...sieve.push(message.content), ...sieve.end()]), ...gate.finish()]
   let text = ''
   let reasoning = ''

@@ -8,8 +8,8 @@ import { createActionSieve, resolveAdapterOptions, type AdapterAction, type Adap
 const block = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="ls">\n<｜DSML｜parameter name="dir" string="true">src</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
 
 /** The text actions joined, and the calls' names, for chunks of `size` code points. */
-function run(input: string, size: number, options: AdapterOptions = {}): { text: string; calls: string[] } {
-  const sieve = createActionSieve(resolveAdapterOptions(options))
+function run(input: string, size: number, options: AdapterOptions = {}, oneText = false): { text: string; calls: string[] } {
+  const sieve = createActionSieve(resolveAdapterOptions(options), { oneText })
   const actions: AdapterAction[] = []
   const points = Array.from(input)
   for (let i = 0; i < points.length; i += size) actions.push(...sieve.push(points.slice(i, i + size).join('')))
@@ -26,6 +26,15 @@ describe('blank lines around a block', () => {
   it('should support dropping the blank lines before and after a block, in every chunking', () => {
     for (const size of sizes) {
       expect(run(`Let me look.\n\n${block}\n\nDone.`, size)).toEqual({ text: 'Let me look.Done.', calls: ['ls'] })
+    }
+  })
+
+  it('should support one text around a call (an OpenAI content): the blank lines before the block stay between the two texts', () => {
+    for (const size of sizes) {
+      expect(run(`Let me look.\n\n${block}\n\nDone.`, size, {}, true)).toEqual({ text: 'Let me look.\n\nDone.', calls: ['ls'] })
+      expect(run(`Look:\n${block}\n\n    code\n`, size, {}, true).text).toBe('Look:\n    code\n')
+      expect(run(`${block}\n\nDone.`, size, {}, true).text).toBe('Done.')
+      expect(run(`A\n\n${block}\n${block}\n\nB\n\n${block}\n`, size, {}, true)).toEqual({ text: 'A\n\nB', calls: ['ls', 'ls', 'ls'] })
     }
   })
 

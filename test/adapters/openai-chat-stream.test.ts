@@ -17,7 +17,7 @@ describe('sieveChatStream: rescued calls', () => {
   it('should support a DSML call as delta.tool_calls, the content cleaned and trimmed, finish tool_calls, in every chunking', async () => {
     for (const size of sizes) {
       expect(accumulate(await run(answer(cut(text, size))))).toEqual({
-        content: 'Let me look.Done.',
+        content: 'Let me look.\n\nDone.',
         reasoning: '',
         calls: [{ id: 'call_1', name: 'ls', arguments: '{"dir":"src"}' }],
         finish: 'tool_calls',

@@ -1,0 +1,103 @@
+/**
+ * In-process A/B: the compiled package of a reference worktree (A) against
+ * this tree's (B), in one process, rounds alternating, so a change is judged
+ * against the commit before it on the same machine load.
+ *
+ *   (cd /tmp/ref && npm run build) && npm run build
+ *   npx tsx bench/ab.ts [--ref /tmp/ref] [--mb 4] [--rounds 5] [--adv 0.5]
+ *
+ * Prints MB/s of CPU time (best of rounds) per chunking over bench turns (token-sized,
+ * 16, 4096, whole turn) and, for each adversarial input, its MB/s and how
+ * many times slower it is than ordinary turns in the same chunking.
+ */
+import { join } from 'node:path'
+import { pathToFileURL, fileURLToPath } from 'node:url'
+import { fixedChunks, tokenChunks } from './chunks.js'
+import { generateTurns } from './transcripts.js'
+import { ADVERSARIAL } from './adversarial.js'
+
+type Lib = typeof import('../src/index.js')
+
+const args = process.argv.slice(2)
+const flag = (name: string, fallback: string): string => {
+  const i = args.indexOf(name)
+  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback
+}
+const refRoot = flag('--ref', '/tmp/ref')
+const mb = Number(flag('--mb', '4'))
+const rounds = Number(flag('--rounds', '5'))
+const advScale = Number(flag('--adv', '0.5'))
+const only = flag('--only', '')
+
+const here = fileURLToPath(new URL('..', import.meta.url))
+const A: Lib = await import(pathToFileURL(join(refRoot, 'dist/index.js')).href)
+const B: Lib = await import(pathToFileURL(join(here, 'dist/index.js')).href)
+
+const MB = 1024 * 1024
+const turns = generateTurns({ seed: 20240601, size: mb * MB })
+const chunkings: Array<[string, (t: string, seed: number) => string[]]> = [
+  ['token', (t, s) => tokenChunks(t, s)],
+  ['16', (t) => fixedChunks(t, 16)],
+  ['4096', (t) => fixedChunks(t, 4096)],
+  ['whole', (t) => [t]],
+]
+
+let sink = 0
+/** Milliseconds to stream every chunk list through a fresh sieve each. */
+function time(lib: Lib, docs: readonly string[][]): number {
+  // CPU time, not wall time: the machine is shared, and time spent waiting for a core is not the sieve's
+  const t0 = process.cpuUsage()
+  for (const chunks of docs) {
+    const s = lib.createSieve()
+    for (const c of chunks) sink += s.push(c).length
+    sink += s.end().length
+  }
+  const t = process.cpuUsage(t0)
+  return (t.user + t.system) / 1000
+}
+
+/** The fastest round: on a shared machine the slower ones measure the neighbours. */
+const best = (xs: number[]): number => Math.min(...xs)
+
+/** MB/s of A and B over `docs` (`chars` UTF-16 units in all), alternating rounds. */
+function ab(docs: readonly string[][], chars: number): [number, number] {
+  const ta: number[] = []
+  const tb: number[] = []
+  time(A, docs.slice(0, 50))
+  time(B, docs.slice(0, 50))
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      ta.push(time(A, docs))
+      tb.push(time(B, docs))
+    } else {
+      tb.push(time(B, docs))
+      ta.push(time(A, docs))
+    }
+  }
+  const rate = (ms: number): number => chars / MB / (ms / 1000)
+  return [rate(best(ta)), rate(best(tb))]
+}
+
+const fmt = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1))
+const chars = turns.reduce((n, t) => n + t.text.length, 0)
+const ordinary = new Map<string, [number, number]>()
+console.log(`A = ${refRoot}, B = ${here}; ${turns.length} turns, ${(chars / MB).toFixed(1)} M chars, ${rounds} rounds (best)`)
+for (const [name, cut] of chunkings) {
+  const docs = turns.map((t) => cut(t.text, t.id))
+  const [a, b] = ab(docs, chars)
+  ordinary.set(name, [a, b])
+  console.log(`turns ${name.padEnd(6)} A ${fmt(a).padStart(6)} MB/s   B ${fmt(b).padStart(6)} MB/s   B/A ${(b / a).toFixed(2)}`)
+}
+for (const make of ADVERSARIAL) {
+  const adv = make(advScale)
+  if (only !== '' && !adv.id.includes(only)) continue
+  const cells: string[] = []
+  for (const [name, cut] of chunkings) {
+    if (name === '16') continue
+    const [a, b] = ab([cut(adv.text, 1)], adv.text.length)
+    const [oa, ob] = ordinary.get(name)!
+    cells.push(`${name} A ${fmt(a)} (${(oa / a).toFixed(1)}×) B ${fmt(b)} (${(ob / b).toFixed(1)}×)`)
+  }
+  console.log(`${adv.id.padEnd(18)} ${cells.join('  |  ')}`)
+}
+if (sink < 0) console.log(sink)

@@ -90,7 +90,7 @@ for (const [name, cut] of chunkings) {
 }
 for (const make of ADVERSARIAL) {
   const adv = make(advScale)
-  if (only !== '' && !adv.id.includes(only)) continue
+  if (only !== '' && !only.split(',').some((o) => adv.id.includes(o))) continue
   const cells: string[] = []
   for (const [name, cut] of chunkings) {
     if (name === '16') continue

@@ -234,6 +234,56 @@ export function deepXml(scale = 1): Adversarial {
   }
 }
 
+/**
+ * A parameter value of 100k comment openers (`a <!-- b `), never closed: the
+ * first opens a comment in the value and the rest are its text; the capture
+ * passes the limit and the whole block is text, the block after it too (the
+ * stream never leaves the failed block).
+ */
+export function commentOpeners(scale = 1): Adversarial {
+  // past the limit whatever the scale (each piece is at least 5 characters), so the answer is the same at every size
+  const count = Math.max(Math.round(100_000 * scale), Math.ceil((300 * KB) / 5))
+  const open = `${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', 'name="write_file"')}\n${CANONICAL.open('parameter', 'name="content"')}`
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) parts.push(i % 10 === 9 ? '<!--\n' : 'a <!-- ')
+  return {
+    id: 'comment-openers',
+    label: `${count} <!-- inside one parameter, then a block (inside the failed one)`,
+    text: `Writing it.\n\n${open}${parts.join('')}\n\n${finalBlock()}\n`,
+    calls: [],
+    diagnostics: ['capture-limit'],
+  }
+}
+
+/** One wrapper holding 40k small invokes (about 2.8 MB): past the capture limit, so the whole block is text; then one real call. */
+export function manyInvokes(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(40_000 * scale))
+  const invoke = `${CANONICAL.open('invoke', 'name="a"')}${CANONICAL.open('parameter', 'name="p"')}x${CANONICAL.close('parameter')}${CANONICAL.close('invoke')}\n`
+  // past the limit whatever the scale, so the answer is the same at every size
+  const n = Math.max(count, Math.ceil((300 * KB) / invoke.length))
+  return {
+    id: 'many-invokes',
+    label: `${n} invokes in one wrapper, then one real call`,
+    text: `Calling them.\n\n${CANONICAL.open('tool_calls', '')}\n${invoke.repeat(n)}${CANONICAL.close('tool_calls')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: ['capture-limit'],
+  }
+}
+
+/** 60k bare `<invoke name="a">` openers in prose, each followed by words: mentions, all text; then one real call. */
+export function bareInvokes(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(60_000 * scale))
+  const parts: string[] = []
+  for (let i = 0; i < count; i++) parts.push(i % 8 === 7 ? '<invoke name="a"> opens it.\n' : '<invoke name="a"> then ')
+  return {
+    id: 'bare-invokes',
+    label: `${count} bare <invoke name="a"> in prose, then one real call`,
+    text: `${parts.join('')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
 /** Every adversarial input, in report order. */
 export const ADVERSARIAL: ReadonlyArray<(scale?: number) => Adversarial> = [
   loneLessThan,
@@ -245,4 +295,7 @@ export const ADVERSARIAL: ReadonlyArray<(scale?: number) => Adversarial> = [
   unclosedCodeSpan,
   tinyBlocks,
   deepXml,
+  commentOpeners,
+  manyInvokes,
+  bareInvokes,
 ]

@@ -112,6 +112,9 @@ const configs: Config[] = [
   { label: 'limit 200', options: { captureLimit: 200 }, internals: {} },
   { label: 'window 7', options: {}, internals: { windowSize: 7 } },
   { label: 'window 33, limit 200', options: { captureLimit: 200 }, internals: { windowSize: 33 } },
+  { label: 'streamArguments', options: { streamArguments: true }, internals: {} },
+  { label: 'streamArguments, limit 200, window 7', options: { streamArguments: true, captureLimit: 200 }, internals: { windowSize: 7 } },
+  { label: 'reasoningCalls call', options: { reasoningCalls: 'call', startInReasoning: true }, internals: {} },
 ]
 
 let runs = 0
@@ -156,7 +159,7 @@ const generated: Array<[string, string[]]> = [
 for (const [name, docs] of generated) for (const d of docs) compare(name, d, small, configs)
 console.log(`generated: ${documents} documents, ${runs} runs, ${diffs.length} differences (${((Date.now() - t0) / 1000).toFixed(0)} s)`)
 
-const big = configs.filter((c) => c.label === 'default' || c.label === 'limit 200')
+const big = configs.filter((c) => c.label === 'default' || c.label === 'limit 200' || c.label === 'streamArguments')
 const scale = quick ? 0.05 : 0.25
 for (const make of ADVERSARIAL) {
   const a = make(scale)
@@ -172,7 +175,7 @@ const fixtures = '/work/shared/fixtures/deepseek-encoder/'
 for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.jsonl'))) {
   const records = readFileSync(join(fixtures, file), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: string; text: string; thinking_mode: string })
   for (const r of quick ? records.slice(0, 50) : records) {
-    compare(`encoder ${r.id}`, r.text, [small[0]!, small[1]!, small[5]!, small[6]!], configs.slice(0, 2), { startInReasoning: r.thinking_mode === 'thinking' })
+    compare(`encoder ${r.id}`, r.text, [small[0]!, small[1]!, small[5]!, small[6]!], [configs[0]!, configs[1]!, configs[5]!], { startInReasoning: r.thinking_mode === 'thinking' })
   }
 }
 console.log(`+ encoder: ${documents} documents, ${runs} runs, ${diffs.length} differences (${((Date.now() - t0) / 1000).toFixed(0)} s)`)

@@ -25,7 +25,7 @@ import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js
 import { decodeInvoke, type DecodedInvoke } from '../values/decode.js'
 import type { Node } from '../values/node.js'
 import { writeJson } from '../values/json-write.js'
-import { callInput } from './block.js'
+import { callInput } from './calls.js'
 import type { Emitter } from './emitter.js'
 import { callId } from './ids.js'
 import { callKey } from './quoted.js'

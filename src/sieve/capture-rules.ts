@@ -31,14 +31,22 @@ const rules: Partial<Record<ModeName, ReadonlySet<CategoryName>>> = {
   [modes.commentValue]: comment,
 }
 
-let lastMode: ModeName | null = null
-let lastRule: ReadonlySet<CategoryName> | undefined
+/**
+ * {@link rules}, asked per token of a capture, mostly several times in one
+ * mode: each reader keeps the last mode's set, one keyed lookup per mode
+ * change (a lookup per token showed in profiles). The memo is of a fixed
+ * table, so no answer depends on who asked before.
+ */
+export class CaptureRules {
+  private mode: ModeName | null = null
+  private rule: ReadonlySet<CategoryName> | undefined = undefined
 
-export function continuesCapture(mode: ModeName, category: CategoryName): boolean {
-  // asked per token of a capture, mostly several times in one mode: one keyed lookup per mode change
-  if (mode !== lastMode) {
-    lastMode = mode
-    lastRule = rules[mode]
+  /** Whether a token of `category` continues a capture in `mode`. */
+  continues(mode: ModeName, category: CategoryName): boolean {
+    if (mode !== this.mode) {
+      this.mode = mode
+      this.rule = rules[mode]
+    }
+    return this.rule?.has(category) ?? false
   }
-  return lastRule?.has(category) ?? false
 }

@@ -1,7 +1,9 @@
 /**
- * The streaming driver: hands each chunk to the fast lane, the deferral or
- * the lexer runs (`windows.ts`), walks the tokens they produce once, and
- * decides what leaves as text, what is held, and what is captured and parsed.
+ * The streaming driver: hands each chunk to the shortcuts (`shortcuts.ts`),
+ * the deferral (`deferral.ts`) or a lexer run (`lexer-runs.ts`), and walks
+ * every token they give once (`token`, the token walk), deciding what leaves
+ * as text, what is held and what is captured and parsed. `README.md` here
+ * draws a chunk's life.
  */
 import type { IToken } from 'chevrotain'
 import { tokenOf } from '../lexer/token-instance.js'
@@ -12,15 +14,15 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { committed, completeBlock, cutCdata, endCapture, lastParamOpen, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
-import { continuesCapture } from './capture-rules.js'
+import { CaptureRules } from './capture-rules.js'
 import { Emitter } from './emitter.js'
-import { Deferral } from './defer.js'
-import { FastLane } from './fast-lane.js'
-import { laneTables } from './fast-path.js'
+import { Deferral } from './deferral.js'
+import { Shortcuts } from './shortcuts.js'
+import { shortcutTables } from './shortcut-tables.js'
 import { Holds } from './holds.js'
-import type { TagReader } from './tag-tokens.js'
+import type { TagReader } from './tag-reader.js'
 import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
-import { LexerRuns, type RunHost } from './windows.js'
+import { LexerRuns, type RunHost } from './lexer-runs.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
 import { ReasoningCalls } from './reasoning-calls.js'
@@ -31,11 +33,12 @@ export class Driver implements DriverCore, RunHost {
   readonly guard: GuardSettings
   /** See {@link RunHost.ctxNow}. */
   ctxNow: LexContext | null = null
-  readonly lane: FastLane
+  readonly shortcuts: Shortcuts
   readonly deferral: Deferral
   readonly holds: Holds
   private readonly tagReader: TagReader
   private readonly runs: LexerRuns
+  private readonly rules = new CaptureRules()
   /** See {@link DriverCore.calls}. */
   readonly calls: CallStream | null
   /** With `reasoningCalls: 'call'`: where the reasoning goes, to be sieved for calls; null: it is reasoning as it comes. */
@@ -44,8 +47,8 @@ export class Driver implements DriverCore, RunHost {
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
-    this.lane = new FastLane(this)
-    const tables = laneTables(lexer)
+    this.shortcuts = new Shortcuts(this)
+    const tables = shortcutTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
     this.tagReader = tables.tagReader
     this.holds = new Holds(this)
@@ -104,14 +107,14 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     if (s.capture !== null && s.carry === null && this.defer(chunk)) return
     if (s.carry !== null) {
-      const k = this.lane.settleRun(chunk)
+      const k = this.shortcuts.settleRun(chunk)
       // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
       if (k >= 0) {
-        this.lane.rest(chunk, k)
+        this.shortcuts.rest(chunk, k)
         return
       }
     }
-    if (s.carry === null && (s.pending === '' ? this.lane.take(chunk) : this.lane.extendTail(chunk) || this.lane.extendCandidate(chunk) || this.lane.afterIndent(chunk))) return
+    if (s.carry === null && (s.pending === '' ? this.shortcuts.chunk(chunk) : this.shortcuts.extendTail(chunk) || this.shortcuts.extendCandidate(chunk) || this.shortcuts.afterIndent(chunk))) return
     this.lexChunk(chunk)
   }
 
@@ -128,26 +131,26 @@ export class Driver implements DriverCore, RunHost {
    * (`LexerRuns.run`) handles a lexed token, then the rest of `text` goes on
    * by the fast lane or the lexer.
    */
-  takeToken(tok: IToken, text: string): void {
-    this.takeTokens([tok], text, tok.image.length)
+  applyToken(tok: IToken, text: string): void {
+    this.applyTokens([tok], text, tok.image.length)
   }
 
   readTag(text: string): boolean {
     const read = this.s.mode === modes.cdata ? this.tagReader.cdataEnd(text) : this.tagReader.read(this.s.mode, text)
     if (read === null) return false
-    this.takeTokens(read.tokens, text, read.end)
+    this.applyTokens(read.tokens, text, read.end)
     return true
   }
 
-  /** Tokens read off the start of `text` without the lexer, up to `end`: handled as `takeToken` handles one. */
-  private takeTokens(tokens: IToken[], text: string, end: number): void {
+  /** Tokens read off the start of `text` without the lexer, up to `end`: handled as `applyToken` handles one. */
+  private applyTokens(tokens: IToken[], text: string, end: number): void {
     const s = this.s
     const base = s.pos
     const startLine = s.lineState
     s.pending = ''
     this.deferral.reset()
-    this.lane.tail = null
-    this.lane.candidate = null
+    this.shortcuts.tail = null
+    this.shortcuts.candidate = null
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
@@ -159,7 +162,7 @@ export class Driver implements DriverCore, RunHost {
         if (r.after !== undefined) {
           s.pos = r.base
           s.lineState = r.lineState
-          return void this.lane.rest(text, r.after)
+          return void this.shortcuts.rest(text, r.after)
         }
         // a restart covers the rest of `text`
         return this.runs.run(r, false)
@@ -167,25 +170,25 @@ export class Driver implements DriverCore, RunHost {
     }
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
-    this.lane.rest(text, end)
+    this.shortcuts.rest(text, end)
   }
 
-  /** Lex the pending tail and `chunk`, in windows (`windows.ts`). */
+  /** Lex the pending tail and `chunk`, in windows (`lexer-runs.ts`). */
   lexChunk(chunk: string): true {
     return this.runs.lexChunk(chunk)
   }
 
-  /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `defer.ts`). */
+  /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `deferral.ts`). */
   private defer(chunk: string): boolean {
     const s = this.s
     if (s.capture!.length + s.pending.length + chunk.length > this.opts.captureLimit) return false
-    const next = this.deferral.take(s.mode, s.pending, chunk)
+    const next = this.deferral.wait(s.mode, s.pending, chunk)
     if (next === null) {
       // the deferred tag can wait no longer: in its common shape it is read without the lexer
       return this.deferral.owns(s.pending) && this.readTag(s.pending + chunk)
     }
     s.pending = next
-    this.lane.tail = null
+    this.shortcuts.tail = null
     return true
   }
 
@@ -195,7 +198,7 @@ export class Driver implements DriverCore, RunHost {
     const next = this.deferral.opener(s.mode, tagMode, text, nameEnd)
     if (next === null) return false
     s.pending = next
-    this.lane.tail = null
+    this.shortcuts.tail = null
     return true
   }
 
@@ -249,7 +252,7 @@ export class Driver implements DriverCore, RunHost {
       const category = info.category
       // after an unclosed CDATA was cut at the stream's end, what follows may close the block, never open an invoke:
       // an invoke there would come from the CDATA's content
-      if (!continuesCapture(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined)) return this.interrupted(tok, info, text, base, startLine)
+      if (!this.rules.continues(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined)) return this.interrupted(tok, info, text, base, startLine)
       cap.tokens.push(tok)
       cap.length += tok.image.length
       if (category === 'InvokeOpen') cap.invokeSeen = true

@@ -8,7 +8,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { streamStart } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import type { BlockOptions } from './block.js'
+import type { BlockOptions } from './calls.js'
 import type { ToolCallEvent } from '../types.js'
 import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
 import type { CallStreamState, QuotedBlock } from './call-stream.js'
@@ -42,7 +42,7 @@ export interface Capture {
   paramSeen: boolean
   /**
    * Body text taken by the fast path, not yet made a token: a 1 MB value in
-   * 4-char chunks becomes one token, not 262,144 (STYLE 5: join once).
+   * 4-char chunks becomes one token, not 262,144 (docs/STYLE.md §5: join once).
    */
   run: { type: TokenType; blocks: string[]; parts: string[] } | null
 }
@@ -89,7 +89,7 @@ export interface DriverState {
   carry: RunCarry | null
   /**
    * The undecided tail (`<|DS`, `＜ＤＳ`, `</invo`, line-start spaces before a fence), at most the longest
-   * delimiter; inside a capture also attribute text deferred until a chunk can end its tag (`defer.ts`).
+   * delimiter; inside a capture also attribute text deferred until a chunk can end its tag (`deferral.ts`).
    */
   pending: string
   /** Stream offset where `pending` starts: everything before it has been decided. */

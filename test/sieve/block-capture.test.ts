@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 2: a block is captured from its wrapper opener to the
+ * Block capture: a block is captured from its wrapper opener to the
  * matching closer and emitted as one `tool-call` per invoke, in order, between
  * the text before and after it.
  *

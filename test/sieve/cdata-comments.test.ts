@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 5: CDATA sections and `<!-- -->` comments inside a
+ * CDATA and comments in values: CDATA sections and `<!-- -->` comments inside a
  * parameter are opaque. Markup inside them is not structure; a CDATA value is
  * kept verbatim (not trimmed).
  */

@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 10 on whole transcripts: each `test/fixtures/*.md` runs
+ * Chunk invariance on whole transcripts: each `test/fixtures/*.md` runs
  * through the chunking matrix and must give its sibling `*.expected.json`
  * (`{ calls: [{ name, input }], text, diagnostics: [codes] }`).
  */

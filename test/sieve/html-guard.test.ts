@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 4b: the Markdown guard's raw HTML (CommonMark 4.6 and
+ * The Markdown guard, raw HTML (CommonMark 4.6 and
  * 6.6). Markup inside an HTML comment (inline, or a comment block at a line
  * start), a `<pre>`, `<script>`, `<style>` or `<textarea>` block, or inline
  * `<code>…</code>` is text. Where the closer has not arrived yet (an inline

@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 7: a complete block that does not parse is released
+ * Malformed blocks: a complete block that does not parse is released
  * verbatim as text with one `malformed-block` diagnostic whose span is the
  * block; scanning continues after it, so a later valid block still works.
  */

@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 4: the Markdown guard. Markup inside fenced code,
+ * The Markdown guard. Markup inside fenced code,
  * indented code or an inline code span is text; a block after an unmatched backtick run in the
  * same paragraph is decided when the paragraph ends (live) or a closing run of
  * the same length arrives (an example, text).

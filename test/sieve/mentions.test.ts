@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 6: mentions. A wrapper tag mentioned in prose that never
+ * Mentions. A wrapper tag mentioned in prose that never
  * forms a valid block is released as text, and a real block after it is still
  * found. Content that cannot belong to a block ends the capture: what was
  * captured goes out as text and scanning resumes at the offending character.

@@ -1,5 +1,5 @@
 /**
- * Streaming behaviour 1: text is emitted as early as is safe. Only a tail that
+ * Text release: text is emitted as early as is safe. Only a tail that
  * could still become a tag is held, never more than the longest delimiter, and
  * a tail that turns out to be text comes out on the next push.
  */

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import type { SieveEvent, SieveOptions, ToolCallEvent } from '../../src/types.js'
-import { maxValidatedDepth } from '../../src/sieve/block.js'
+import { maxValidatedDepth } from '../../src/sieve/calls.js'
 import { block, dsml, dsmlParam, param } from './helpers.js'
 
 const json = ' string="false"'

@@ -20,12 +20,12 @@ import { codes } from '../lexer/codes.js'
 import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
-import { endsInLineStartSpaces, type FastPath } from './fast-path.js'
+import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
 import { releases } from './holds.js'
-import { LaneBase } from './lane-base.js'
+import { ShortcutBase } from './shortcut-base.js'
 import type { Hold } from './state.js'
 
-export abstract class MarkdownLane extends LaneBase {
+export abstract class MarkdownShortcuts extends ShortcutBase {
   /**
    * Prose or a pending code span whose only specials are backtick or tilde
    * runs (and tag starts that start nothing): all of it is text, and each
@@ -139,7 +139,7 @@ export abstract class MarkdownLane extends LaneBase {
   protected mention(text: string): boolean {
     const tok = this.tables.tagReader.mention(this.d.s.mode, text, this.d.s.md)
     if (tok === null) return false
-    this.d.takeToken(tok, text)
+    this.d.applyToken(tok, text)
     return true
   }
 
@@ -240,7 +240,7 @@ export abstract class MarkdownLane extends LaneBase {
    * feed moves to the mode `decideLineFeed` gives (the fence, prose), and the
    * rest is a chunk of its own. Else the lexer, before anything is changed.
    */
-  protected lineEnds(chunk: string, fp: FastPath | null): boolean {
+  protected lineEnds(chunk: string, fp: ModeShortcut | null): boolean {
     const s = this.d.s
     const mode = s.mode
     if (s.capture !== null || s.hold !== null) return false

@@ -1,5 +1,5 @@
 /**
- * Lexer runs (DESIGN: "Undecided tails"): the text the fast lane cannot
+ * Lexer runs (docs/DESIGN.md, "Undecided tails"): the text the fast lane cannot
  * prove is lexed from the saved mode and context, a window at a time, and
  * each token goes to the driver's token walk. A token may send the run back
  * (a hold released at a paragraph's end, a capture over its limit): the run
@@ -13,8 +13,8 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { SieveStats } from '../types.js'
-import type { Deferral } from './defer.js'
-import type { FastLane } from './fast-lane.js'
+import type { Deferral } from './deferral.js'
+import type { Shortcuts } from './shortcuts.js'
 import type { Holds } from './holds.js'
 import { windowSize, type DriverState, type Restart } from './state.js'
 
@@ -27,12 +27,12 @@ export interface RunHost {
   readonly lexer: CompiledLexer
   readonly stats: SieveStats
   readonly guard: GuardSettings
-  readonly lane: FastLane
+  readonly shortcuts: Shortcuts
   readonly holds: Holds
   readonly deferral: Deferral
   /**
    * The context of the lexer run whose tokens are being handled (its carry
-   * is the last run part's); null while the fast lane's tokens are (`takeTokens`).
+   * is the last run part's); null while the fast lane's tokens are (`applyTokens`).
    */
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
@@ -61,7 +61,7 @@ export class LexerRuns {
       const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
       this.lexWindow(s.pending + piece, false)
     }
-    this.d.lane.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    this.d.shortcuts.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
     return true
   }
 
@@ -83,7 +83,7 @@ export class LexerRuns {
   private boundary(text: string, final: boolean): Restart | null {
     const s = this.d.s
     s.pending = ''
-    this.d.lane.candidate = null
+    this.d.shortcuts.candidate = null
     this.d.deferral.reset()
     if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
     const c = s.carry
@@ -155,7 +155,7 @@ export class LexerRuns {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
-          if (info.candidateHold === true) this.d.lane.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
+          if (info.candidateHold === true) this.d.shortcuts.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
@@ -185,7 +185,7 @@ export class LexerRuns {
         held = next.length - later.length
         continue
       }
-      this.d.lane.noteHeldTail()
+      this.d.shortcuts.noteHeldTail()
     }
   }
 }

@@ -1,12 +1,12 @@
 /**
- * The chunks that skip the lexer (DESIGN: "Fast path"): each method here
+ * The chunks that skip the lexer (docs/DESIGN.md, "Fast path"): each method here
  * does exactly what the lexer would do with a chunk, in a case where that
  * is provably simple: nothing special in the chunk for the current mode,
  * specials that cannot matter where they stand (`a < b`, a mid-line run in
  * fenced code, `a[i]` in CDATA), a held tail that only grows or completes
  * a tag the lexer would take whole, or held indentation that turned out to
- * be only indentation. The Markdown chunks are in `markdown-lane.ts`, what
- * all parts share in `lane-base.ts`.
+ * be only indentation. The Markdown chunks are in `markdown-shortcuts.ts`, what
+ * all parts share in `shortcut-base.ts`.
  */
 import { tokenOf } from '../lexer/token-instance.js'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
@@ -15,15 +15,16 @@ import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
-import { blank, endsInLineStartSpaces, type FastPath } from './fast-path.js'
-import { MarkdownLane } from './markdown-lane.js'
+import { blank } from './char-set.js'
+import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
+import { MarkdownShortcuts } from './markdown-shortcuts.js'
 import { flushRun } from './state.js'
 
-export type { LaneHost } from './lane-base.js'
+export type { ShortcutHost } from './shortcut-base.js'
 
-export class FastLane extends MarkdownLane {
+export class Shortcuts extends MarkdownShortcuts {
   /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
-  take(chunk: string): boolean {
+  chunk(chunk: string): boolean {
     const s = this.d.s
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
@@ -105,7 +106,7 @@ export class FastLane extends MarkdownLane {
     const held = s.pending
     if (!heldLinePrefix(held, 0, s.lineState, this.fastPath()?.quotes === true)) return false
     s.pending = ''
-    if (this.take(held + chunk)) return true
+    if (this.chunk(held + chunk)) return true
     s.pending = held
     return false
   }
@@ -189,7 +190,7 @@ export class FastLane extends MarkdownLane {
     // a raw value ends only at its opener's own closer, and a `<` before that closer is the value's: the lexer reads
     // any other (`rawClose`)
     if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return false
-    d.takeToken(tokenOf(type, image, 0), text)
+    d.applyToken(tokenOf(type, image, 0), text)
     return true
   }
 
@@ -226,7 +227,7 @@ export class FastLane extends MarkdownLane {
    * tail; in a fence, the rest follows the fence's closer), or -1 when the
    * lexer must look. `special` is where the first special character is.
    */
-  private plainUpTo(chunk: string, fp: FastPath, special: number): number {
+  private plainUpTo(chunk: string, fp: ModeShortcut, special: number): number {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.fenceRuns(chunk)
     if (mode === modes.cdata) return this.cdataText(chunk)
@@ -270,7 +271,7 @@ export class FastLane extends MarkdownLane {
    * the text goes up to it and the rest is held, as the lexer's Incomplete
    * token would hold it.
    */
-  private plainTagStarts(chunk: string, fp: FastPath, special: number): number {
+  private plainTagStarts(chunk: string, fp: ModeShortcut, special: number): number {
     const matcher = this.matcher()
     const notTag = fp.notTag
     if (notTag === undefined || matcher === undefined) return -1

@@ -15,7 +15,8 @@
  */
 import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { blank, type LaneTables } from './fast-path.js'
+import { blank } from './char-set.js'
+import type { ShortcutTables } from './shortcut-tables.js'
 
 /** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
 type Place = 0 | 1 | 2 | 3 | 4
@@ -61,7 +62,7 @@ export class Deferral {
    * `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed.
    * `streaming` (`streamArguments`): a value's text is streamed as it comes, so a parameter tag's end is lexed at once.
    */
-  constructor(private readonly tables: Pick<LaneTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
+  constructor(private readonly tables: Pick<ShortcutTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
 
   /** `pending` is text this deferral holds (not a tail the lexer left). */
   owns(pending: string): boolean {
@@ -74,7 +75,7 @@ export class Deferral {
   }
 
   /** The new pending text if `chunk` can wait, else null (lex `pending + chunk` now). */
-  take(mode: ModeName, pending: string, chunk: string): string | null {
+  wait(mode: ModeName, pending: string, chunk: string): string | null {
     if (pending.length + chunk.length > deferLimit) return null
     if (pending === this.mine && mode === this.mineMode) return this.keep(mode, pending + chunk, this.read(chunk, 0, this.place, this.body), this.body)
     // most chunks of a capture come in a mode that defers nothing: answered without a keyed lookup

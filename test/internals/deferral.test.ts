@@ -1,5 +1,5 @@
 /**
- * Deferred tag text (src/sieve/defer.ts): attribute chunks that cannot end or
+ * White-box: deferred tag text (src/sieve/deferral.ts): attribute chunks that cannot end or
  * break a tag wait for the chunk that can. Same events for every chunking,
  * fewer lexer runs, and text from a broken tag leaves on the same push as
  * without deferral.
@@ -25,7 +25,7 @@ describe('deferred tag text', () => {
     const { perPush, stats } = oneCharAtATime(input)
     expect(calls(perPush.flat())).toEqual([{ name: 'read_file', input: { path: 'src/main.rs' } }])
     // no lexer run for the whole block, however long the attributes: each opening tag waits with its attributes and is
-    // then read into the lexer's tokens without it (`tag-tokens.ts`), closers are taken whole (56 runs when each chunk
+    // then read into the lexer's tokens without it (`tag-reader.ts`), closers are taken whole (56 runs when each chunk
     // was lexed on its own, 18 when a tag's name and then its attributes took a run each, 3 with a run per opening tag)
     expect(stats.lexerRuns).toBe(0)
     expect(stats.charsLexed).toBeLessThanOrEqual(2 * input.length)

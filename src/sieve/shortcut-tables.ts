@@ -1,6 +1,7 @@
 /**
- * The fast path (DESIGN: "Fast path"): a chunk with no character that can
- * start or end anything in the current mode skips the lexer. In prose-like
+ * Per mode, what the shortcuts need to know (docs/DESIGN.md, "Fast path"): a
+ * chunk with no character that can start or end anything in the current mode
+ * skips the lexer. In prose-like
  * modes it goes straight out as text; inside a capture it becomes one text
  * token of that mode; inside a hold it is held. The lexer's per-call
  * overhead is paid only where something could happen.
@@ -11,9 +12,10 @@ import type { LineState } from '../lexer/context.js'
 import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { TagReader } from './tag-tokens.js'
+import { TagReader } from './tag-reader.js'
+import { CharSet, notBlank } from './char-set.js'
 
-export interface FastPath {
+export interface ModeShortcut {
   /** Finds a character that needs the lexer in this mode. */
   special: CharSet
   /**
@@ -38,62 +40,11 @@ export interface FastPath {
   notTag?: CharSet | null
 }
 
-/**
- * A set of UTF-16 code units, tested per character: a table for ASCII and a
- * short list for the rest (`＜`, `｜`). A regex `test()` per chunk cost more
- * than the chunk's whole trip through the fast path at token-sized chunks.
- */
-export class CharSet {
-  private readonly ascii = new Uint8Array(128)
-  private readonly wide: number[]
-  /** Every character but these is in the set. */
-  private readonly inverted: boolean
-
-  /** The range of `wide`: most text outside ASCII (CJK, accents) falls below the fullwidth forms with one test. */
-  private readonly wideMin: number
-  private readonly wideMax: number
-
-  constructor(private readonly listed: readonly number[], inverted = false) {
-    for (const c of listed) if (c < 128) this.ascii[c] = 1
-    this.wide = [...new Set(listed.filter((c) => c >= 128))]
-    this.wideMin = Math.min(...this.wide)
-    this.wideMax = Math.max(...this.wide)
-    this.inverted = inverted
-  }
-
-  /** This set and `more`. */
-  with(more: readonly number[]): CharSet {
-    return this.inverted ? new CharSet(this.listed.filter((c) => !more.includes(c)), true) : new CharSet([...this.listed, ...more])
-  }
-
-  has(c: number): boolean {
-    let hit: boolean
-    if (c < 128) hit = this.ascii[c] === 1
-    else if (c < this.wideMin || c > this.wideMax) hit = false
-    else {
-      hit = false
-      for (let i = 0; i < this.wide.length; i++) if (this.wide[i] === c) hit = true
-    }
-    return hit !== this.inverted
-  }
-
-  /** Index of the first character of `text` in the set (from `from` on), or -1. */
-  find(text: string, from = 0): number {
-    for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
-    return -1
-  }
-}
-
 const charClass = (cs: number[]): CharSet => new CharSet(cs)
-const blanks = [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed]
-/** Spaces, tabs and line breaks: the whitespace between a block's tags. */
-export const blank = new CharSet(blanks)
-/** Anything but spaces, tabs and line breaks. */
-const notBlank = new CharSet(blanks, true)
 
 /** The fast paths of each mode, and the character sets of tags that the fast lane and the deferral test against. */
-export interface LaneTables {
-  modes: Partial<Record<ModeName, FastPath>>
+export interface ShortcutTables {
+  modes: Partial<Record<ModeName, ModeShortcut>>
   /** Characters that may start a tag. */
   tagStarts: CharSet
   /** Single characters that are a whole tag end (see `CompiledLexer.tagEndChars`). */
@@ -103,9 +54,9 @@ export interface LaneTables {
 }
 
 /** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
-const cache = new WeakMap<CompiledLexer, LaneTables>()
+const cache = new WeakMap<CompiledLexer, ShortcutTables>()
 
-export function laneTables(lexer: CompiledLexer): LaneTables {
+export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
   let hit = cache.get(lexer)
   if (hit === undefined) {
     const tagStarts = new CharSet(lexer.tagStartChars)
@@ -117,9 +68,9 @@ export function laneTables(lexer: CompiledLexer): LaneTables {
 }
 
 /** A mode's fast path as written below; the rest follows from it and the lexer. */
-type PathSpec = Omit<FastPath, 'specialOrLine' | 'quotes'>
+type PathSpec = Omit<ModeShortcut, 'specialOrLine' | 'quotes'>
 
-function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, FastPath>> {
+function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeShortcut>> {
   const runs = [codes.graveAccent, codes.tilde]
   const tags = [...lexer.tagStartChars]
   const type = (name: string) => {

@@ -1,5 +1,5 @@
 /**
- * The tag reader (`src/sieve/tag-tokens.ts`) stands in for the lexer on a
+ * White-box: the tag reader (`src/sieve/tag-reader.ts`) stands in for the lexer on a
  * deferred tag: wherever it reads, its tokens must be the lexer's, type and
  * image, up to where it stops; wherever the shape is not its own, it reads
  * nothing.
@@ -12,10 +12,10 @@ import { compileLexer } from '../../src/lexer/lexer.js'
 import { LineCursor } from '../../src/lexer/line-cursor.js'
 import { midLine } from '../../src/lexer/lines.js'
 import { modes, type ModeName } from '../../src/lexer/modes.js'
-import { laneTables } from '../../src/sieve/fast-path.js'
+import { shortcutTables } from '../../src/sieve/shortcut-tables.js'
 
 const lexer = compileLexer(defaultGrammar)
-const reader = laneTables(lexer).tagReader
+const reader = shortcutTables(lexer).tagReader
 
 function lexed(mode: ModeName, text: string): IToken[] {
   const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final: false, lineState: midLine, lines: new LineCursor(midLine), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null }

@@ -1,6 +1,6 @@
 /**
- * A deferred tag read without the lexer (DESIGN: "Fast path"). When the
- * deferral stops (`defer.ts`), the pending text is most often one opening
+ * A deferred tag read without the lexer (docs/DESIGN.md, "Fast path"). When the
+ * deferral stops (`deferral.ts`), the pending text is most often one opening
  * tag in its common shape: the tag's name, whole attributes, spaces, the
  * tag end, then value text, or the blanks before the next tag. Each of those
  * is one token of one mode, matched by one regex or character class, and
@@ -20,8 +20,8 @@ import type { TokenInfo } from '../lexer/token-factory.js'
 import type { TailMatcher } from '../lexer/tail.js'
 import { attribute, stringFlag } from '../lexer/tokens.js'
 import { growsAt } from '../lexer/frames.js'
-import { continuesCapture } from './capture-rules.js'
-import type { CharSet } from './fast-path.js'
+import { CaptureRules } from './capture-rules.js'
+import type { CharSet } from './char-set.js'
 
 interface TagTypes {
   /** The tag mode these are the tokens of. */
@@ -51,6 +51,7 @@ export class TagReader {
   private readonly tags = new Map<ModeName, TagTypes>()
   private readonly bodies = new Map<ModeName, BodyTypes>()
   private readonly cdataText: TokenType
+  private readonly rules = new CaptureRules()
   /** The grammar's `string` attribute, lower case. */
   private readonly stringName: string
 
@@ -138,7 +139,7 @@ export class TagReader {
   opener(mode: ModeName, text: string): { token: IToken; tag: TagTypes } | null {
     const hit = this.openerHit(mode, text)
     const tag = hit === null || hit.info.push === null ? undefined : this.tags.get(hit.info.push)
-    if (hit === null || tag === undefined || (mode !== modes.prose && !continuesCapture(mode, hit.info.category)) || !hit.matcher.confirms(hit.d, text, hit.end)) return null
+    if (hit === null || tag === undefined || (mode !== modes.prose && !this.rules.continues(mode, hit.info.category)) || !hit.matcher.confirms(hit.d, text, hit.end)) return null
     return { token: token(hit.type, text, 0, hit.end), tag }
   }
 

@@ -1,0 +1,58 @@
+/**
+ * Sets of UTF-16 code units the shortcuts test characters against: the
+ * characters that may start a construct in a mode, tag starts and ends,
+ * blanks.
+ */
+import { codes } from '../lexer/codes.js'
+
+/**
+ * A set of UTF-16 code units, tested per character: a table for ASCII and a
+ * short list for the rest (`＜`, `｜`). A regex `test()` per chunk cost more
+ * than the chunk's whole trip through the fast path at token-sized chunks.
+ */
+export class CharSet {
+  private readonly ascii = new Uint8Array(128)
+  private readonly wide: number[]
+  /** Every character but these is in the set. */
+  private readonly inverted: boolean
+
+  /** The range of `wide`: most text outside ASCII (CJK, accents) falls below the fullwidth forms with one test. */
+  private readonly wideMin: number
+  private readonly wideMax: number
+
+  constructor(private readonly listed: readonly number[], inverted = false) {
+    for (const c of listed) if (c < 128) this.ascii[c] = 1
+    this.wide = [...new Set(listed.filter((c) => c >= 128))]
+    this.wideMin = Math.min(...this.wide)
+    this.wideMax = Math.max(...this.wide)
+    this.inverted = inverted
+  }
+
+  /** This set and `more`. */
+  with(more: readonly number[]): CharSet {
+    return this.inverted ? new CharSet(this.listed.filter((c) => !more.includes(c)), true) : new CharSet([...this.listed, ...more])
+  }
+
+  has(c: number): boolean {
+    let hit: boolean
+    if (c < 128) hit = this.ascii[c] === 1
+    else if (c < this.wideMin || c > this.wideMax) hit = false
+    else {
+      hit = false
+      for (let i = 0; i < this.wide.length; i++) if (this.wide[i] === c) hit = true
+    }
+    return hit !== this.inverted
+  }
+
+  /** Index of the first character of `text` in the set (from `from` on), or -1. */
+  find(text: string, from = 0): number {
+    for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+    return -1
+  }
+}
+
+const blanks = [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed]
+/** Spaces, tabs and line breaks: the whitespace between a block's tags. */
+export const blank = new CharSet(blanks)
+/** Anything but spaces, tabs and line breaks. */
+export const notBlank = new CharSet(blanks, true)

@@ -1,4 +1,4 @@
-/** Char codes the matchers dispatch on (STYLE 7: named constants, no enums). */
+/** Char codes the matchers dispatch on (docs/STYLE.md §7: named constants, no enums). */
 export const codes = {
   tab: 0x09,
   lineFeed: 0x0a,

@@ -1,11 +1,11 @@
 /**
- * Raw HTML where CommonMark makes markup an example (DESIGN: "Markdown
+ * Raw HTML where CommonMark makes markup an example (docs/DESIGN.md, "Markdown
  * guard"): what starts and ends an HTML block of kind 1 (`<pre>`,
  * `<script>`, `<style>`, `<textarea>`) or 2 (a comment), and the inline
  * `<code>` element's tags. Pure functions of the text: each answers a match
  * (where it ends), no, or `more` (the text ends before that is known, and
  * more may come), and the tokens of `tokens-html.ts` hold a `more` as an
- * undecided tail (STYLE 4).
+ * undecided tail (docs/STYLE.md §4).
  *
  * ```
  * > | <pre class="x">

@@ -1,5 +1,5 @@
 /**
- * Role token categories (STYLE 8): the parser consumes only these, so a new
+ * Role token categories (docs/STYLE.md §8): the parser consumes only these, so a new
  * spelling in the grammar config never touches a grammar rule.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain'

@@ -1,5 +1,5 @@
 /**
- * The block grammar, one reused Chevrotain parser instance (STYLE 9):
+ * The block grammar, one reused Chevrotain parser instance (docs/STYLE.md §9):
  *
  *   block     := WrapperOpen tagRest gap (invoke gap)+ WrapperClose
  *              | (invoke gap)+ WrapperClose            (missing opening wrapper)

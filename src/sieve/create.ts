@@ -1,5 +1,5 @@
 /**
- * `createSieve`: the factory (STYLE 1) that wires the compiled lexer, the
+ * `createSieve`: the factory (docs/STYLE.md §1) that wires the compiled lexer, the
  * driver and the checkpoint format together behind `{ push, end, checkpoint, stats }`.
  */
 import { defaultGrammar } from '../grammar/default.js'

@@ -4,7 +4,7 @@ import type { SieveEvent } from '../types.js'
 export class Emitter {
   /** Events so far, text before them flushed in; null until the first non-text event of this push. */
   private events: SieveEvent[] | null = null
-  // text since the last non-text event, joined once when taken (STYLE 5); most pushes carry one piece, kept without an array
+  // text since the last non-text event, joined once when taken (docs/STYLE.md §5); most pushes carry one piece, kept without an array
   private first: string | null = null
   private rest: string[] | null = null
   /** Characters of the stream given out so far (text and the raw of calls): the rest is what a recovery must release. */

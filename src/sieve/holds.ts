@@ -1,10 +1,23 @@
 /**
- * Held tags (DESIGN: "Markdown guard"): a tag after an unmatched backtick
+ * Held tags (docs/DESIGN.md, "Markdown guard"): a tag after an unmatched backtick
  * run waits in a hold until the paragraph decides. A run that closes a
  * level open at the tag proves it was an example (text); the paragraph's
  * end (or a void fence opener) proves it live, and the driver lexes the
  * held text again from the tag; a hold past the capture limit goes out as
  * text with the rest of its paragraph.
+ *
+ * ```
+ * > | Run `npm test <|DSML|tool_calls> …
+ *                   ^ spanHold: the tag and what follows are held
+ * > | Run `npm test <|DSML|tool_calls> …` and
+ *                                       ^ a run closes the level open at the tag: the hold is text
+ * > | Run `npm test <|DSML|tool_calls> …
+ * > |
+ *     ^ the paragraph ends (halt): lexed again from the tag, which is live
+ * > | ```js <|DSML|tool_calls> `
+ *           ^ fenceInfoHold: held in a backtick fence's info string
+ *                              ^ a backtick voids the fence (halt): lexed again from the tag
+ * ```
  */
 import type { IToken } from 'chevrotain'
 import { freshMarkdown, lineStartIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'

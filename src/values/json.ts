@@ -26,7 +26,7 @@ export type JsonResult = { ok: true; value: Lossless } | { ok: false }
 const fail: JsonResult = { ok: false }
 const numberRe = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y
 
-/** Char codes JSON's grammar dispatches on (STYLE 7). */
+/** Char codes JSON's grammar dispatches on (docs/STYLE.md §7). */
 const C = {
   tab: 0x09,
   lf: 0x0a,

@@ -15,14 +15,12 @@ import { pathToFileURL, fileURLToPath } from 'node:url'
 import { fixedChunks, tokenChunks } from './chunks.js'
 import { generateTurns } from './transcripts.js'
 import { ADVERSARIAL } from './adversarial.js'
+import { flagValue } from '../scripts/args.js'
 
 type Lib = typeof import('../src/index.js')
 
 const args = process.argv.slice(2)
-const flag = (name: string, fallback: string): string => {
-  const i = args.indexOf(name)
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback
-}
+const flag = (name: string, fallback: string): string => flagValue(args, name, fallback)
 const refRoot = flag('--ref', '/tmp/ref')
 const mb = Number(flag('--mb', '4'))
 const rounds = Number(flag('--rounds', '5'))

@@ -36,3 +36,14 @@ export function fixedChunks(text: string, size: number): string[] {
   for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size))
   return chunks
 }
+
+/** Splits `input` into pieces of 1..maxSize UTF-16 units, drawn from `random` (the tests' random chunkings too). */
+export function randomSplit(input: string, random: () => number, maxSize = 12): string[] {
+  const chunks: string[] = []
+  for (let i = 0; i < input.length; ) {
+    const size = 1 + Math.floor(random() * maxSize)
+    chunks.push(input.slice(i, i + size))
+    i += size
+  }
+  return chunks
+}

@@ -21,17 +21,15 @@ import { nativeBlock } from '../test/properties/values.js'
 import { ADVERSARIAL } from '../bench/adversarial.js'
 import { generateTranscript, mulberry32 } from '../bench/generate.js'
 import { generateTurns } from '../bench/transcripts.js'
-import { fixedChunks, tokenChunks } from '../bench/chunks.js'
+import { fixedChunks, randomSplit, tokenChunks } from '../bench/chunks.js'
 import type { SieveEvent, SieveOptions } from '../src/index.js'
+import { flagValue } from './args.js'
 
 interface Internals { windowSize?: number }
 type Make = (options: SieveOptions, internals: Internals) => { push(c: string): SieveEvent[]; end(): SieveEvent[] }
 
 const args = process.argv.slice(2)
-const flag = (name: string, fallback: string): string => {
-  const i = args.indexOf(name)
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback
-}
+const flag = (name: string, fallback: string): string => flagValue(args, name, fallback)
 const refRoot = flag('--ref', '/tmp/ref')
 const docCount = Number(flag('--docs', '3000'))
 const quick = args.includes('--quick')
@@ -82,16 +80,7 @@ function run(make: Make, chunks: readonly string[], options: SieveOptions, inter
 
 type Chunker = { name: string; cut: (text: string) => string[] }
 
-function randomCuts(text: string, seed: number, max: number): string[] {
-  const rng = mulberry32(seed)
-  const out: string[] = []
-  for (let i = 0; i < text.length; ) {
-    const n = 1 + Math.floor(rng() * max)
-    out.push(text.slice(i, i + n))
-    i += n
-  }
-  return out
-}
+const randomCuts = (text: string, seed: number, max: number): string[] => randomSplit(text, mulberry32(seed), max)
 
 const small: Chunker[] = [
   { name: 'whole', cut: (t) => [t] },

@@ -108,16 +108,9 @@ export function seedOf(input: string): number {
   return h >>> 0
 }
 
-/** Splits `input` into pieces of 1..maxSize UTF-16 units, drawn from `random`. */
-export function randomSplit(input: string, random: () => number, maxSize = 12): string[] {
-  const chunks: string[] = []
-  for (let i = 0; i < input.length; ) {
-    const size = 1 + Math.floor(random() * maxSize)
-    chunks.push(input.slice(i, i + size))
-    i += size
-  }
-  return chunks
-}
+import { randomSplit } from '../../bench/chunks.js'
+
+export { randomSplit }
 
 export interface Chunking {
   name: string

@@ -3,27 +3,14 @@
  * token-sized chunks, as a model's stream delivers them, and fixed sizes.
  * Seeded like the generators: same seed, same chunking.
  */
-import { mulberry32 } from './generate.js'
+import { mulberry32, tokenLength } from '../src/cli/chunk.js'
 
-/**
- * Token lengths 1–12 (UTF-16 units), weighted like a BPE tokenizer's output on
- * English and code: mean ≈ 4.1.
- */
-const TOKEN_WEIGHTS = [12, 16, 19, 17, 12, 8, 6, 4, 2, 2, 1, 1]
-const TOKEN_TOTAL = TOKEN_WEIGHTS.reduce((a, b) => a + b, 0)
-
-/** Split `text` into token-sized chunks of 1–12 UTF-16 units (mean ≈ 4), seeded. */
+/** Split `text` into token-sized chunks of 1–12 UTF-16 units (mean ≈ 4), seeded: the lengths `toolsieve bench --chunk token` draws. */
 export function tokenChunks(text: string, seed: number): string[] {
   const rng = mulberry32(seed)
   const chunks: string[] = []
   for (let i = 0; i < text.length; ) {
-    let r = rng() * TOKEN_TOTAL
-    let n = 1
-    for (const w of TOKEN_WEIGHTS) {
-      if ((r -= w) < 0) break
-      n++
-    }
-    if (n > TOKEN_WEIGHTS.length) n = TOKEN_WEIGHTS.length
+    const n = tokenLength(rng)
     chunks.push(text.slice(i, i + n))
     i += n
   }

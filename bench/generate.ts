@@ -32,17 +32,9 @@ export interface Transcript {
   blocks: number
 }
 
-/** mulberry32: a tiny 32-bit PRNG, good enough for fixtures. Returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** mulberry32: a tiny 32-bit PRNG, good enough for fixtures (the command line's chunkings use the same one). */
+import { mulberry32 } from '../src/cli/chunk.js'
+export { mulberry32 }
 
 export type Rng = () => number
 

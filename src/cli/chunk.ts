@@ -32,8 +32,8 @@ export function chunkingName(c: Chunking): string {
 const TOKEN_WEIGHTS = [12, 16, 19, 17, 12, 8, 6, 4, 2, 2, 1, 1]
 const TOKEN_TOTAL = TOKEN_WEIGHTS.reduce((a, b) => a + b, 0)
 
-/** mulberry32, as `bench/generate.ts` seeds its chunkings. Floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+/** mulberry32: a tiny 32-bit PRNG (the benchmarks' generators and chunkings use it too). Floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -44,7 +44,8 @@ function mulberry32(seed: number): () => number {
   }
 }
 
-function tokenLength(rng: () => number): number {
+/** A token's length, 1–12 UTF-16 units, drawn from `rng` with the weights above (mean ≈ 4.1). */
+export function tokenLength(rng: () => number): number {
   let r = rng() * TOKEN_TOTAL
   let n = 1
   for (const w of TOKEN_WEIGHTS) {

@@ -94,18 +94,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, 
   }
   // The body goes as the client sent it; only its length is set again. Identity, so the proxy can read the answer.
   const headers = { ...forwardHeaders(req.headers, ['accept-encoding']), 'content-length': String(body.length) }
-  const pending = requestUpstream(url, 'POST', headers, body)
-  res.on('close', () => {
-    if (!res.writableFinished) pending.abort()
-  })
-  let response: IncomingMessage
-  try {
-    response = await pending
-  } catch (error) {
-    entry.mode = 'failed'
-    entry.note = `upstream unreachable (${describe(error)})`
-    return sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
-  }
+  const response = await upstreamResponse(requestUpstream(url, 'POST', headers, body), res, url, entry)
+  if (response === null) return
   const pipeAsIs = (): void => {
     res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
     relay(response, res)
@@ -119,18 +109,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, 
 
 /** Any other request: both bodies stream through unchanged, headers minus hop-by-hop ones. */
 async function passThrough(req: IncomingMessage, res: ServerResponse, url: URL, entry: RepairLog): Promise<void> {
-  const pending = requestUpstream(url, req.method ?? 'GET', asIsHeaders(req.headers), req)
-  res.on('close', () => {
-    if (!res.writableFinished) pending.abort()
-  })
-  let response: IncomingMessage
-  try {
-    response = await pending
-  } catch (error) {
-    entry.mode = 'failed'
-    entry.note = `upstream unreachable (${describe(error)})`
-    return sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
-  }
+  const response = await upstreamResponse(requestUpstream(url, req.method ?? 'GET', asIsHeaders(req.headers), req), res, url, entry)
+  if (response === null) return
   res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
   relay(response, res)
 }
@@ -147,4 +127,23 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
     })
     server.closeIdleConnections()
   })
+}
+
+/**
+ * The upstream's answer to a request on its way; a client that goes away
+ * aborts it. An upstream that cannot be reached is answered here, with a 502
+ * (null is returned).
+ */
+async function upstreamResponse(pending: ReturnType<typeof requestUpstream>, res: ServerResponse, url: URL, entry: RepairLog): Promise<IncomingMessage | null> {
+  res.on('close', () => {
+    if (!res.writableFinished) pending.abort()
+  })
+  try {
+    return await pending
+  } catch (error) {
+    entry.mode = 'failed'
+    entry.note = `upstream unreachable (${describe(error)})`
+    sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
+    return null
+  }
 }

@@ -50,14 +50,7 @@ export function nativeCall(name: string, input: Record<string, unknown>, id = 't
 }
 
 /** The text of an answer cut into pieces of 1..7 code units, so every delimiter is split somewhere. */
-export function awkward(text: string): string[] {
-  const out: string[] = []
-  for (let i = 0, size = 1; i < text.length; size = (size % 7) + 1) {
-    out.push(text.slice(i, i + size))
-    i += size
-  }
-  return out
-}
+export { awkward } from './stream-helpers.js'
 
 /** Ids `toolu_0…`, `toolu_1…`, so runs compare equal. */
 export function counterIds(): () => string {

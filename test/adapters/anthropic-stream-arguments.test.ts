@@ -2,13 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { blocks, checkWire, counterIds, finalMessage, nativeCall, upstream } from './anthropic-helpers.js'
+import { C, O, block, chars, invoke, param } from '../helpers/dsml.js'
 
-const O = '<｜DSML｜'
-const C = '</｜DSML｜'
-const param = (name: string, value: string, flag = 'true') => `${O}parameter name="${name}" string="${flag}">${value}${C}parameter>\n`
-const invoke = (name: string, ...params: string[]) => `${O}invoke name="${name}">\n${params.join('')}${C}invoke>\n`
-const block = (...invokes: string[]) => `${O}tool_calls>\n${invokes.join('')}${C}tool_calls>`
-const chars = (s: string) => Array.from({ length: s.length }, (_, i) => s.charAt(i))
 const ID0 = `toolu_${'0'.repeat(24)}`
 
 /** The adapter's output, each event with how many upstream events had been read when it came. */

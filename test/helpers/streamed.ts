@@ -97,3 +97,19 @@ export function unstreamed(chunks: readonly string[], opts: SieveOptions = {}): 
   events.push(...sieve.end())
   return events
 }
+
+/**
+ * `chunks` with `streamArguments` (ids numbered), a checkpoint taken after
+ * chunk `at` (none for -1) going through JSON into a new sieve that goes on.
+ */
+export function streamedResumed(chunks: readonly string[], at: number, opts: SieveOptions = {}): SieveEvent[] {
+  let n = 0
+  const generateId = () => `id${n++}`
+  let sieve = createSieve({ ...opts, generateId, streamArguments: true })
+  const events: SieveEvent[] = []
+  chunks.forEach((c, i) => {
+    events.push(...sieve.push(c))
+    if (i === at) sieve = createSieve({ ...opts, generateId, streamArguments: true, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) })
+  })
+  return [...events, ...sieve.end()]
+}

@@ -10,8 +10,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createSieve, type SieveEvent, type SieveOptions } from '../../src/index.js'
-import { checkStreamed, comparable, streamed, unstreamed } from '../helpers/streamed.js'
+import { type SieveEvent, type SieveOptions } from '../../src/index.js'
+import { checkStreamed, comparable, streamed, streamedResumed, unstreamed } from '../helpers/streamed.js'
 import { chunkBy, chunkSizes, document } from './generator.js'
 
 const families = [['<｜DSML｜', '</｜DSML｜'], ['<|DSML|', '</|DSML|'], ['<', '</']] as const
@@ -62,17 +62,7 @@ function merged(events: readonly SieveEvent[]): unknown[] {
   return out
 }
 
-function run(chunks: readonly string[], opts: SieveOptions, at = -1): SieveEvent[] {
-  let n = 0
-  const generateId = () => `id${n++}`
-  let sieve = createSieve({ ...opts, generateId, streamArguments: true })
-  const events: SieveEvent[] = []
-  chunks.forEach((c, i) => {
-    events.push(...sieve.push(c))
-    if (i === at) sieve = createSieve({ ...opts, generateId, streamArguments: true, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) })
-  })
-  return [...events, ...sieve.end()]
-}
+const run = (chunks: readonly string[], opts: SieveOptions, at = -1): SieveEvent[] => streamedResumed(chunks, at, opts)
 
 describe('streamed call properties on hostile blocks', () => {
   it('should support the streaming invariants, nothing lost, and the events of a sieve without the option in any chunking', () => {

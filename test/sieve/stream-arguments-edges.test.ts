@@ -7,13 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve, type SieveEvent } from '../../src/index.js'
 import { comparable, streamed, unstreamed } from '../helpers/streamed.js'
+import { C, O, block, chars, invoke, param } from '../helpers/dsml.js'
 
-const O = '<｜DSML｜'
-const C = '</｜DSML｜'
-const param = (name: string, value: string, flag: string | null = 'true') => `${O}parameter name="${name}"${flag === null ? '' : ` string="${flag}"`}>${value}${C}parameter>\n`
-const invoke = (name: string, ...params: string[]) => `${O}invoke name="${name}">\n${params.join('')}${C}invoke>\n`
-const block = (...invokes: string[]) => `${O}tool_calls>\n${invokes.join('')}${C}tool_calls>`
-const chars = (s: string) => Array.from({ length: s.length }, (_, i) => s.charAt(i))
 
 describe('streamed calls at the edges', () => {
   it('should support a self-closing invoke before another: the later start names where its raw begins', () => {

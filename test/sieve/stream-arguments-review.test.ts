@@ -7,15 +7,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, type SieveEvent, type SieveOptions } from '../../src/index.js'
-import { checkStreamed, comparable, streamed, unstreamed, type Streamed } from '../helpers/streamed.js'
+import { checkStreamed, comparable, streamed, streamedResumed, unstreamed, type Streamed } from '../helpers/streamed.js'
+import { C, O, block, chars, invoke, param } from '../helpers/dsml.js'
 
-const O = '<｜DSML｜'
-const C = '</｜DSML｜'
-const param = (name: string, value: string, flag: string | null = 'true') =>
-  `${O}parameter name="${name}"${flag === null ? '' : ` string="${flag}"`}>${value}${C}parameter>\n`
-const invoke = (name: string, ...params: string[]) => `${O}invoke name="${name}">\n${params.join('')}${C}invoke>\n`
-const block = (...invokes: string[]) => `${O}tool_calls>\n${invokes.join('')}${C}tool_calls>`
-const chars = (s: string) => Array.from({ length: s.length }, (_, i) => s.charAt(i))
 /** Whole, one character at a time, and cut once at every point. */
 const chunkings = (s: string): string[][] => [[s], chars(s), ...Array.from({ length: s.length - 1 }, (_, i) => [s.slice(0, i + 1), s.slice(i + 1)])]
 const calls = (s: Streamed) => s.rest.filter((e) => e.type === 'tool-call') as Extract<SieveEvent, { type: 'tool-call' }>[]
@@ -181,18 +175,7 @@ describe('streamed calls that never start', () => {
 })
 
 describe('streamed calls across a checkpoint', () => {
-  /** `chunks` with a checkpoint taken after chunk `at`, through JSON, and resumed. */
-  function resumed(chunks: readonly string[], at: number, opts: SieveOptions): SieveEvent[] {
-    let n = 0
-    const generateId = () => `id${n++}`
-    let sieve = createSieve({ ...opts, generateId, streamArguments: true })
-    const events: SieveEvent[] = []
-    chunks.forEach((c, i) => {
-      events.push(...sieve.push(c))
-      if (i === at) sieve = createSieve({ ...opts, generateId, streamArguments: true, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) })
-    })
-    return [...events, ...sieve.end()]
-  }
+  const resumed = streamedResumed
 
   it('should support a checkpoint after any character, a lone high surrogate held included, giving the same events', () => {
     const text = 'pre ' + block(invoke('a', param('x', 'hé😀llo &amp; <b>')), invoke('b', param('y', '3', 'false')))

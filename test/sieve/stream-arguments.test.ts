@@ -6,13 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve, type SieveEvent } from '../../src/index.js'
 import { comparable, streamed, unstreamed } from '../helpers/streamed.js'
+import { C, O, block, chars, invoke, param } from '../helpers/dsml.js'
 
-const O = '<｜DSML｜'
-const C = '</｜DSML｜'
-const param = (name: string, value: string, flag = 'true') => `${O}parameter name="${name}" string="${flag}">${value}${C}parameter>\n`
-const invoke = (name: string, ...params: string[]) => `${O}invoke name="${name}">\n${params.join('')}${C}invoke>\n`
-const block = (...invokes: string[]) => `${O}tool_calls>\n${invokes.join('')}${C}tool_calls>`
-const chars = (s: string) => Array.from({ length: s.length }, (_, i) => s.charAt(i))
 const kinds = (events: readonly SieveEvent[]) => events.filter((e) => e.type !== 'text' && e.type !== 'tool-call-delta').map((e) => e.type)
 
 const readFile = block(invoke('read_file', param('path', 'src/main.rs'), param('limit', '20', 'false')))

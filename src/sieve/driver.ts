@@ -1,9 +1,10 @@
 /**
- * The streaming driver: hands each chunk to the shortcuts (`shortcuts.ts`),
- * the deferral (`deferral.ts`) or a lexer run (`lexer-runs.ts`), and walks
- * every token they give once (`token`, the token walk), deciding what leaves
- * as text, what is held and what is captured and parsed. `README.md` here
- * draws a chunk's life.
+ * The streaming driver: asks the shortcuts (`shortcuts.ts`) how each chunk
+ * reads and applies their answers (`apply`), or hands it to the deferral
+ * (`deferral.ts`) or a lexer run (`lexer-runs.ts`), and walks every token
+ * once (`token`, the token walk), deciding what leaves as text, what is
+ * held and what is captured and parsed: the one writer of the sieve's
+ * state. `README.md` here draws a chunk's life.
  */
 import type { IToken } from 'chevrotain'
 import { tokenOf } from '../lexer/token-instance.js'
@@ -20,11 +21,13 @@ import { Deferral } from './deferral.js'
 import { Shortcuts } from './shortcuts.js'
 import { shortcutTables } from './shortcut-tables.js'
 import { Holds } from './holds.js'
-import type { TagReader } from './tag-reader.js'
 import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './lexer-runs.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
+import type { Answer } from './answer.js'
+import type { HeldCandidate } from '../lexer/line-cursor.js'
+import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
 
 export class Driver implements DriverCore, RunHost {
@@ -33,10 +36,13 @@ export class Driver implements DriverCore, RunHost {
   readonly guard: GuardSettings
   /** See {@link RunHost.ctxNow}. */
   ctxNow: LexContext | null = null
+  /** See {@link RunHost.tail}. */
+  tail: TailState | null = null
+  /** See {@link RunHost.candidate}. */
+  candidate: HeldCandidate | null = null
   readonly shortcuts: Shortcuts
   readonly deferral: Deferral
   readonly holds: Holds
-  private readonly tagReader: TagReader
   private readonly runs: LexerRuns
   private readonly rules = new CaptureRules()
   /** See {@link DriverCore.calls}. */
@@ -50,7 +56,6 @@ export class Driver implements DriverCore, RunHost {
     this.shortcuts = new Shortcuts(this)
     const tables = shortcutTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
-    this.tagReader = tables.tagReader
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
     this.calls = opts.streamArguments ? new CallStream(lexer, opts, this.out, this) : null
@@ -102,55 +107,147 @@ export class Driver implements DriverCore, RunHost {
     }
   }
 
-  /** The answer's next chunk (after any reasoning), for the fast lane, the deferral or the lexer. */
+  /**
+   * The answer's next chunk (after any reasoning): its first reading goes by
+   * what the last chunk left (a deferred tag, a carried run, a pending
+   * tail); what a shortcut's answer leaves of it is a chunk of its own,
+   * read in this loop (4,000 fence lines in one chunk are 4,000 turns of
+   * it, never as many stack frames) until the lexer takes the rest or
+   * nothing is left.
+   */
   private feed(chunk: string): void {
-    const s = this.s
-    if (s.capture !== null && s.carry === null && this.defer(chunk)) return
-    if (s.carry !== null) {
-      const k = this.shortcuts.settleRun(chunk)
-      // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
-      if (k >= 0) {
-        this.shortcuts.rest(chunk, k)
+    let rest = this.begin(chunk)
+    while (rest !== null) {
+      const a = this.shortcuts.chunk(rest)
+      const next = a === null ? rest : this.apply(a, rest)
+      if (next === rest) {
+        this.lexChunk(rest)
         return
       }
+      rest = next
     }
-    if (s.carry === null && (s.pending === '' ? this.shortcuts.chunk(chunk) : this.shortcuts.extendTail(chunk) || this.shortcuts.extendCandidate(chunk) || this.shortcuts.afterIndent(chunk))) return
-    this.lexChunk(chunk)
   }
 
-  passText(text: string, end: number): void {
+  /** The first reading of `chunk`; returns what is left of it to read as a chunk of its own, or null: nothing. */
+  private begin(chunk: string): string | null {
     const s = this.s
-    this.out.text(end === text.length ? text : text.slice(0, end))
-    s.lineState = lineStateBefore(text, end, s.lineState)
-    s.pos += end
+    if (s.capture !== null && s.carry === null && s.capture.length + s.pending.length + chunk.length <= this.opts.captureLimit) {
+      // inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `deferral.ts`)
+      const next = this.deferral.wait(s.mode, s.pending, chunk)
+      if (next !== null) {
+        s.pending = next
+        this.tail = null
+        return null
+      }
+      // the deferred tag can wait no longer: in its common shape it is read without the lexer
+      if (this.deferral.owns(s.pending)) {
+        const text = s.pending + chunk
+        const a = this.shortcuts.readTag(text)
+        if (a !== null) return this.apply(a, text)
+      }
+    }
+    if (s.carry !== null) {
+      // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
+      const a = this.shortcuts.settleRun(chunk)
+      return a === null ? this.lexed(chunk) : this.apply(a, chunk)
+    }
+    if (s.pending === '') {
+      const a = this.shortcuts.chunk(chunk)
+      return a === null ? this.lexed(chunk) : this.apply(a, chunk)
+    }
+    // a pending tail: the answers below read it and the chunk joined
+    const text = s.pending + chunk
+    const a = this.shortcuts.extendTail(chunk)
+    if (a !== null && (a.then !== 'defer' || this.deferTag(a.deferMode!, text, a.end))) return a.then === 'defer' ? null : this.apply(a, text)
+    // the held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing
+    const c = this.candidate
+    if (c !== null && c.extend(chunk)) {
+      s.pending = text
+      this.noteHeldTail()
+      return null
+    }
+    const indent = this.shortcuts.afterIndent(chunk)
+    return indent === null ? this.lexed(chunk) : this.apply(indent, text)
+  }
+
+  /** `chunk` goes to the lexer, with the pending tail: nothing is left. */
+  private lexed(chunk: string): null {
+    this.lexChunk(chunk)
+    return null
   }
 
   /**
-   * A delimiter the fast lane identified at the start of `text` (the pending
-   * tail and the new chunk): handled exactly as a lexer run
-   * (`LexerRuns.run`) handles a lexed token, then the rest of `text` goes on
-   * by the fast lane or the lexer.
+   * Applies a shortcut's answer for `text` (`answer.ts`): the one place
+   * their readings change the sieve's state. Returns what is left of `text`
+   * to read as a chunk of its own, or null: nothing (held, or lexed).
    */
-  applyToken(tok: IToken, text: string): void {
-    this.applyTokens([tok], text, tok.image.length)
+  private apply(a: Answer, text: string): string | null {
+    const s = this.s
+    // the answer read the pending tail, if any, as the start of `text`
+    s.pending = ''
+    if (a.release) {
+      this.out.text(s.hold!.parts.join(''))
+      s.hold = null
+    }
+    const n = a.plain
+    if (n > 0) this.plain(n === text.length ? text : text.slice(0, n), a)
+    s.lineState = a.line >= 0 ? a.line : lineStateBefore(text, n, s.lineState)
+    s.pos += n
+    s.carry = a.carry
+    if (a.mode !== null) s.mode = a.mode
+    if (a.md !== null) s.md = a.md
+    if (a.then === 'held') {
+      // what the lexer's Incomplete token would hold: a tag start (or line-start spaces) the chunk end leaves undecided
+      s.pending = text.slice(n)
+      this.tail = a.tail
+      this.noteHeldTail()
+      return null
+    }
+    const after = n === 0 ? text : text.slice(n)
+    if (a.tokens !== null) {
+      const at = this.applyTokens(a.tokens, after, a.end)
+      return at < 0 || at === after.length ? null : after.slice(at)
+    }
+    if (a.then === 'lexer') return this.lexed(after)
+    return after === '' ? null : after
   }
 
-  readTag(text: string): boolean {
-    const read = this.s.mode === modes.cdata ? this.tagReader.cdataEnd(text) : this.tagReader.read(this.s.mode, text)
-    if (read === null) return false
-    this.applyTokens(read.tokens, text, read.end)
-    return true
+  /** Plain text where it stands: out, into the capture's value text (out, past the limit), or into the hold. */
+  private plain(head: string, a: Answer): void {
+    const s = this.s
+    const cap = s.capture
+    if (cap !== null && !cap.overflow) {
+      if (cap.run === null || cap.run.type !== a.type) {
+        flushRun(cap)
+        cap.run = { type: a.type!, blocks: [], parts: [] }
+      }
+      const run = cap.run
+      run.parts.push(head)
+      // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
+      if (run.parts.length >= 4096) {
+        run.blocks.push(run.parts.join(''))
+        run.parts = []
+      }
+      cap.length += head.length
+    } else if (cap === null && s.hold !== null) {
+      s.hold.parts.push(head)
+      s.hold.length += head.length
+    } else this.out.text(head)
   }
 
-  /** Tokens read off the start of `text` without the lexer, up to `end`: handled as `applyToken` handles one. */
-  private applyTokens(tokens: IToken[], text: string, end: number): void {
+  /**
+   * Tokens read off the start of `text` without the lexer, up to `end`,
+   * walked as a lexer run's are. Returns where in `text` reading goes on
+   * as a chunk of its own, or -1: a restart lexed the rest.
+   */
+  private applyTokens(tokens: IToken[], text: string, end: number): number {
     const s = this.s
     const base = s.pos
     const startLine = s.lineState
     s.pending = ''
     this.deferral.reset()
-    this.shortcuts.tail = null
-    this.shortcuts.candidate = null
+    this.tail = null
+    this.candidate = null
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
@@ -158,19 +255,26 @@ export class Driver implements DriverCore, RunHost {
       if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
       if (r !== null) {
-        // the rest of `text` in another mode: nothing of it was lexed, so the fast lane may take it from there
+        // the rest of `text` in another mode: nothing of it was lexed, so the shortcuts may read it from there
         if (r.after !== undefined) {
           s.pos = r.base
           s.lineState = r.lineState
-          return void this.shortcuts.rest(text, r.after)
+          return r.after
         }
         // a restart covers the rest of `text`
-        return this.runs.run(r, false)
+        this.runs.run(r, false)
+        return -1
       }
     }
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
-    this.shortcuts.rest(text, end)
+    return end
+  }
+
+  /** See {@link RunHost.noteHeldTail}. */
+  noteHeldTail(): void {
+    const s = this.s
+    if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
   }
 
   /** Lex the pending tail and `chunk`, in windows (`lexer-runs.ts`). */
@@ -178,27 +282,14 @@ export class Driver implements DriverCore, RunHost {
     return this.runs.lexChunk(chunk)
   }
 
-  /** Inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `deferral.ts`). */
-  private defer(chunk: string): boolean {
-    const s = this.s
-    if (s.capture!.length + s.pending.length + chunk.length > this.opts.captureLimit) return false
-    const next = this.deferral.wait(s.mode, s.pending, chunk)
-    if (next === null) {
-      // the deferred tag can wait no longer: in its common shape it is read without the lexer
-      return this.deferral.owns(s.pending) && this.readTag(s.pending + chunk)
-    }
-    s.pending = next
-    this.shortcuts.tail = null
-    return true
-  }
-
-  deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean {
+  /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`deferral.ts`). */
+  private deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean {
     const s = this.s
     if (s.capture!.length + text.length > this.opts.captureLimit) return false
     const next = this.deferral.opener(s.mode, tagMode, text, nameEnd)
     if (next === null) return false
     s.pending = next
-    this.shortcuts.tail = null
+    this.tail = null
     return true
   }
 

@@ -14,7 +14,7 @@ import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { SieveStats } from '../types.js'
 import type { Deferral } from './deferral.js'
-import type { Shortcuts } from './shortcuts.js'
+import type { TailState } from '../lexer/tail.js'
 import type { Holds } from './holds.js'
 import { windowSize, type DriverState, type Restart } from './state.js'
 
@@ -27,12 +27,17 @@ export interface RunHost {
   readonly lexer: CompiledLexer
   readonly stats: SieveStats
   readonly guard: GuardSettings
-  readonly shortcuts: Shortcuts
+  /** Where the pending tail stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
+  tail: TailState | null
+  /** The pending tail is a backtick run held in an open HTML candidate: how far its look-ahead has read. */
+  candidate: HeldCandidate | null
+  /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
+  noteHeldTail(): void
   readonly holds: Holds
   readonly deferral: Deferral
   /**
    * The context of the lexer run whose tokens are being handled (its carry
-   * is the last run part's); null while the fast lane's tokens are (`applyTokens`).
+   * is the last run part's); null while a shortcut's tokens are (`Driver.apply`).
    */
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
@@ -61,7 +66,7 @@ export class LexerRuns {
       const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
       this.lexWindow(s.pending + piece, false)
     }
-    this.d.shortcuts.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    this.d.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
     return true
   }
 
@@ -83,7 +88,7 @@ export class LexerRuns {
   private boundary(text: string, final: boolean): Restart | null {
     const s = this.d.s
     s.pending = ''
-    this.d.shortcuts.candidate = null
+    this.d.candidate = null
     this.d.deferral.reset()
     if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
     const c = s.carry
@@ -155,7 +160,7 @@ export class LexerRuns {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
-          if (info.candidateHold === true) this.d.shortcuts.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
+          if (info.candidateHold === true) this.d.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
@@ -185,7 +190,7 @@ export class LexerRuns {
         held = next.length - later.length
         continue
       }
-      this.d.shortcuts.noteHeldTail()
+      this.d.noteHeldTail()
     }
   }
 }

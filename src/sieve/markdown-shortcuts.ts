@@ -3,8 +3,8 @@
  * and code spans, runs in fenced code, and the line feeds that end a fence
  * opener's info string, a closer's line or an indented-code line. Each
  * moves the Markdown state exactly as the lexer's run or line feed token
- * would (`markdown.ts` decides both); anything else is left to the lexer,
- * before anything is changed.
+ * would (`markdown.ts` decides both), as an answer the driver applies;
+ * anything else is left to the lexer.
  *
  * The line state here is computed from the text alone (`lineStateBefore`),
  * while the lexer's cursor can also end an HTML tag or autolink it was
@@ -23,7 +23,7 @@ import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
 import { releases } from './holds.js'
 import { ShortcutBase } from './shortcut-base.js'
-import type { Hold } from './state.js'
+import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
 
 export abstract class MarkdownShortcuts extends ShortcutBase {
   /**
@@ -38,11 +38,11 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * Anything else (a line feed inside a span) is left to the lexer, before
    * anything is changed.
    */
-  protected inlineRuns(chunk: string): boolean {
+  protected inlineRuns(chunk: string): Answer | null {
     const s = this.d.s
-    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return false
+    if (s.capture !== null || s.hold !== null || (s.mode !== modes.prose && s.mode !== modes.span)) return null
     const matcher = this.matcher()
-    if (matcher === undefined) return false
+    if (matcher === undefined) return null
     let mode: ModeName = s.mode
     let md: MarkdownState = s.md
     let carry: RunCarry | null = null
@@ -56,9 +56,9 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
         line = advanceUnlessCode(line, chunk, lineAt, i)
-        if (line < 0) return false
+        if (line < 0) return null
         lineAt = i
-        if (c === codes.graveAccent && candidateLive(line)) return false
+        if (c === codes.graveAccent && candidateLive(line)) return null
         let end = i + 1
         while (end < chunk.length && chunk.charCodeAt(end) === c) end++
         if (end === chunk.length) {
@@ -69,7 +69,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
         // at a line start the run is read as the lexer's run token reads it there; a fence opener ends the inline
         // text: the info string after it is read in its own mode
         const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
-        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span && d.target !== modes.fenceInfo) return false
+        if (d.target !== null && d.target !== modes.prose && d.target !== modes.span && d.target !== modes.fenceInfo) return null
         if (d.target !== null) mode = d.target
         if (d.md !== null) md = d.md
         i = end - 1
@@ -78,7 +78,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
           break
         }
       } else if (c === codes.lineFeed) {
-        if (mode === modes.span) return false
+        if (mode === modes.span) return null
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
         // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
         // mode reached there holds it
@@ -91,25 +91,28 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     }
     // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times
     const endLine = advanceUnlessCode(line, chunk, lineAt, cut)
-    if (endLine < 0) return false
-    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return false
-    this.d.out.text(cut === chunk.length ? chunk : chunk.slice(0, cut))
-    s.mode = mode
-    s.md = md
-    s.carry = carry
-    s.lineState = endLine
-    s.pos += cut
-    if (tail !== null) {
-      s.pending = chunk.slice(cut)
-      this.tail = tail
-      this.noteHeldTail()
-    }
-    if (mode === modes.fenceInfo) return this.rest(chunk, cut)
-    if (!whole) return true
-    const rest = chunk.slice(cut)
-    // a tag inside an inline comment is held until the comment decides: the lexer's
-    if (commentLive(endLine)) return this.d.lexChunk(rest)
-    return (mode === modes.prose && this.d.readTag(rest)) || this.mention(rest) || this.d.lexChunk(rest)
+    if (endLine < 0) return null
+    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return null
+    const a = whole ? this.tagAfter(chunk.slice(cut), cut, mode, md, endLine) : tail !== null ? heldAfter(cut, tail) : plainThen(cut, 'more')
+    a.mode = mode
+    a.md = md
+    a.carry = carry
+    a.line = endLine
+    return a
+  }
+
+  /**
+   * After `plain` characters of text, a tag the chunk completes (`rest` starts
+   * with it), read in `mode` as the lexer would read it there: a block's
+   * opening tag, a mention, else a lexer run from it. A tag inside an inline
+   * comment is held until the comment decides: the lexer's.
+   */
+  private tagAfter(rest: string, plain: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
+    if (commentLive(line)) return plainThen(plain, 'lexer')
+    const read = mode === modes.prose ? this.tables.tagReader.read(mode, rest) : null
+    if (read !== null) return tokensAt(plain, read.tokens, read.end)
+    const tok = this.tables.tagReader.mention(mode, rest, md)
+    return tok === null ? plainThen(plain, 'lexer') : tokensAt(plain, [tok], tok.image.length)
   }
 
   /**
@@ -135,50 +138,45 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     return false
   }
 
-  /** An opening tag in prose or a pending code span that starts no block (`TagReader.mention`): taken as the lexer's token. */
-  protected mention(text: string): boolean {
-    const tok = this.tables.tagReader.mention(this.d.s.mode, text, this.d.s.md)
-    if (tok === null) return false
-    this.d.applyToken(tok, text)
-    return true
+  /** An opening tag in prose or a pending code span (`mode`, `md`) that starts no block (`TagReader.mention`): the lexer's token. */
+  protected mention(text: string, mode: ModeName, md: MarkdownState): Answer | null {
+    const tok = this.tables.tagReader.mention(mode, text, md)
+    return tok === null ? null : tokensAt(0, [tok], tok.image.length)
   }
 
   /**
    * A run carried to the end of the last chunk: the characters of `chunk`
-   * that continue it go out as text (the lexer's runPart token), and where
-   * it ends it is decided as a lexer run's boundary would decide it (`LexerRuns`),
-   * without the lexer, so the rest of the chunk may still take the fast
-   * lane. Outside captures, where the decision is just the next mode; in a
-   * held tag's code span the characters join the hold, and a run that ends
-   * closing a level open at the tag releases it (`Holds.runEnded`). Returns
-   * how many characters of `chunk` it took, or -1: the lexer decides.
+   * that continue it are text (the lexer's runPart token), and where it
+   * ends it is decided as a lexer run's boundary would decide it
+   * (`LexerRuns`), without the lexer, so the rest of the chunk may still
+   * skip it. Outside captures, where the decision is just the next mode; in
+   * a held tag's code span the characters join the hold, and a run that
+   * ends closing a level open at the tag releases it (`Holds.runEnded`).
+   * The answer's plain text is the run's characters in `chunk`; null: the
+   * lexer decides.
    */
-  settleRun(chunk: string): number {
+  settleRun(chunk: string): Answer | null {
     const d = this.d
     const s = d.s
     const c = s.carry!
     const h = s.hold
-    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return -1
+    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return null
     let k = 0
     while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
     const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
     const dec = k === chunk.length ? null : decideCarried(run, c.mode as ModeName, s.md, d.guard)
-    if (dec !== null && dec.target === modes.halt) return -1
-    if (h !== null) {
-      // still going, it is bounded by its own length (as the lexer's hold judges a cut run); ended, only a release is taken here
-      if (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target)) return -1
-      if (dec === null) {
-        this.holdCarried(h, chunk, run)
-        return k
-      }
-      d.out.text(h.parts.join(''))
-      s.hold = null
+    if (dec !== null && dec.target === modes.halt) return null
+    // in a hold, a run still going is bounded by its own length (as the lexer's hold judges a cut run); one that
+    // ended is only taken here when it releases the hold
+    if (h !== null && (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target))) return null
+    const a = plainThen(k, 'more')
+    a.release = h !== null && dec !== null
+    a.carry = dec === null ? run : null
+    if (dec !== null) {
+      a.md = dec.md
+      a.mode = dec.target
     }
-    if (k > 0) d.passText(chunk, k)
-    s.carry = dec === null ? run : null
-    if (dec !== null && dec.md !== null) s.md = dec.md
-    if (dec !== null && dec.target !== null) s.mode = dec.target
-    return k
+    return a
   }
 
   /**
@@ -189,48 +187,37 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * (`decideRun`), and the rest is a chunk of its own; a run the chunk end
    * cuts joins the hold, carried, and `settleRun` decides it. Anything else
    * (a line feed, a run that keeps holding, a fence opener, a run inside an
-   * open HTML tag, a hold near the limit) is the lexer's, before anything
-   * is changed.
+   * open HTML tag, a hold near the limit) is the lexer's.
    */
-  protected releaseHold(chunk: string): boolean {
+  protected releaseHold(chunk: string): Answer | null {
     const s = this.d.s
     const h = s.hold
-    if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return false
+    if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return null
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
-      if (c === codes.lineFeed) return false
+      if (c === codes.lineFeed) return null
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       let end = i + 1
       while (end < chunk.length && chunk.charCodeAt(end) === c) end++
       // the text before the run joins the hold first: past the limit the lexer gives the hold up there
-      if (h.length + i > this.d.opts.captureLimit) return false
-      if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return false
+      if (h.length + i > this.d.opts.captureLimit) return null
+      if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return null
       if (end === chunk.length) {
-        // its length is not known yet: it joins the hold, carried as the lexer's runPart token carries it
-        if (end - i > this.d.opts.captureLimit) return false
-        this.holdCarried(h, chunk, { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold })
-        return true
+        // its length is not known yet: all of the chunk joins the hold, the run carried as the lexer's runPart token carries it
+        if (end - i > this.d.opts.captureLimit) return null
+        const held = plainThen(end, 'more')
+        held.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
+        return held
       }
       const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
-      if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null) return false
-      this.d.out.text(h.parts.join(''))
-      s.hold = null
-      s.mode = d.target
-      s.md = d.md
-      this.d.passText(chunk, end)
-      return this.rest(chunk, end)
+      if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null) return null
+      const a = plainThen(end, 'more')
+      a.release = true
+      a.mode = d.target
+      a.md = d.md
+      return a
     }
-    return false
-  }
-
-  /** All of `chunk` joins the held tag's text, ending in a run that is carried (`carry`), as the lexer's runPart token carries it. */
-  private holdCarried(h: Hold, chunk: string, carry: RunCarry): void {
-    const s = this.d.s
-    h.parts.push(chunk)
-    h.length += chunk.length
-    s.carry = carry
-    s.lineState = lineStateBefore(chunk, chunk.length, s.lineState)
-    s.pos += chunk.length
+    return null
   }
 
   /**
@@ -240,24 +227,23 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * feed moves to the mode `decideLineFeed` gives (the fence, prose), and the
    * rest is a chunk of its own. Else the lexer, before anything is changed.
    */
-  protected lineEnds(chunk: string, fp: ModeShortcut | null): boolean {
+  protected lineEnds(chunk: string, fp: ModeShortcut | null): Answer | null {
     const s = this.d.s
     const mode = s.mode
-    if (s.capture !== null || s.hold !== null) return false
-    if (mode === modes.fenceInfo ? s.md.fenceDepth > 0 || s.md.fenceIndent > 0 : mode !== modes.fenceClose && mode !== modes.indented) return false
+    if (s.capture !== null || s.hold !== null) return null
+    if (mode === modes.fenceInfo ? s.md.fenceDepth > 0 || s.md.fenceIndent > 0 : mode !== modes.fenceClose && mode !== modes.indented) return null
     const lf = chunk.indexOf('\n')
-    if (lf < 0) return false
+    if (lf < 0) return null
     for (let i = 0; i < lf; i++) {
       const c = chunk.charCodeAt(i)
       // after a closer only spaces may follow (anything else makes the run content), in an info string no tag or run
-      if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return false
+      if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return null
     }
     const d = decideLineFeed(mode, false, s.md)
-    const line = lf + 1
-    this.d.passText(chunk, line)
-    if (d.target !== null) s.mode = d.target
-    if (d.md !== null) s.md = d.md
-    return this.rest(chunk, line)
+    const a = plainThen(lf + 1, 'more')
+    a.mode = d.target
+    a.md = d.md
+    return a
   }
 
   /**
@@ -297,11 +283,11 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * (`fenceClose`), as the lexer's run token leaves it; the rest is a chunk
    * of its own.
    */
-  protected closeFence(chunk: string, end: number): boolean {
+  protected closeFence(chunk: string, end: number): Answer | null {
     const s = this.d.s
-    if (s.capture !== null || s.hold !== null) return false
-    this.d.passText(chunk, end)
-    s.mode = modes.fenceClose
-    return this.rest(chunk, end)
+    if (s.capture !== null || s.hold !== null) return null
+    const a = plainThen(end, 'more')
+    a.mode = modes.fenceClose
+    return a
   }
 }

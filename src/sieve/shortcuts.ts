@@ -1,8 +1,8 @@
 /**
  * The chunks that skip the lexer (docs/DESIGN.md, "Fast path"): each method here
- * does exactly what the lexer would do with a chunk, in a case where that
- * is provably simple: nothing special in the chunk for the current mode,
- * specials that cannot matter where they stand (`a < b`, a mid-line run in
+ * answers what the lexer would do with a chunk (`answer.ts`), in a case where
+ * that is provably simple, and changes nothing (the driver applies the
+ * answer): nothing special in the chunk for the current mode, specials that cannot matter where they stand (`a < b`, a mid-line run in
  * fenced code, `a[i]` in CDATA), a held tail that only grows or completes
  * a tag the lexer would take whole, or held indentation that turned out to
  * be only indentation. The Markdown chunks are in `markdown-shortcuts.ts`, what
@@ -15,21 +15,22 @@ import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
+import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
 import { blank } from './char-set.js'
 import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
 import { MarkdownShortcuts } from './markdown-shortcuts.js'
-import { flushRun } from './state.js'
 
 export type { ShortcutHost } from './shortcut-base.js'
 
 export class Shortcuts extends MarkdownShortcuts {
-  /** Takes `chunk` (nothing pending) without the lexer when nothing in it can matter in the current mode. */
-  chunk(chunk: string): boolean {
+  /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */
+  chunk(chunk: string): Answer | null {
     const s = this.d.s
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
-    if (this.htmlAhead(chunk, s.lineState)) return false
+    if (this.htmlAhead(chunk, s.lineState)) return null
     this.heldCarry = null
+    this.heldTail = null
     let cut = chunk.length
     let line = s.lineState
     // mid-line with nothing pending, a chunk with nothing special, no line feed and no `<` leaves the line state as
@@ -37,161 +38,113 @@ export class Shortcuts extends MarkdownShortcuts {
     const still = quiet(line) && fp.specialOrLine.find(chunk) < 0
     if (!still) {
       // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
-      if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return false
+      if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return null
       const special = fp.special.find(chunk)
       if (special >= 0) {
         cut = this.plainUpTo(chunk, fp, special)
         // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
-        if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.d.readTag(chunk)
-        if (s.mode === modes.fence && cut !== chunk.length) return cut >= 0 && this.closeFence(chunk, cut)
-        if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) || this.lineEnds(chunk, fp) : fp.sink === 'hold' && this.releaseHold(chunk)
+        if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.readTag(chunk)
+        if (s.mode === modes.fence && cut !== chunk.length) return cut >= 0 ? this.closeFence(chunk, cut) : null
+        if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) ?? this.lineEnds(chunk, fp) : fp.sink === 'hold' ? this.releaseHold(chunk) : null
       }
       // where a line turns into indented code (in prose) the lexer switches mode
       line = s.mode === modes.prose ? advanceUnlessCode(line, chunk, 0, cut) : lineStateBefore(chunk, cut, line)
-      if (line < 0) return false
+      if (line < 0) return null
     }
-    const head = cut === chunk.length ? chunk : chunk.slice(0, cut)
     // a capture's value or CDATA holds no line-start prefix: only a block's body between tags asks
     const prefixAtEnd = !still && cut === chunk.length && (fp.sink !== 'capture' || fp.lineStart === true) && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
     if (fp.sink === 'text') {
-      if (s.capture !== null || s.hold !== null) return false
+      if (s.capture !== null || s.hold !== null) return null
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
       if (prefixAtEnd) return this.textThenIndent(chunk, fp.quotes === true)
-      this.d.out.text(head)
     } else if (fp.sink === 'capture') {
       const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return false
-      // a capture over the limit passes its body out as it comes: memory stays bounded
-      if (cap.overflow) {
-        if (head.length > 0) this.d.out.text(head)
-      } else if (head.length > 0) {
-        if (cap.run === null || cap.run.type !== fp.type) {
-          flushRun(cap)
-          cap.run = { type: fp.type!, blocks: [], parts: [] }
-        }
-        const run = cap.run
-        run.parts.push(head)
-        // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
-        if (run.parts.length >= 4096) {
-          run.blocks.push(run.parts.join(''))
-          run.parts = []
-        }
-        cap.length += head.length
-      }
+      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     } else {
       const h = s.hold
-      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return false
-      h.parts.push(chunk)
-      h.length += chunk.length
+      if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     }
-    s.lineState = line
-    s.pos += cut
-    if (this.heldCarry !== null) {
-      // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
-      s.carry = this.heldCarry
-      this.heldCarry = null
-    }
-    if (cut < chunk.length) {
-      // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
-      s.pending = chunk.slice(cut)
-      this.tail = this.heldTail
-      this.noteHeldTail()
-    }
-    return true
+    // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
+    const a = cut < chunk.length ? heldAfter(cut, this.heldTail) : plainThen(cut, 'more')
+    a.line = line
+    a.type = fp.type ?? null
+    // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
+    a.carry = this.heldCarry
+    return a
   }
 
-  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. */
-  afterIndent(chunk: string): boolean {
+  /** The tag `text` starts with, in its common shape, as the lexer's tokens (`tag-reader.ts`); null: the lexer. */
+  readTag(text: string): Answer | null {
+    const mode = this.d.s.mode
+    const read = mode === modes.cdata ? this.tables.tagReader.cdataEnd(text) : this.tables.tagReader.read(mode, text)
+    return read === null ? null : tokensAt(0, read.tokens, read.end)
+  }
+
+  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. Read off the two joined. */
+  afterIndent(chunk: string): Answer | null {
     const s = this.d.s
     const held = s.pending
-    if (!heldLinePrefix(held, 0, s.lineState, this.fastPath()?.quotes === true)) return false
-    s.pending = ''
-    if (this.chunk(held + chunk)) return true
-    s.pending = held
-    return false
+    if (!heldLinePrefix(held, 0, s.lineState, this.fastPath()?.quotes === true)) return null
+    return this.chunk(held + chunk)
   }
 
-  /** The held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing. */
-  extendCandidate(chunk: string): boolean {
-    const c = this.candidate
-    if (c === null || !c.extend(chunk)) return false
-    this.d.s.pending += chunk
-    this.noteHeldTail()
-    return true
-  }
-
-  /** The chunk only makes the undecided tail a longer prefix: hold it without lexing the tail again. */
-  extendTail(chunk: string): boolean {
+  /** The chunk only makes the undecided tail a longer prefix, or completes it: read off the pending tail and the chunk joined, without lexing the tail again. */
+  extendTail(chunk: string): Answer | null {
     const d = this.d
     const s = d.s
-    if (this.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return false
+    if (d.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return null
     // a tag in an inline comment: held there (`tokens-html.ts`)
-    if (s.capture === null && commentLive(s.lineState)) return false
+    if (s.capture === null && commentLive(s.lineState)) return null
     const matcher = this.matcher()
-    if (matcher === undefined) return false
-    let next = matcher.step(this.tail, chunk)
-    let tail = s.pending + chunk
+    if (matcher === undefined) return null
+    const next = matcher.step(d.tail, chunk)
+    const tail = s.pending + chunk
     if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
       // `<` + `code>`, a line-start `<` + `pre>`: no tag, but raw HTML the lexer reads (`htmlAhead`)
-      if (this.htmlAhead(tail, s.lineState)) return false
-      // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a tail
-      const rest = tail.slice(1)
-      s.pending = ''
-      d.passText(tail, 1)
-      this.tail = null
-      if (rest.length === 0) return true
-      const again = matcher.start(rest)
-      // `< n, so`: nothing starts after the plain `<` either, so the rest is a chunk of its own
-      if (again === null) return this.rest(rest, 0)
-      next = again
-      tail = rest
+      if (this.htmlAhead(tail, s.lineState)) return null
+      // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a
+      // tail, or (`< n, so`) nothing starts after the plain `<` either, and the rest is a chunk of its own
+      const again = tail.length === 1 ? null : matcher.start(tail.slice(1))
+      return again === null ? plainThen(1, 'more') : heldAfter(1, again)
     }
-    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk, tail) || this.openerWaits(tail)
+    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk, tail) ?? this.openerWaits(tail)
     // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
     // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
     // an opening tag that starts no block is text, or (after an unmatched backtick) held until the span decides
     if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) {
-      return this.closingTag(matcher, chunk, tail) || (s.mode === modes.prose && d.readTag(tail)) || this.mention(tail)
+      return this.closingTag(matcher, chunk, tail) ?? (s.mode === modes.prose ? this.readTag(tail) : null) ?? this.mention(tail, s.mode, s.md)
     }
-    if (next === 'died' && s.capture !== null) {
-      // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
-      s.pending = ''
-      this.tail = null
-      return this.rest(tail, 0)
-    }
-    if (typeof next === 'string') return false
-    this.tail = next
-    s.pending = tail
-    this.noteHeldTail()
-    return true
+    // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
+    if (next === 'died' && s.capture !== null) return plainThen(0, 'more')
+    if (typeof next === 'string') return null
+    return heldAfter(0, next)
   }
 
   /**
    * The held tail and the chunk (`text`, the two joined) complete a delimiter that cannot grow
    * (`</｜DSML｜parameter>`): at the start of the text the lexer would
-   * produce exactly that token, so the driver takes it without a lexer run
+   * produce exactly that token, and the answer is that token, without a lexer run
    * (one per closing tag inside a block; a closer mentioned in prose or
    * inline code, which is text). Anything else: the lexer.
    */
-  private closingTag(matcher: TailMatcher, chunk: string, text: string): boolean {
+  private closingTag(matcher: TailMatcher, chunk: string, text: string): Answer | null {
     const d = this.d
     const s = d.s
     const types = d.lexer.delimiterTokens.get(s.mode)
-    if (types === undefined || this.tail === null) return false
-    const hit = matcher.firstComplete(this.tail, chunk)
+    if (types === undefined || d.tail === null) return null
+    const hit = matcher.firstComplete(d.tail, chunk)
     const type = hit === null ? null : types[hit.d]
-    if (hit === null || type === null || type === undefined) return false
+    if (hit === null || type === null || type === undefined) return null
     // outside a capture only a tag that is text where it stands (a closer mentioned in prose or inline code)
-    if (s.capture === null && d.lexer.infoByIdx[type.tokenTypeIdx!]!.push !== s.mode) return false
+    if (s.capture === null && d.lexer.infoByIdx[type.tokenTypeIdx!]!.push !== s.mode) return null
     const end = s.pending.length + hit.end
     // the token's own regex has the last word on what it matches
     const image = text.slice(0, end)
-    if (!matcher.confirmsWhole(hit.d, image)) return false
+    if (!matcher.confirmsWhole(hit.d, image)) return null
     // a raw value ends only at its opener's own closer, and a `<` before that closer is the value's: the lexer reads
     // any other (`rawClose`)
-    if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return false
-    d.applyToken(tokenOf(type, image, 0), text)
-    return true
+    if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return null
+    return tokensAt(0, [tokenOf(type, image, 0)], end)
   }
 
   /**
@@ -199,11 +152,15 @@ export class Shortcuts extends MarkdownShortcuts {
    * opening tag that continues the block (`<｜DSML｜parameter` + ` name="pa`):
    * its attributes may wait for the chunk that ends or breaks the tag, as
    * they would after a lexed opener, and one lexer run then takes the tag,
-   * its attributes and what follows. Anything else: the lexer.
+   * its attributes and what follows (the driver asks the deferral). Anything else: the lexer.
    */
-  private openerWaits(text: string): boolean {
+  private openerWaits(text: string): Answer | null {
     const opened = this.tables.tagReader.opener(this.d.s.mode, text)
-    return opened !== null && this.d.deferTag(opened.tag.mode, text, opened.token.image.length)
+    if (opened === null) return null
+    const a = plainThen(0, 'defer')
+    a.deferMode = opened.tag.mode
+    a.end = opened.token.image.length
+    return a
   }
 
   /**
@@ -211,14 +168,8 @@ export class Shortcuts extends MarkdownShortcuts {
    * (`"code\n  "`): the text goes out, the spaces are held as an undecided
    * tail, since a fence (closer) may follow in the next chunk.
    */
-  private textThenIndent(chunk: string, quotes: boolean): boolean {
-    const s = this.d.s
-    const cut = heldPrefixStart(chunk, s.lineState, quotes)
-    this.d.passText(chunk, cut)
-    s.pending = chunk.slice(cut)
-    this.tail = null
-    this.noteHeldTail()
-    return true
+  private textThenIndent(chunk: string, quotes: boolean): Answer {
+    return heldAfter(heldPrefixStart(chunk, this.d.s.lineState, quotes), null)
   }
 
   /**

@@ -1,0 +1,75 @@
+/**
+ * A shortcut's answer: how a text (a chunk, or the pending tail and the
+ * chunk) reads without the lexer, as data. The shortcuts only read the
+ * sieve's state; the driver applies an answer (`Driver.apply`), so every
+ * change to that state, and every event, comes from one place. A shortcut
+ * that cannot prove what the lexer would do answers null: "use the lexer".
+ *
+ * An answer reads a text in this order, each part optional:
+ *
+ * ```
+ * > | …held tag text… `x` and more <|DSML|invoke name="a">…
+ *     ^^^^^^^^^^^^^^^ release: the held tag's text goes out first
+ *                     ^^^^^^^^^^^^ plain: text where it stands, then mode, md, carry, line
+ *                                 ^^^^^^^^^^^^^^^^^^^^^^ tokens, as the lexer makes them
+ *                                                         ^ then: what the rest is
+ * ```
+ */
+import type { IToken, TokenType } from 'chevrotain'
+import type { LineState, MarkdownState, RunCarry } from '../lexer/context.js'
+import type { ModeName } from '../lexer/modes.js'
+import type { TailState } from '../lexer/tail.js'
+
+/**
+ * What follows the plain text and the tokens: `more`, a text of its own (the
+ * shortcuts are asked again); `held`, the undecided tail (`tail` says where it
+ * stands in the delimiters it may become); `lexer`, a lexer run; `defer`, an
+ * opening tag whose attributes may wait unlexed (`deferral.ts`), else a
+ * lexer run over the pending tail and the chunk.
+ */
+export type Then = 'more' | 'held' | 'lexer' | 'defer'
+
+export interface Answer {
+  /** The held tag's text goes out as text before anything else: a run closed a level open at the tag. */
+  release: boolean
+  /** How many characters from the start are plain where they stand: text out, the capture's value text, or the hold's. */
+  plain: number
+  /** The mode after the plain text; null: the same. */
+  mode: ModeName | null
+  /** The Markdown state after the plain text; null: the same. */
+  md: MarkdownState | null
+  /** A backtick or tilde run the plain text ends in, cut by the chunk end: carried, as the lexer's runPart token carries it. */
+  carry: RunCarry | null
+  /** The line state after the plain text; -1: what the text alone gives (`lineStateBefore`). */
+  line: LineState
+  /** Inside a capture: the text token type of the mode, which the plain text becomes. */
+  type: TokenType | null
+  /** Tokens the lexer would make right after the plain text (offsets from there), ending `end` characters after it. */
+  tokens: IToken[] | null
+  end: number
+  then: Then
+  /** `held`: where the tail stands; null: the lexer decides it with the next chunk. */
+  tail: TailState | null
+  /** `defer`: the mode the opening tag's token pushes, and where its name ends. */
+  deferMode: ModeName | null
+}
+
+/** `plain` characters of text, then `then`; the rest of the answer as it stands (a literal: spreads are slow per chunk). */
+export function plainThen(plain: number, then: Then): Answer {
+  return { release: false, plain, mode: null, md: null, carry: null, line: -1, type: null, tokens: null, end: 0, then, tail: null, deferMode: null }
+}
+
+/** Tokens after `plain` characters of text, ending `end` after them; the rest is a text of its own. */
+export function tokensAt(plain: number, tokens: IToken[], end: number): Answer {
+  const a = plainThen(plain, 'more')
+  a.tokens = tokens
+  a.end = end
+  return a
+}
+
+/** `plain` characters of text, then the undecided tail `tail` (null: the lexer decides it). */
+export function heldAfter(plain: number, tail: TailState | null): Answer {
+  const a = plainThen(plain, 'held')
+  a.tail = tail
+  return a
+}

@@ -93,6 +93,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     const endLine = advanceUnlessCode(line, chunk, lineAt, cut)
     if (endLine < 0) return null
     if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return null
+    if (this.htmlAhead(chunk, s.lineState, cut)) return null
     const a = whole ? this.tagAfter(chunk.slice(cut), cut, mode, md, endLine) : tail !== null ? heldAfter(cut, tail) : plainThen(cut, 'more')
     a.mode = mode
     a.md = md
@@ -119,15 +120,18 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * Raw HTML the lexer must read in `text` (prose, a pending span or a hold,
    * from the line state `line`): a `<` that may begin `<code>` or `</code>`
    * (they open and close a level), or an HTML block at a line start; in a
-   * hold on a `<code>` or comment level, a `-` (`-->` may end it). The fast
-   * lane takes none of these (`tokens-html.ts` decides them).
+   * hold on a `<code>` or comment level, a `-` (`-->` may end it). The
+   * shortcuts read none of these (`tokens-html.ts` decides them). Only a `<`
+   * up to `upTo` counts: an answer reads the text up to there, and what
+   * follows is asked about again as a chunk of its own (a turn pushed whole
+   * scanned all its rest once per answer).
    */
-  protected htmlAhead(text: string, line: LineState): boolean {
+  protected htmlAhead(text: string, line: LineState, upTo = text.length): boolean {
     const s = this.d.s
     const mode = s.mode
     if (s.capture !== null || (mode !== modes.prose && mode !== modes.span && mode !== modes.spanHold)) return false
     if (mode === modes.spanHold && s.md.levels.includes(commentLevel) && text.indexOf('-') >= 0) return true
-    for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    for (let i = text.indexOf('<'); i >= 0 && i <= upTo; i = text.indexOf('<', i + 1)) {
       // in prose or a span, a `<` that ends the text is held as a tag's prefix (the tail matcher's): the next chunk is
       // read with it (`extendTail` asks again)
       if (i === text.length - 1 && mode !== modes.spanHold && this.matcher()?.start('<') != null) break
@@ -204,13 +208,13 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
       if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return null
       if (end === chunk.length) {
         // its length is not known yet: all of the chunk joins the hold, the run carried as the lexer's runPart token carries it
-        if (end - i > this.d.opts.captureLimit) return null
+        if (end - i > this.d.opts.captureLimit || this.htmlAhead(chunk, s.lineState)) return null
         const held = plainThen(end, 'more')
         held.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
         return held
       }
       const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
-      if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null) return null
+      if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null || this.htmlAhead(chunk, s.lineState, end)) return null
       const a = plainThen(end, 'more')
       a.release = true
       a.mode = d.target

@@ -28,7 +28,6 @@ export class Shortcuts extends MarkdownShortcuts {
     const s = this.d.s
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
-    if (this.htmlAhead(chunk, s.lineState)) return null
     this.heldCarry = null
     this.heldTail = null
     let cut = chunk.length
@@ -53,6 +52,7 @@ export class Shortcuts extends MarkdownShortcuts {
     }
     // a capture's value or CDATA holds no line-start prefix: only a block's body between tags asks
     const prefixAtEnd = !still && cut === chunk.length && (fp.sink !== 'capture' || fp.lineStart === true) && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
+    if (this.htmlAhead(chunk, s.lineState, cut)) return null
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return null
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them

@@ -54,22 +54,39 @@ export interface Answer {
   deferMode: ModeName | null
 }
 
-/** `plain` characters of text, then `then`; the rest of the answer as it stands (a literal: spreads are slow per chunk). */
-export function plainThen(plain: number, then: Then): Answer {
-  return { release: false, plain, mode: null, md: null, carry: null, line: -1, type: null, tokens: null, end: 0, then, tail: null, deferMode: null }
+/** An answer to fill: each shortcut reader keeps one and fills it for every answer (an allocation per token-sized chunk showed in the A/B). */
+export function blankAnswer(): Answer {
+  return { release: false, plain: 0, mode: null, md: null, carry: null, line: -1, type: null, tokens: null, end: 0, then: 'more', tail: null, deferMode: null }
 }
 
-/** Tokens after `plain` characters of text, ending `end` after them; the rest is a text of its own. */
-export function tokensAt(plain: number, tokens: IToken[], end: number): Answer {
-  const a = plainThen(plain, 'more')
+/** `a`, emptied, as `plain` characters of text, then `then`. */
+export function plainThen(a: Answer, plain: number, then: Then): Answer {
+  a.release = false
+  a.plain = plain
+  a.mode = null
+  a.md = null
+  a.carry = null
+  a.line = -1
+  a.type = null
+  a.tokens = null
+  a.end = 0
+  a.then = then
+  a.tail = null
+  a.deferMode = null
+  return a
+}
+
+/** `a` as tokens after `plain` characters of text, ending `end` after them; the rest is a text of its own. */
+export function tokensAt(a: Answer, plain: number, tokens: IToken[], end: number): Answer {
+  plainThen(a, plain, 'more')
   a.tokens = tokens
   a.end = end
   return a
 }
 
-/** `plain` characters of text, then the undecided tail `tail` (null: the lexer decides it). */
-export function heldAfter(plain: number, tail: TailState | null): Answer {
-  const a = plainThen(plain, 'held')
+/** `a` as `plain` characters of text, then the undecided tail `tail` (null: the lexer decides it). */
+export function heldAfter(a: Answer, plain: number, tail: TailState | null): Answer {
+  plainThen(a, plain, 'held')
   a.tail = tail
   return a
 }

@@ -94,7 +94,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     if (endLine < 0) return null
     if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return null
     if (this.htmlAhead(chunk, s.lineState, cut)) return null
-    const a = whole ? this.tagAfter(chunk.slice(cut), cut, mode, md, endLine) : tail !== null ? heldAfter(cut, tail) : plainThen(cut, 'more')
+    const a = whole ? this.tagAfter(chunk.slice(cut), cut, mode, md, endLine) : tail !== null ? heldAfter(this.a, cut, tail) : plainThen(this.a, cut, 'more')
     a.mode = mode
     a.md = md
     a.carry = carry
@@ -109,11 +109,11 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * comment is held until the comment decides: the lexer's.
    */
   private tagAfter(rest: string, plain: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
-    if (commentLive(line)) return plainThen(plain, 'lexer')
+    if (commentLive(line)) return plainThen(this.a, plain, 'lexer')
     const read = mode === modes.prose ? this.tables.tagReader.read(mode, rest) : null
-    if (read !== null) return tokensAt(plain, read.tokens, read.end)
+    if (read !== null) return tokensAt(this.a, plain, read.tokens, read.end)
     const tok = this.tables.tagReader.mention(mode, rest, md)
-    return tok === null ? plainThen(plain, 'lexer') : tokensAt(plain, [tok], tok.image.length)
+    return tok === null ? plainThen(this.a, plain, 'lexer') : tokensAt(this.a, plain, [tok], tok.image.length)
   }
 
   /**
@@ -145,7 +145,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
   /** An opening tag in prose or a pending code span (`mode`, `md`) that starts no block (`TagReader.mention`): the lexer's token. */
   protected mention(text: string, mode: ModeName, md: MarkdownState): Answer | null {
     const tok = this.tables.tagReader.mention(mode, text, md)
-    return tok === null ? null : tokensAt(0, [tok], tok.image.length)
+    return tok === null ? null : tokensAt(this.a, 0, [tok], tok.image.length)
   }
 
   /**
@@ -173,7 +173,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     // in a hold, a run still going is bounded by its own length (as the lexer's hold judges a cut run); one that
     // ended is only taken here when it releases the hold
     if (h !== null && (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target))) return null
-    const a = plainThen(k, 'more')
+    const a = plainThen(this.a, k, 'more')
     a.release = h !== null && dec !== null
     a.carry = dec === null ? run : null
     if (dec !== null) {
@@ -209,13 +209,13 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
       if (end === chunk.length) {
         // its length is not known yet: all of the chunk joins the hold, the run carried as the lexer's runPart token carries it
         if (end - i > this.d.opts.captureLimit || this.htmlAhead(chunk, s.lineState)) return null
-        const held = plainThen(end, 'more')
+        const held = plainThen(this.a, end, 'more')
         held.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
         return held
       }
       const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
       if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null || this.htmlAhead(chunk, s.lineState, end)) return null
-      const a = plainThen(end, 'more')
+      const a = plainThen(this.a, end, 'more')
       a.release = true
       a.mode = d.target
       a.md = d.md
@@ -244,7 +244,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
       if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return null
     }
     const d = decideLineFeed(mode, false, s.md)
-    const a = plainThen(lf + 1, 'more')
+    const a = plainThen(this.a, lf + 1, 'more')
     a.mode = d.target
     a.md = d.md
     return a
@@ -290,7 +290,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
   protected closeFence(chunk: string, end: number): Answer | null {
     const s = this.d.s
     if (s.capture !== null || s.hold !== null) return null
-    const a = plainThen(end, 'more')
+    const a = plainThen(this.a, end, 'more')
     a.mode = modes.fenceClose
     return a
   }

@@ -8,7 +8,7 @@ import type { RunCarry } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
-import type { Answer } from './answer.js'
+import { blankAnswer, type Answer } from './answer.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { shortcutTables, type ModeShortcut, type ShortcutTables } from './shortcut-tables.js'
 import type { DriverOptions, DriverState } from './state.js'
@@ -33,6 +33,8 @@ export abstract class ShortcutBase {
   private laneFp: ModeShortcut | undefined = undefined
   private laneMatcher: TailMatcher | undefined = undefined
   protected readonly tables: ShortcutTables
+  /** The answer every reading fills and returns: the driver applies it before it asks again. */
+  protected readonly a: Answer = blankAnswer()
 
   constructor(protected readonly d: ShortcutHost) {
     this.tables = shortcutTables(d.lexer)

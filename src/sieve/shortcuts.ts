@@ -65,7 +65,7 @@ export class Shortcuts extends MarkdownShortcuts {
       if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     }
     // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
-    const a = cut < chunk.length ? heldAfter(cut, this.heldTail) : plainThen(cut, 'more')
+    const a = cut < chunk.length ? heldAfter(this.a, cut, this.heldTail) : plainThen(this.a, cut, 'more')
     a.line = line
     a.type = fp.type ?? null
     // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
@@ -77,7 +77,7 @@ export class Shortcuts extends MarkdownShortcuts {
   readTag(text: string): Answer | null {
     const mode = this.d.s.mode
     const read = mode === modes.cdata ? this.tables.tagReader.cdataEnd(text) : this.tables.tagReader.read(mode, text)
-    return read === null ? null : tokensAt(0, read.tokens, read.end)
+    return read === null ? null : tokensAt(this.a, 0, read.tokens, read.end)
   }
 
   /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. Read off the two joined. */
@@ -105,7 +105,7 @@ export class Shortcuts extends MarkdownShortcuts {
       // `<<<<` + `<`: no delimiter starts at the first `<` any more, so it is plain text there; the rest may still be a
       // tail, or (`< n, so`) nothing starts after the plain `<` either, and the rest is a chunk of its own
       const again = tail.length === 1 ? null : matcher.start(tail.slice(1))
-      return again === null ? plainThen(1, 'more') : heldAfter(1, again)
+      return again === null ? plainThen(this.a, 1, 'more') : heldAfter(this.a, 1, again)
     }
     if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk, tail) ?? this.openerWaits(tail)
     // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
@@ -115,9 +115,9 @@ export class Shortcuts extends MarkdownShortcuts {
       return this.closingTag(matcher, chunk, tail) ?? (s.mode === modes.prose ? this.readTag(tail) : null) ?? this.mention(tail, s.mode, s.md)
     }
     // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
-    if (next === 'died' && s.capture !== null) return plainThen(0, 'more')
+    if (next === 'died' && s.capture !== null) return plainThen(this.a, 0, 'more')
     if (typeof next === 'string') return null
-    return heldAfter(0, next)
+    return heldAfter(this.a, 0, next)
   }
 
   /**
@@ -144,7 +144,7 @@ export class Shortcuts extends MarkdownShortcuts {
     // a raw value ends only at its opener's own closer, and a `<` before that closer is the value's: the lexer reads
     // any other (`rawClose`)
     if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return null
-    return tokensAt(0, [tokenOf(type, image, 0)], end)
+    return tokensAt(this.a, 0, [tokenOf(type, image, 0)], end)
   }
 
   /**
@@ -157,7 +157,7 @@ export class Shortcuts extends MarkdownShortcuts {
   private openerWaits(text: string): Answer | null {
     const opened = this.tables.tagReader.opener(this.d.s.mode, text)
     if (opened === null) return null
-    const a = plainThen(0, 'defer')
+    const a = plainThen(this.a, 0, 'defer')
     a.deferMode = opened.tag.mode
     a.end = opened.token.image.length
     return a
@@ -169,7 +169,7 @@ export class Shortcuts extends MarkdownShortcuts {
    * tail, since a fence (closer) may follow in the next chunk.
    */
   private textThenIndent(chunk: string, quotes: boolean): Answer {
-    return heldAfter(heldPrefixStart(chunk, this.d.s.lineState, quotes), null)
+    return heldAfter(this.a, heldPrefixStart(chunk, this.d.s.lineState, quotes), null)
   }
 
   /**

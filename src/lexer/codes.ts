@@ -29,20 +29,24 @@ export const isOrderedDelimiter = (c: number): boolean => c === 0x2e || c === 0x
 /** Characters that may continue an XML-ish local name: a tag name only matches when the next char is not one of these. */
 export const nameCharClass = 'A-Za-z0-9_.:\\-'
 
-/** Every UTF-16 code unit except `excluded`: the `start_chars_hint` of "anything else" tokens. */
+/**
+ * Every UTF-16 code unit except `excluded`, ascending: the `start_chars_hint`
+ * of "anything else" tokens. A list is 65k entries: the lexer being built
+ * asks for each exclusion set once (`TokenFactory.allCharsExcept`).
+ */
 export function allCharsExcept(excluded: Iterable<number>): number[] {
-  const skip = new Set(excluded)
-  const key = [...skip].sort((a, b) => a - b).join(',')
-  const hit = everyCharCache.get(key)
-  if (hit) return hit
-  const out: number[] = []
-  for (let c = 0; c < 0x10000; c++) if (!skip.has(c)) out.push(c)
-  everyCharCache.set(key, out)
+  const skip = new Uint8Array(0x10000)
+  let n = 0x10000
+  for (const c of excluded) {
+    if (c >= 0 && c < 0x10000 && skip[c] === 0) {
+      skip[c] = 1
+      n--
+    }
+  }
+  const out = new Array<number>(n)
+  for (let c = 0, j = 0; c < 0x10000; c++) if (skip[c] === 0) out[j++] = c
   return out
 }
-
-// the same few exclusion sets recur across modes; each list is 65k entries
-const everyCharCache = new Map<string, number[]>()
 
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&')

@@ -28,6 +28,12 @@ export interface CompiledDelimiter {
   caseInsensitive: boolean
   /** An opening tag start: complete only once a non-name character follows. */
   needsBoundary: boolean
+  /**
+   * {@link canGrow}'s answers by tail, kept with the delimiter (one per
+   * compiled lexer): the same few complete delimiters recur
+   * (`</｜DSML｜invoke>`), so each is asked once. Bounded at 4096 tails.
+   */
+  readonly grows: Map<string, boolean>
 }
 
 function piecesOf(seq: FrameSequence, names: string[]): Piece[] {
@@ -98,6 +104,7 @@ function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
     seqs,
     caseInsensitive: flags.includes('i'),
     needsBoundary: tail !== '',
+    grows: new Map(),
   }
 }
 
@@ -164,13 +171,11 @@ export function compileLiteral(lit: string, caseInsensitive = false): CompiledDe
  */
 export function canGrow(d: CompiledDelimiter, rest: string): boolean {
   if (rest.length >= d.maxLength) return false
-  // the same few complete delimiters recur (`</｜DSML｜invoke>`): answer each once
-  const cache = (growCache.get(d) ?? growCache.set(d, new Map()).get(d))!
-  const hit = cache.get(rest)
+  const hit = d.grows.get(rest)
   if (hit !== undefined) return hit
   let grows = false
   for (let i = 0; i < d.chars.length && !grows; i++) grows = d.prefix.test(rest + d.chars[i])
-  if (cache.size < 4096) cache.set(rest, grows)
+  if (d.grows.size < 4096) d.grows.set(rest, grows)
   return grows
 }
 
@@ -184,5 +189,3 @@ export function canGrow(d: CompiledDelimiter, rest: string): boolean {
 export function growsAt(d: CompiledDelimiter, text: string, offset: number): boolean {
   return text.length - offset < d.maxLength && canGrow(d, text.substring(offset))
 }
-
-const growCache = new WeakMap<CompiledDelimiter, Map<string, boolean>>()

@@ -14,6 +14,26 @@ import type { TokenInfo } from './token-factory.js'
 import { allCategories } from './kinds.js'
 import type { TailMatcher } from './tail.js'
 import type { CompiledDelimiter } from './frames.js'
+import type { ShortcutTables } from '../sieve/shortcut-tables.js'
+import type { BlockParser } from '../parser/block-parser.js'
+
+/**
+ * What the layers above build from a compiled lexer, kept on it: every sieve
+ * of the grammar shares it (a sieve per turn is common), and it goes when the
+ * lexer goes, with no module-level map to outlive it (issue 15). Each field is
+ * filled on first use and never replaced.
+ */
+export interface LexerDerived {
+  /** The fast paths' tables (`shortcutTables`): some thirty character sets and a tag reader. */
+  shortcuts?: ShortcutTables
+  /**
+   * The block parser (`parseBlock`). Made after every token type of this
+   * lexer exists: Chevrotain snapshots each category's members into a
+   * parser's lookahead when it analyses its grammar, so a parser made before
+   * a grammar's spellings would not parse them.
+   */
+  parser?: BlockParser
+}
 
 export interface CompiledLexer {
   readonly grammar: Grammar
@@ -35,6 +55,8 @@ export interface CompiledLexer {
   readonly paramCloses: readonly CompiledDelimiter[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
+  /** See {@link LexerDerived}. */
+  readonly derived: LexerDerived
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
@@ -52,6 +74,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     { modes: built.modes, defaultMode: modes.prose },
     { positionTracking: 'onlyOffset', ensureOptimizations: true, recoveryEnabled: true, skipValidations: false },
   )
+  built.releaseHints()
   // `tokenize` checks the definition errors on every call with lodash's isEmpty: a tenth of a short run's cost.
   // The definition was validated above (none, or the constructor threw), so runs call the method behind it
   // directly: chevrotain is pinned to an exact version, and the public method stays the fallback.
@@ -77,6 +100,7 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
     tagEnd: built.tagEnd,
     paramCloses: built.paramCloses,
     tails: built.tails,
+    derived: {},
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = run(text, mode)

@@ -6,7 +6,7 @@
  */
 import { createToken, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain'
 import type { Role } from '../grammar/types.js'
-import { codes } from './codes.js'
+import { allCharsExcept, codes } from './codes.js'
 import { cat, type CategoryName } from './kinds.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
 import { heldLinePrefix, maxQuotePrefix, tagKey, type LexContext, type MarkdownState } from './context.js'
@@ -38,6 +38,12 @@ export class TokenFactory {
   private readonly byName = new Map<string, TokenType>()
   /** Modes whose Incomplete token holds a line-start prefix (see {@link incomplete}). */
   readonly prefixModes = new Set<ModeName>()
+  /**
+   * {@link allCharsExcept} by exclusion set while the lexer is built: the
+   * same few sets recur across the modes, and each list is 65k entries.
+   * Emptied by {@link releaseHints}.
+   */
+  private readonly everyChar = new Map<string, number[]>()
 
   constructor(readonly ctx: { current: LexContext }) {}
 
@@ -56,6 +62,25 @@ export class TokenFactory {
     this.byName.set(full, t)
     this.info.set(t, role === undefined ? { category, push } : { category, push, role })
     return t
+  }
+
+  /** Every code unit but `excluded` (see {@link allCharsExcept}), one list per set for this lexer's tokens. */
+  allCharsExcept(excluded: readonly number[]): number[] {
+    const key = [...new Set(excluded)].sort((a, b) => a - b).join(',')
+    let hit = this.everyChar.get(key)
+    if (hit === undefined) this.everyChar.set(key, (hit = allCharsExcept(excluded)))
+    return hit
+  }
+
+  /**
+   * Lets the start-character hints go once the Chevrotain lexer is built:
+   * only the first-character analysis of its constructor reads them, and
+   * the exec closures keep this factory alive, so without this every
+   * compiled lexer would keep the "anything else" tokens' lists, some 5 MB.
+   */
+  releaseHints(): void {
+    this.everyChar.clear()
+    for (const t of this.info.keys()) delete t.START_CHARS_HINT
   }
 
   /** A token matching `re` (sticky) at the offset. */

@@ -5,7 +5,7 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { allCharsExcept, codes } from './codes.js'
+import { codes } from './codes.js'
 import { attributeSource, type CategoryName } from './kinds.js'
 import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
@@ -68,6 +68,8 @@ export interface CompiledModes {
   tagEnd: CompiledDelimiter
   /** Every family's parameter closer: where an unclosed CDATA is cut at the end of the stream (`unclosedCdata`). */
   paramCloses: readonly CompiledDelimiter[]
+  /** Call once the Chevrotain lexer is built from {@link modes} (`TokenFactory.releaseHints`). */
+  releaseHints(): void
 }
 
 /**
@@ -150,11 +152,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const nl = (mode: ModeName) => md.lineFeeds(mode)
   const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
     const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
-    return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), allCharsExcept(excluded), lineBreaks)
+    return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), f.allCharsExcept(excluded), lineBreaks)
   }
   const oneChar = (mode: ModeName, category: CategoryName, push: ModeName | null, chars: number[]) =>
     f.make(`${mode}.${category}1`, category, push, (t, o) => [t.charAt(o)], chars, true)
-  const anyChar = allCharsExcept([])
+  // a call, not a list held here: the exec closures keep this scope, and the list is for the analysis only
+  const anyChar = () => f.allCharsExcept([])
   const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)
   const nlWs = (mode: ModeName) => f.regex(`${mode}.Nl`, 'Ws', null, /\n/y, [codes.lineFeed], true)
   // `<` too: where no frame starts with it, the HTML guard's tokens (`tokens-html.ts`) still see it first
@@ -215,7 +218,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
   out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed])]
   build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
-  out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar)]
+  out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
 
   for (const role of roles) {
     const tagMode = tagModeOf[role]
@@ -244,7 +247,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       oneChar(tagMode, 'Eq', null, [codes.equalsTo]),
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
-      oneChar(tagMode, 'Junk', asText, anyChar),
+      oneChar(tagMode, 'Junk', asText, anyChar()),
     ], true, [[tagEnd, null], ...selfClose.filter(() => role === 'invoke').map((d): [CompiledDelimiter, null] => [d, null])])
     out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
     out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
@@ -259,7 +262,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     ]
     return f.delimiter(`${back}.CommentOpen`, 'CommentOpen', mode, commentOpen)
   }
-  const junkTail = (mode: ModeName) => [ws(mode), nlWs(mode), oneChar(mode, 'Junk', asText, anyChar)]
+  const junkTail = (mode: ModeName) => [ws(mode), nlWs(mode), oneChar(mode, 'Junk', asText, anyChar())]
 
   const wrapperComment = comment(modes.commentWrapper, modes.wrapperBody)
   build(modes.wrapperBody, { ...reopen, 'open.invoke': modes.tagInvoke, 'close.wrapper': modes.prose, 'open.parameter': asText, 'close.invoke': asText, 'close.parameter': asText },
@@ -313,10 +316,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     f.incomplete(modes.cdata, [cdataClose], false),
     // a `]` that is not the start of `]]>` (nor one the text end leaves undecided) is content like any other
     // character: code in CDATA (`a[i][j]`) is one token, not one per bracket
-    f.regex(`${modes.cdata}.CDataText`, 'CDataText', null, cdataTextRe, anyChar, true),
+    f.regex(`${modes.cdata}.CDataText`, 'CDataText', null, cdataTextRe, anyChar(), true),
     oneChar(modes.cdata, 'CDataText', null, [codes.rightSquareBracket]),
   ]
-  out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar, true)]
+  out[modes.halt] = [f.make('halt.Rest', 'Halt', null, (t, o) => [t.substring(o)], anyChar(), true)]
 
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
   const tagEndChars = [codes.greaterThan, codes.fullwidthGreaterThan].filter((c) => {
@@ -324,5 +327,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd, paramCloses }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd, paramCloses, releaseHints: () => f.releaseHints() }
 }

@@ -1,5 +1,5 @@
 /**
- * The block grammar, one reused Chevrotain parser instance (docs/STYLE.md §9):
+ * The block grammar, one reused Chevrotain parser instance per compiled lexer (docs/STYLE.md §9):
  *
  *   block     := WrapperOpen tagRest gap (invoke gap)+ WrapperClose
  *              | (invoke gap)+ WrapperClose            (missing opening wrapper)
@@ -10,8 +10,9 @@
  * It consumes role categories only. Recovery is off: a block that does not
  * fit is released as text by the driver, never repaired into something plausible.
  */
-import { createToken, EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain'
+import { EmbeddedActionsParser, type IToken } from 'chevrotain'
 import { allCategories, cat } from '../lexer/kinds.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
 
 /** One piece of a parameter value, in order. */
 export interface ValuePart {
@@ -67,7 +68,7 @@ function lower(s: string): string {
   return s
 }
 
-class BlockParser extends EmbeddedActionsParser {
+export class BlockParser extends EmbeddedActionsParser {
   constructor() {
     super(allCategories, { recoveryEnabled: false, maxLookahead: 2 })
     this.performSelfAnalysis()
@@ -278,23 +279,14 @@ class BlockParser extends EmbeddedActionsParser {
   }
 }
 
-let instance: BlockParser | null = null
 /**
- * Token types numbered from here on were created after the parser analysed
- * its grammar. Chevrotain snapshots each category's members into its
- * lookahead tables then, so a grammar compiled later (its spellings are new
- * token types) would fail to parse: adjacent `</parameter><parameter …>` came
- * out malformed. Such a block rebuilds the parser once.
+ * Parse one block of `lexer`'s tokens with that lexer's parser, made on the
+ * first block and kept on the lexer (`LexerDerived.parser`). Made then, not
+ * shared by every lexer: Chevrotain snapshots each category's members into
+ * its lookahead tables when a parser analyses its grammar, so a parser made
+ * before a grammar's token types (its spellings are new ones) would fail to
+ * parse them: adjacent `</parameter><parameter …>` came out malformed.
  */
-let knownBelow = 0
-
-/** Parse one captured block with the shared parser instance. */
-export function parseBlock(tokens: IToken[]): ParsedBlock | null {
-  let newest = 0
-  for (const t of tokens) if (t.tokenTypeIdx > newest) newest = t.tokenTypeIdx
-  if (instance === null || newest >= knownBelow) {
-    instance = new BlockParser()
-    knownBelow = createToken({ name: 'ParserEpoch', pattern: Lexer.NA }).tokenTypeIdx ?? 0
-  }
-  return instance.parseBlock(tokens)
+export function parseBlock(lexer: CompiledLexer, tokens: IToken[]): ParsedBlock | null {
+  return (lexer.derived.parser ??= new BlockParser()).parseBlock(tokens)
 }

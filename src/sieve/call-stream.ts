@@ -352,7 +352,7 @@ export class CallStream {
 
   /** The invoke in `tokens` (from its opener; closed already when `closed`) read as the block's calls are. */
   private decode(tokens: IToken[], closed = false): InvokeRead | null {
-    const parsed = parseBlock(closed ? [...tokens, this.close[1]!] : [...tokens, ...this.close])
+    const parsed = parseBlock(this.lexer, closed ? [...tokens, this.close[1]!] : [...tokens, ...this.close])
     if (parsed === null || parsed.invokes.length !== 1) return null
     const inv = parsed.invokes[0]!
     const decoded = decodeInvoke(inv, this.opts.values)

@@ -5,6 +5,7 @@
  * and what `onInvalid` / `strict` make of a problem.
  */
 import type { IToken } from 'chevrotain'
+import type { CompiledLexer } from '../lexer/lexer.js'
 import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
 import { buildInput } from '../schema/input.js'
 import type { ToolTable } from '../schema/tools.js'
@@ -54,11 +55,12 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
 }
 
 /**
- * `start` is the stream offset of the first token. `ids[i]`, when given, is
- * the id call `i` already has (it was streamed from its start).
+ * `tokens` are `lexer`'s; `start` is the stream offset of the first token.
+ * `ids[i]`, when given, is the id call `i` already has (it was streamed from
+ * its start).
  */
-export function buildCalls(tokens: IToken[], start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
-  const parsed = parseBlock(tokens)
+export function buildCalls(lexer: CompiledLexer, tokens: IToken[], start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
+  const parsed = parseBlock(lexer, tokens)
   if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
   const decoded = []
   for (const inv of parsed.invokes) {

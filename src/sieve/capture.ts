@@ -70,7 +70,7 @@ function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOut
 export function completeBlock(d: DriverCore, cap: Capture): void {
   d.s.capture = null
   d.stats.blocksParsed++
-  const outcome = buildCalls(cap.tokens, cap.start, d.opts, d.calls?.ids())
+  const outcome = buildCalls(d.lexer, cap.tokens, cap.start, d.opts, d.calls?.ids())
   if (outcome.ok) emitCalls(d, cap, cap.tokens, joined(cap.tokens), outcome)
   else emitFailed(d, cap, joined(cap.tokens), outcome)
   // (every started call has ended by now: this only forgets the block)
@@ -253,7 +253,7 @@ export function endCapture(d: DriverCore): void {
   const done = cap.tokens.slice(0, cap.lastClose)
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
   done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
-  const outcome = buildCalls(done, cap.start, d.opts, d.calls?.ids())
+  const outcome = buildCalls(d.lexer, done, cap.start, d.opts, d.calls?.ids())
   const head = joined(done)
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)

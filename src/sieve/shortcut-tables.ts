@@ -53,18 +53,15 @@ export interface ShortcutTables {
   tagReader: TagReader
 }
 
-/** Built once per compiled lexer: every sieve of a grammar shares them (a sieve per turn is common). */
-const cache = new WeakMap<CompiledLexer, ShortcutTables>()
-
+/** Built once per compiled lexer and kept on it (`LexerDerived`): every sieve of a grammar shares them (a sieve per turn is common). */
 export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
-  let hit = cache.get(lexer)
-  if (hit === undefined) {
-    const tagStarts = new CharSet(lexer.tagStartChars)
-    const tagEnds = new CharSet(lexer.tagEndChars)
-    hit = { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts) }
-    cache.set(lexer, hit)
-  }
-  return hit
+  return (lexer.derived.shortcuts ??= buildTables(lexer))
+}
+
+function buildTables(lexer: CompiledLexer): ShortcutTables {
+  const tagStarts = new CharSet(lexer.tagStartChars)
+  const tagEnds = new CharSet(lexer.tagEndChars)
+  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts) }
 }
 
 /** A mode's fast path as written below; the rest follows from it and the lexer. */

@@ -99,23 +99,31 @@ export interface LexContext extends MarkdownState {
   rawNext: boolean | null
 }
 
-/** Characters of a tag name: what a tag's key keeps at its end. */
-const nameChar = /[A-Za-z0-9_.:\-]/
+/** Characters of a tag name (`[A-Za-z0-9_.:-]`): what a tag's key keeps at its end. */
+function isNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2e || c === 0x2d
+}
 
 /**
  * A tag's spelling reduced to what an opener and its closer share: lower
  * case, no `/` or `／`, and nothing after the local name (the tag end,
  * trailing bars). `<｜DSML｜parameter` and `</｜DSML｜parameter>` have the
  * same key; `</|DSML|parameter>` and `</ ｜DSML｜parameter>` do not.
+ * Char codes and slices, not a regex test and a string built per character:
+ * the lexer asks this at every parameter tag and raw closer.
  */
 export function tagKey(image: string): string {
   let end = image.length
-  while (end > 0 && !nameChar.test(image.charAt(end - 1))) end--
+  while (end > 0 && !isNameChar(image.charCodeAt(end - 1))) end--
   let out = ''
+  let from = 0
   for (let i = 0; i < end; i++) {
-    const ch = image.charAt(i)
-    if (ch !== '/' && ch !== '\uff0f') out += ch
+    const c = image.charCodeAt(i)
+    if (c !== 0x2f && c !== 0xff0f) continue
+    out += image.slice(from, i)
+    from = i + 1
   }
+  out += image.slice(from, end)
   return out.toLowerCase()
 }
 

@@ -1,5 +1,6 @@
 /** Deriving a grammar from another: added names and frames, merged settings. */
 import type { Grammar, GrammarPatch, Role, RoleName } from './types.js'
+import { withDerived } from './derived.js'
 import { at, boolean, deepFreeze, describe, frameList, keyOf, normalize, object, patchKeys, report, roleKeys, roleNames, strings, validateGrammar, type Obj } from './validate.js'
 
 /**
@@ -61,7 +62,7 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
       rawTextParameters: [...new Set([...(start.rawTextParameters ?? []), ...extraRaw])],
       reasoning: section('reasoning'),
     }
-    return deepFreeze(normalize(next))
+    return deepFreeze(withDerived(normalize(next)))
   }, `in grammar extended from ${describe(start.name)}`)
 }
 

@@ -2,6 +2,7 @@
  * A short identity for a grammar, stored in checkpoints so that a checkpoint
  * is never resumed under a grammar that would lex its pending tail differently.
  */
+import { derived } from './derived.js'
 import { validateGrammar } from './load.js'
 import type { Grammar } from './types.js'
 
@@ -9,22 +10,16 @@ const offset = 0xcbf29ce484222325n
 const prime = 0x100000001b3n
 const mask = 0xffffffffffffffffn
 
-// Grammars from validateGrammar are frozen, so a fingerprint per object stays true.
-const cache = new WeakMap<object, string>()
-
 /**
  * FNV-1a 64-bit hash (16 hex digits) of the normalized grammar as JSON with
  * sorted keys. Key order, omitted defaults and `description` texts do not
- * change it; any name, frame, part, limit or flag does.
+ * change it; any name, frame, part, limit or flag does. Kept on a grammar
+ * `validateGrammar` made, which is frozen (`derived.ts`).
  *
  * @throws {GrammarError} when `g` is not a valid grammar.
  */
 export function grammarFingerprint(g: Grammar): string {
-  const hit = cache.get(g)
-  if (hit !== undefined) return hit
-  const fingerprint = fnv1a64(canonical(validateGrammar(g)))
-  if (Object.isFrozen(g)) cache.set(g, fingerprint)
-  return fingerprint
+  return derived(g, 'fingerprint', () => fnv1a64(canonical(validateGrammar(g))))
 }
 
 function canonical(value: unknown): string {

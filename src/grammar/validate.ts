@@ -5,6 +5,7 @@
  */
 import { GrammarError } from '../errors.js'
 import type { Frame, FrameSequence, Grammar, GrammarPatch, Role, RoleName } from './types.js'
+import { withDerived } from './derived.js'
 
 export const roleKeys: readonly Role[] = ['wrapper', 'invoke', 'parameter']
 const localName = /^[A-Za-z_][A-Za-z0-9_.:-]*$/
@@ -304,12 +305,12 @@ export function normalize(value: unknown): Grammar {
  * optional field filled with its default (`caseInsensitive: true`,
  * `attributes: {name: 'name', string: 'string'}`, `captureLimit: 262144`, …),
  * every `lit` part with explicit `min`/`max`, and `$schema` and the top-level
- * `description` dropped.
+ * `description` dropped. What is compiled from it is kept on it (`derived.ts`).
  *
  * @throws {GrammarError} code `invalid-grammar`; `field` is the path of the
  *   first bad field, e.g. `frames[1].open[0][2].max` or `roles.wrapper[2].frames[0]`.
  */
 export function validateGrammar(value: unknown): Grammar {
-  return report(() => deepFreeze(normalize(value)))
+  return report(() => deepFreeze(withDerived(normalize(value))))
 }
 

@@ -1,9 +1,10 @@
 /**
  * Wiring the generated token types into one Chevrotain multi-mode lexer per
- * grammar (compiled once, cached), and running it on a piece of text from a
- * given mode and context.
+ * grammar (compiled once, kept on the grammar: `grammar/derived.ts`), and
+ * running it on a piece of text from a given mode and context.
  */
 import { Lexer, type ILexingResult, type IToken, type TokenType } from 'chevrotain'
+import { derived } from '../grammar/derived.js'
 import type { Grammar } from '../grammar/types.js'
 import { freshMarkdown, type LexContext } from './context.js'
 import { LineCursor } from './line-cursor.js'
@@ -61,11 +62,12 @@ export interface CompiledLexer {
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
 
-const cache = new WeakMap<Grammar, CompiledLexer>()
-
+/** The lexer of `grammar`: compiled on first use and kept on it when `validateGrammar` made it, else compiled every time. */
 export function compileLexer(grammar: Grammar): CompiledLexer {
-  const hit = cache.get(grammar)
-  if (hit) return hit
+  return derived(grammar, 'lexer', () => compile(grammar))
+}
+
+function compile(grammar: Grammar): CompiledLexer {
   const ctxRef: { current: LexContext } = {
     current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null },
   }
@@ -109,6 +111,5 @@ export function compileLexer(grammar: Grammar): CompiledLexer {
       return r.tokens
     },
   }
-  cache.set(grammar, compiled)
   return compiled
 }

@@ -3,6 +3,7 @@
  * driver and the checkpoint format together behind `{ push, end, checkpoint, stats }`.
  */
 import { defaultGrammar } from '../grammar/default.js'
+import { derived, derivedOf } from '../grammar/derived.js'
 import { grammarFingerprint } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
@@ -20,21 +21,14 @@ import { toolTable } from '../schema/tools.js'
 import type { ValueOptions } from '../values/decode.js'
 import type { Grammar } from '../grammar/types.js'
 
-/** What value decoding reads from the grammar; one per grammar, since a sieve per turn is common. */
+/** What value decoding reads from the grammar; kept on it, since a sieve per turn is common. */
 function valueOptions(grammar: Grammar): ValueOptions {
-  let hit = valueOptionsCache.get(grammar)
-  if (hit === undefined) {
-    hit = {
-      nameAttr: grammar.attributes?.name ?? 'name',
-      stringAttr: grammar.attributes?.string ?? 'string',
-      rawText: new Set((grammar.rawTextParameters ?? []).map((n) => n.toLowerCase())),
-    }
-    // a frozen grammar (every validated one) cannot change under the cache
-    if (Object.isFrozen(grammar)) valueOptionsCache.set(grammar, hit)
-  }
-  return hit
+  return derived(grammar, 'values', () => ({
+    nameAttr: grammar.attributes?.name ?? 'name',
+    stringAttr: grammar.attributes?.string ?? 'string',
+    rawText: new Set((grammar.rawTextParameters ?? []).map((n) => n.toLowerCase())),
+  }))
 }
-const valueOptionsCache = new WeakMap<Grammar, ValueOptions>()
 
 function describe(v: unknown): string {
   if (v === null) return 'null'
@@ -51,18 +45,18 @@ function invalid(field: string, message: string): ToolsieveError {
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null
 
 /**
- * The grammar option, validated. A frozen grammar (what `loadGrammar`,
- * `extendGrammar` and `defaultGrammar` give) is checked once and its
- * normalized form reused, so its lexer compiles once; anything else is
- * checked for every sieve, since it could have changed.
+ * The grammar option, validated. A grammar `validateGrammar` made (what
+ * `loadGrammar`, `extendGrammar` and `defaultGrammar` give) is deep-frozen
+ * and checked already, and keeps what is compiled from it (`derived.ts`), so
+ * its lexer compiles once; anything else, even an object frozen by hand, is
+ * checked for every sieve into a grammar of its own, so its lexer compiles
+ * for every sieve.
  */
 function grammarOption(g: unknown): Grammar {
-  if (absent(g) || g === defaultGrammar) return defaultGrammar
-  const hit = typeof g === 'object' ? checkedGrammars.get(g) : undefined
-  if (hit !== undefined) return hit
-  let valid: Grammar
+  if (absent(g)) return defaultGrammar
+  if (typeof g === 'object' && derivedOf(g) !== undefined) return g as Grammar
   try {
-    valid = validateGrammar(g)
+    return validateGrammar(g)
   } catch (e) {
     if (!(e instanceof GrammarError)) throw e
     const inner = e.field === undefined || e.field === '(grammar)' ? '' : e.field
@@ -70,10 +64,7 @@ function grammarOption(g: unknown): Grammar {
     const detail = e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field!.length + 2) : e.message
     throw new GrammarError(detail, field)
   }
-  if (Object.isFrozen(g)) checkedGrammars.set(g as object, valid)
-  return valid
 }
-const checkedGrammars = new WeakMap<object, Grammar>()
 
 /** Strict mode: each diagnostic event becomes an error event with the same fields. */
 function toErrors(events: SieveEvent[]): SieveEvent[] {
@@ -114,9 +105,6 @@ export interface SieveInternals {
   onBlock?: (calls: ToolCallEvent[]) => void
 }
 
-/** Per grammar, the same without the Markdown guard (made and compiled once: a sieve per request is common). */
-const unguarded = new WeakMap<Grammar, Grammar>()
-
 /**
  * The block keys of the `quoted` texts, each read as a stream of its own
  * with the sieve's spellings but no Markdown guard: a user quotes an example
@@ -124,8 +112,8 @@ const unguarded = new WeakMap<Grammar, Grammar>()
  */
 function quotedBlocks(texts: unknown, base: Grammar, tools: SieveOptions['tools']): { keys: ReadonlySet<string>; blocks: QuotedBlock[] } {
   if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
-  let grammar = unguarded.get(base)
-  if (grammar === undefined) unguarded.set(base, (grammar = extendGrammar(base, { markdown: { fences: false, codeSpans: false } })))
+  // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
+  const grammar = derived(base, 'unguarded', () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
   const keys = new Set<string>()
   const blocks: QuotedBlock[] = []
   const onBlock = (calls: ToolCallEvent[]): void => {

@@ -16,7 +16,7 @@
  * and tells this stream (`complete`, `abort`).
  */
 import type { IToken } from 'chevrotain'
-import { tokenOf } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { parseBlock } from '../parser/block-parser.js'
 import { objectOf } from '../schema/coerce.js'
@@ -135,13 +135,8 @@ export class CallStream {
       const t = tokens[st.seen]!
       this.read(tokens, st.seen)
       st.at += t.image.length
-      if (this.category(t) === 'InvokeClose') st.callStart = st.at
+      if (categoryOf(this.lexer, t) === 'InvokeClose') st.callStart = st.at
     }
-  }
-
-  /** A token's role; the empty closers the driver adds (self-closing invokes, a missing wrapper closer) are of the category's own type. */
-  private category(t: IToken): string {
-    return this.lexer.infoByIdx[t.tokenTypeIdx]?.category ?? t.tokenType.name
   }
 
   /**
@@ -203,7 +198,7 @@ export class CallStream {
   private read(tokens: readonly IToken[], i: number): void {
     const st = this.st
     const t = tokens[i]!
-    const category = this.category(t)
+    const category = categoryOf(this.lexer, t)
     if (category === 'InvokeOpen') {
       st.invokeAt = i
       st.invokeBody = -1

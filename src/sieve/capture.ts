@@ -6,10 +6,11 @@
  */
 import type { IToken } from 'chevrotain'
 import { tagKey } from '../lexer/context.js'
+import type { CategoryName } from '../lexer/kinds.js'
 import { stringFlag } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { tokenOf } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls, type BlockOutcome } from './calls.js'
 import { blockKey } from './quoted.js'
@@ -91,8 +92,8 @@ export function cutCdata(d: DriverCore): { text: string; base: number } | null {
   if (cap === null || cap.overflow || d.s.mode !== modes.cdata || repairs?.unclosedCdata === false) return null
   flushRun(cap)
   let k = cap.tokens.length - 1
-  // (the stream's end may have added an Incomplete token for a held `]`: a category, not a lexer type)
-  while (k >= 0 && d.lexer.infoByIdx[cap.tokens[k]!.tokenTypeIdx]?.category !== 'CDataOpen') k--
+  // (the stream's end may have added an Incomplete token for a held `]`: of the category's own type)
+  while (k >= 0 && categoryOf(d.lexer, cap.tokens[k]!) !== 'CDataOpen') k--
   if (k < 0) return null
   const content = joined(cap.tokens.slice(k + 1))
   let at = -1
@@ -142,7 +143,7 @@ const tagModes: ReadonlySet<ModeName> = new Set<ModeName>([
   modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
   modes.attrDqWrapper, modes.attrSqWrapper, modes.attrDqInvoke, modes.attrSqInvoke, modes.attrDqParameter, modes.attrSqParameter,
 ])
-const openers: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOpen'])
+const openers: ReadonlySet<CategoryName> = new Set<CategoryName>(['WrapperOpen', 'InvokeOpen', 'ParamOpen'])
 
 /**
  * A capture went over the limit (or already had): the whole block is text.
@@ -164,7 +165,7 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
   let keep = tokens.length
   if (tagModes.has(d.s.mode)) {
     keep = tokens.length - 1
-    while (keep > 0 && !openers.has(d.lexer.infoByIdx[tokens[keep]!.tokenTypeIdx]!.category)) keep--
+    while (keep > 0 && !openers.has(categoryOf(d.lexer, tokens[keep]!))) keep--
   }
   let kept = 0
   for (let i = keep; i < tokens.length; i++) kept += tokens[i]!.image.length
@@ -194,7 +195,7 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
   let quoted: string | null = null
   for (let k = i + 1; k < tokens.length; k++) {
     const t = tokens[k]!
-    const category = d.lexer.infoByIdx[t.tokenTypeIdx]!.category
+    const category = categoryOf(d.lexer, t)
     let value: string | null = null
     if (category === 'Attr') {
       // a whole attribute: read as the lexer's own `Attr` token reads it
@@ -202,7 +203,7 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
       if (flag !== null) return flag ? tagKey(tokens[i]!.image) : null
     } else if (category === 'AttrName') {
       // a window's end may cut a name (`strin` + `g`): the pieces of one word follow each other
-      const cont = k > i + 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'AttrName'
+      const cont = k > i + 1 && categoryOf(d.lexer, tokens[k - 1]!) === 'AttrName'
       if (afterEq && !cont) {
         if (name === want) value = t.image
         afterEq = false
@@ -228,7 +229,7 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
 /** Index in `tokens` of the last parameter opener, or -1. */
 export function lastParamOpen(d: DriverCore, tokens: readonly IToken[]): number {
   let i = tokens.length - 1
-  while (i >= 0 && d.lexer.infoByIdx[tokens[i]!.tokenTypeIdx]?.category !== 'ParamOpen') i--
+  while (i >= 0 && categoryOf(d.lexer, tokens[i]!) !== 'ParamOpen') i--
   return i
 }
 

@@ -1,6 +1,6 @@
 /**
  * What is built from a grammar, kept on the grammar itself: no module-level
- * map (issue 15). Every grammar `validateGrammar` makes (so `loadGrammar`'s,
+ * map. Every grammar `validateGrammar` makes (so `loadGrammar`'s,
  * `extendGrammar`'s and `defaultGrammar`) gets one hidden slot before it is
  * deep-frozen: what is derived from it stays true, is shared by every sieve
  * of the grammar (a sieve per turn is common, and compiling a lexer takes
@@ -44,7 +44,7 @@ export function derivedOf(grammar: object): GrammarDerived | undefined {
 
 /** What `build` makes from `grammar`: kept in its slot on first use, or made every time when it has none. */
 export function derived<K extends keyof GrammarDerived>(grammar: Grammar, key: K, build: () => NonNullable<GrammarDerived[K]>): NonNullable<GrammarDerived[K]> {
-  const slot = derivedOf(grammar)
-  if (slot === undefined) return build()
-  return (slot[key] ??= build()) as NonNullable<GrammarDerived[K]>
+  const kept = derivedOf(grammar)
+  if (kept === undefined) return build()
+  return (kept[key] ??= build()) as NonNullable<GrammarDerived[K]>
 }

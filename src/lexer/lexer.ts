@@ -21,7 +21,7 @@ import type { BlockParser } from '../parser/block-parser.js'
 /**
  * What the layers above build from a compiled lexer, kept on it: every sieve
  * of the grammar shares it (a sieve per turn is common), and it goes when the
- * lexer goes, with no module-level map to outlive it (issue 15). Each field is
+ * lexer goes, with no module-level map to outlive it. Each field is
  * filled on first use and never replaced.
  */
 export interface LexerDerived {

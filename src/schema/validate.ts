@@ -139,7 +139,7 @@ class SchemaCache {
 }
 
 /**
- * The one module-level memo of the library (issue 15), and why it is one:
+ * The one module-level memo of the library, and why it is one:
  * it is what makes "compiled once per schema content" true across sieves,
  * and a gateway builds its tools afresh for every request, so nothing a
  * caller keeps from one sieve to the next could hold it (grammars keep what

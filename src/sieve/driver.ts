@@ -119,11 +119,11 @@ export class Driver implements DriverCore, RunHost {
     let rest = this.begin(chunk)
     while (rest !== null) {
       const a = this.shortcuts.chunk(rest)
-      const next = a === null ? rest : this.apply(a, rest)
-      if (next === rest) {
-        this.lexChunk(rest)
-        return
-      }
+      if (a === null) return void this.lexChunk(rest)
+      const next = this.apply(a, rest)
+      // every answer of `chunk` reads something (plain text, a token, a held tail); should one not, the lexer
+      // takes the rest rather than the loop asking again forever
+      if (next === rest) return void this.lexChunk(rest)
       rest = next
     }
   }
@@ -157,8 +157,9 @@ export class Driver implements DriverCore, RunHost {
     }
     // a pending tail: the answers below read it and the chunk joined
     const text = s.pending + chunk
-    const a = this.shortcuts.extendTail(chunk)
-    if (a !== null && (a.then !== 'defer' || this.deferTag(a.deferMode!, text, a.end))) return a.then === 'defer' ? null : this.apply(a, text)
+    const a = this.shortcuts.extendTail(chunk, text)
+    if (a !== null && a.then !== 'defer') return this.apply(a, text)
+    if (a !== null && this.deferTag(a.deferMode!, text, a.end)) return null
     // the held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing
     const c = this.candidate
     if (c !== null && c.extend(chunk)) {
@@ -166,7 +167,7 @@ export class Driver implements DriverCore, RunHost {
       this.noteHeldTail()
       return null
     }
-    const indent = this.shortcuts.afterIndent(chunk)
+    const indent = this.shortcuts.afterIndent(text)
     return indent === null ? this.lexed(chunk) : this.apply(indent, text)
   }
 

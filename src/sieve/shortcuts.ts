@@ -80,16 +80,15 @@ export class Shortcuts extends MarkdownShortcuts {
     return read === null ? null : tokensAt(this.a, 0, read.tokens, read.end)
   }
 
-  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. Read off the two joined. */
-  afterIndent(chunk: string): Answer | null {
+  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. `text`: the two joined. */
+  afterIndent(text: string): Answer | null {
     const s = this.d.s
-    const held = s.pending
-    if (!heldLinePrefix(held, 0, s.lineState, this.fastPath()?.quotes === true)) return null
-    return this.chunk(held + chunk)
+    if (!heldLinePrefix(s.pending, 0, s.lineState, this.fastPath()?.quotes === true)) return null
+    return this.chunk(text)
   }
 
-  /** The chunk only makes the undecided tail a longer prefix, or completes it: read off the pending tail and the chunk joined, without lexing the tail again. */
-  extendTail(chunk: string): Answer | null {
+  /** The chunk only makes the undecided tail a longer prefix, or completes it: read off `tail`, the pending tail and the chunk joined, without lexing the tail again. */
+  extendTail(chunk: string, tail: string): Answer | null {
     const d = this.d
     const s = d.s
     if (d.tail === null || s.pending.length + chunk.length > d.lexer.maxDelimiter) return null
@@ -98,7 +97,6 @@ export class Shortcuts extends MarkdownShortcuts {
     const matcher = this.matcher()
     if (matcher === undefined) return null
     const next = matcher.step(d.tail, chunk)
-    const tail = s.pending + chunk
     if (next === 'died' && (s.mode === modes.prose || s.mode === modes.span)) {
       // `<` + `code>`, a line-start `<` + `pre>`: no tag, but raw HTML the lexer reads (`htmlAhead`)
       if (this.htmlAhead(tail, s.lineState)) return null

@@ -55,11 +55,11 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
 }
 
 /**
- * `tokens` are `lexer`'s; `start` is the stream offset of the first token.
+ * `tokens` are `lexer`'s, `text` their images joined; `start` is the stream offset of the first token.
  * `ids[i]`, when given, is the id call `i` already has (it was streamed from
  * its start).
  */
-export function buildCalls(lexer: CompiledLexer, tokens: IToken[], start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
+export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
   const parsed = parseBlock(lexer, tokens)
   if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
   const decoded = []
@@ -69,7 +69,7 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], start: number
     if (opts.strict && silentEmpty(inv)) return { ok: false, reason: 'an invoke body with content gave no arguments (strict mode)' }
     decoded.push(d)
   }
-  const spans = splitRaw(tokens, start, parsed.invokes)
+  const spans = splitRaw(tokens, text, start, parsed.invokes)
   const calls: ToolCallEvent[] = []
   const problems: DiagnosticEvent[] = []
   for (let i = 0; i < decoded.length; i++) {
@@ -129,10 +129,9 @@ function silentEmpty(inv: ParsedInvoke): boolean {
 /**
  * Raw partition: call 1 runs from the block's first token through invoke 1's
  * closer; each later call from there through its own closer; the last also
- * takes the wrapper's closer. The block is joined once and cut at the closers.
+ * takes the wrapper's closer. The block's text (`whole`) is cut at the closers.
  */
-function splitRaw(tokens: IToken[], start: number, invokes: ParsedInvoke[]): { raws: string[]; spans: Span[] } {
-  const whole = tokens.length === 1 ? tokens[0]!.image : tokens.map((t) => t.image).join('')
+function splitRaw(tokens: IToken[], whole: string, start: number, invokes: ParsedInvoke[]): { raws: string[]; spans: Span[] } {
   if (invokes.length === 1) return { raws: [whole], spans: [{ start, end: start + whole.length }] }
   // the invokes' closers come in token order: one pass, matching the next closer by identity
   const cuts: number[] = []

@@ -71,9 +71,10 @@ function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOut
 export function completeBlock(d: DriverCore, cap: Capture): void {
   d.s.capture = null
   d.stats.blocksParsed++
-  const outcome = buildCalls(d.lexer, cap.tokens, cap.start, d.opts, d.calls?.ids())
-  if (outcome.ok) emitCalls(d, cap, cap.tokens, joined(cap.tokens), outcome)
-  else emitFailed(d, cap, joined(cap.tokens), outcome)
+  const text = joined(cap.tokens)
+  const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.ids())
+  if (outcome.ok) emitCalls(d, cap, cap.tokens, text, outcome)
+  else emitFailed(d, cap, text, outcome)
   // (every started call has ended by now: this only forgets the block)
   d.calls?.finish('malformed-block', outcome.ok ? outcome.calls.length : 0)
   const cut = cap.repairedCdata
@@ -254,8 +255,8 @@ export function endCapture(d: DriverCore): void {
   const done = cap.tokens.slice(0, cap.lastClose)
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
   done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
-  const outcome = buildCalls(d.lexer, done, cap.start, d.opts, d.calls?.ids())
   const head = joined(done)
+  const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.ids())
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {

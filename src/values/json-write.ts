@@ -52,6 +52,8 @@ function skipped(v: unknown): boolean {
  * (only a caller's schema object can have one; decoded values never do).
  */
 export function writeJson(value: unknown, opts: WriteOptions = {}): Written {
+  const flat = flatObject(value, opts)
+  if (flat !== null) return flat
   // concatenation, not an array of pieces: V8 builds ropes, joined once when read
   let out = ''
   const stack: Frame[] = []
@@ -123,6 +125,32 @@ export function writeJson(value: unknown, opts: WriteOptions = {}): Written {
     }
     if (!found) return { json: out, depth }
   }
+}
+
+/**
+ * A call's most common arguments, an object of strings, booleans, null and
+ * plain numbers whose keys already stand in the order asked for: written
+ * by `JSON.stringify` natively, which writes all of those as this module
+ * does (no number keeps its digits here, so there is nothing to settle).
+ * Null for anything else.
+ */
+function flatObject(v: unknown, opts: WriteOptions): Written | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof JsonNumber || opts.sortKeys === true) return null
+  const o = v as Record<string, unknown>
+  // `JSON.stringify` would call a `toJSON` method (an own string value named so is no method)
+  if (typeof o.toJSON === 'function') return null
+  const keys = Object.keys(o)
+  const order = opts.order
+  if (order !== undefined) {
+    if (order.length !== keys.length) return null
+    for (let i = 0; i < keys.length; i++) if (order[i] !== keys[i]) return null
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const x = o[keys[i]!]
+    const t = typeof x
+    if (t !== 'string' && t !== 'boolean' && t !== 'number' && x !== null) return null
+  }
+  return { json: JSON.stringify(o), depth: 1 }
 }
 
 /** `keys` with those of `order` first, in its order (each once), then the rest as they were. */

@@ -3,7 +3,7 @@
  * `constructor` and `hasOwnProperty` are ordinary own keys.
  */
 import { describe, expect, it } from 'vitest'
-import { block, inputOf, param } from './helpers.js'
+import { block, inputOf, param, stable } from './helpers.js'
 
 describe('rule 7: prototype-safe keys', () => {
   it('should support `__proto__` as an own key that changes no prototype', () => {
@@ -40,5 +40,14 @@ describe('rule 7: prototype-safe keys', () => {
   it('should not support any key reaching Object.prototype', () => {
     inputOf(block(param('__proto__', '<polluted>yes</polluted>') + param('constructor', '{"prototype":{"polluted":1}}')))
     expect(Object.prototype).not.toHaveProperty('polluted')
+  })
+
+  it('should support `toJSON`, `__proto__` and integer-like names in `arguments`, in document order', () => {
+    const args = (input: string): unknown => stable(input)[0]!.arguments
+    expect(args(block(param('toJSON', 'x') + param('b', 'true', ' string="false"')))).toBe('{"toJSON":"x","b":true}')
+    expect(args(block(param('__proto__', 'p') + param('n', '1.50', ' string="false"')))).toBe('{"__proto__":"p","n":1.50}')
+    // JavaScript puts `1` first in the object; the arguments keep it where it was written
+    expect(args(block(param('b', 'x') + param('1', 'y') + param('n', 'null', ' string="false"')))).toBe('{"b":"x","1":"y","n":null}')
+    expect(args(block(param('a', 'x') + param('a', 'y')))).toBe('{"a":["x","y"]}')
   })
 })

@@ -13,7 +13,7 @@
  * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
 import { lineStartIndent, lineStateBefore, rawIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { advanceUnlessCode } from '../lexer/lines.js'
+import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
 import { blockOpenerAt, commentLevel, mayBeCodeTag, mayOpenBlock } from '../lexer/html.js'
 import { codes } from '../lexer/codes.js'
@@ -51,13 +51,21 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     let cut = chunk.length
     let tail: TailState | null = null
     let whole = false
+    const stops = this.tables.inlineStops
     for (let i = 0; i < chunk.length; i++) {
+      // nothing between here and the next stop is special, nor moves a line state that is quiet (mid-line, nothing
+      // pending): only a line state that is not needs reading through it
+      stops.lastIndex = i
+      i = stops.test(chunk) ? stops.lastIndex - 1 : chunk.length
+      if (!quiet(line)) {
+        line = advanceUnlessCode(line, chunk, lineAt, i)
+        if (line < 0) return null
+      }
+      lineAt = i
+      if (i === chunk.length) break
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
-        line = advanceUnlessCode(line, chunk, lineAt, i)
-        if (line < 0) return null
-        lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return null
         let end = i + 1
         while (end < chunk.length && chunk.charCodeAt(end) === c) end++
@@ -77,8 +85,9 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
           cut = end
           break
         }
-      } else if (c === codes.lineFeed) {
-        if (mode === modes.span) return null
+        // (the line state reads the run's characters with what follows them, from `lineAt`)
+      } else if (c === codes.lineFeed && mode === modes.span) {
+        return null
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
         // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
         // mode reached there holds it
@@ -87,6 +96,11 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
         whole = tail === null
         cut = i
         break
+      } else if (c === codes.lineFeed || c === codes.lessThan) {
+        // a line feed or a `<` that starts no tag moves the line state: read past it here
+        line = advanceUnlessCode(line, chunk, i, i + 1)
+        if (line < 0) return null
+        lineAt = i + 1
       }
     }
     // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times

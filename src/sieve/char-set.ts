@@ -20,12 +20,18 @@ export class CharSet {
   private readonly wideMin: number
   private readonly wideMax: number
 
+  /** The set as a global character class, for `find`: the engine's scan instead of a test per character. */
+  private readonly re: RegExp
+
   constructor(private readonly listed: readonly number[], inverted = false) {
     for (const c of listed) if (c < 128) this.ascii[c] = 1
     this.wide = [...new Set(listed.filter((c) => c >= 128))]
     this.wideMin = Math.min(...this.wide)
     this.wideMax = Math.max(...this.wide)
     this.inverted = inverted
+    const units = [...new Set(listed)].map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    // an empty set finds nothing, and its inverse everything
+    this.re = units === '' ? (inverted ? /[^]/g : /[]/g) : new RegExp(`[${inverted ? '^' : ''}${units}]`, 'g')
   }
 
   /** This set and `more`. */
@@ -46,8 +52,14 @@ export class CharSet {
 
   /** Index of the first character of `text` in the set (from `from` on), or -1. */
   find(text: string, from = 0): number {
-    for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
-    return -1
+    // a few characters (token-sized chunks) cost less to test one by one than a regex call
+    if (text.length - from <= 32) {
+      for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+      return -1
+    }
+    const re = this.re
+    re.lastIndex = from
+    return re.test(text) ? re.lastIndex - 1 : -1
   }
 }
 

@@ -52,20 +52,28 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     let tail: TailState | null = null
     let whole = false
     const stops = this.tables.inlineStops
+    const stopSet = this.tables.inlineStopSet
     for (let i = 0; i < chunk.length; i++) {
-      // nothing between here and the next stop is special, nor moves a line state that is quiet (mid-line, nothing
-      // pending): only a line state that is not needs reading through it
-      stops.lastIndex = i
-      i = stops.test(chunk) ? stops.lastIndex - 1 : chunk.length
-      if (!quiet(line)) {
-        line = advanceUnlessCode(line, chunk, lineAt, i)
-        if (line < 0) return null
+      // jump to the next character that matters (a stop right here, as in `<<<<`, needs no search)
+      const from = i
+      if (!stopSet.has(chunk.charCodeAt(i))) {
+        stops.lastIndex = i
+        i = stops.test(chunk) ? stops.lastIndex - 1 : chunk.length
       }
-      lineAt = i
+      if (i - from > 32) {
+        // a long stretch with nothing in it that moves a line state that is quiet (mid-line, nothing pending): read up
+        // to it, and past it at once if the state is quiet there; short ones are read with the rest, below
+        line = advanceUnlessCode(line, chunk, lineAt, from)
+        if (line < 0) return null
+        lineAt = quiet(line) ? i : from
+      }
       if (i === chunk.length) break
       const c = chunk.charCodeAt(i)
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
+        line = advanceUnlessCode(line, chunk, lineAt, i)
+        if (line < 0) return null
+        lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return null
         let end = i + 1
         while (end < chunk.length && chunk.charCodeAt(end) === c) end++
@@ -85,9 +93,8 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
           cut = end
           break
         }
-        // (the line state reads the run's characters with what follows them, from `lineAt`)
-      } else if (c === codes.lineFeed && mode === modes.span) {
-        return null
+      } else if (c === codes.lineFeed) {
+        if (mode === modes.span) return null
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
         // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
         // mode reached there holds it
@@ -96,11 +103,6 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
         whole = tail === null
         cut = i
         break
-      } else if (c === codes.lineFeed || c === codes.lessThan) {
-        // a line feed or a `<` that starts no tag moves the line state: read past it here
-        line = advanceUnlessCode(line, chunk, i, i + 1)
-        if (line < 0) return null
-        lineAt = i + 1
       }
     }
     // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times

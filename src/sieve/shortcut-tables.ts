@@ -58,6 +58,8 @@ export interface ShortcutTables {
    * engine's scan instead of a test per character.
    */
   inlineStops: RegExp
+  /** The same characters, tested one at a time. */
+  inlineStopSet: CharSet
 }
 
 /** Built once per compiled lexer and kept on it (`LexerDerived`): every sieve of a grammar shares them (a sieve per turn is common). */
@@ -70,7 +72,7 @@ function buildTables(lexer: CompiledLexer): ShortcutTables {
   const tagEnds = new CharSet(lexer.tagEndChars)
   const stops = [...new Set([codes.graveAccent, codes.tilde, codes.lineFeed, codes.lessThan, ...lexer.tagStartChars])]
   const inlineStops = new RegExp(`[${stops.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')}]`, 'g')
-  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops }
+  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops, inlineStopSet: new CharSet(stops) }
 }
 
 /** A mode's fast path as written below; the rest follows from it and the lexer. */

@@ -48,6 +48,11 @@ export function allCharsExcept(excluded: Iterable<number>): number[] {
   return out
 }
 
+/** Code units as the inside of a regex character class, one `\\uXXXX` each (any unit is safe there, `]` and `^` too). */
+export function classUnits(units: readonly number[]): string {
+  return units.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+}
+
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&')
 }

@@ -28,7 +28,7 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Role } from '../grammar/types.js'
-import { codes } from './codes.js'
+import { classUnits, codes } from './codes.js'
 import { freshMarkdown, itemColumnOf, lineStartIndent, quoteDepthOf, type LexContext } from './context.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
 import { blockOpenerAt, codeCloseAt, codeLevel, codeOpenAt, commentCloserAt, commentLevel, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
@@ -176,7 +176,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
   }
 
   const text = (mode: ModeName, excluded: number[]) => {
-    const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    const set = classUnits(excluded)
     return f.regex(`${mode}.Text`, 'Text', null, new RegExp(`[^${set}]+`, 'y'), f.allCharsExcept(excluded), true)
   }
   const one = (mode: ModeName, ch: number) => f.make(`${mode}.Text1`, 'Text', null, (t, o) => [t.charAt(o)], [ch], ch === codes.lineFeed)

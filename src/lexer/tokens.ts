@@ -5,7 +5,7 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { codes } from './codes.js'
+import { classUnits, codes } from './codes.js'
 import { attributeSource, type CategoryName } from './kinds.js'
 import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
@@ -151,7 +151,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const html = htmlTokens(f, guard, openers)
   const nl = (mode: ModeName) => md.lineFeeds(mode)
   const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
-    const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    const set = classUnits(excluded)
     return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), f.allCharsExcept(excluded), lineBreaks)
   }
   const oneChar = (mode: ModeName, category: CategoryName, push: ModeName | null, chars: number[]) =>
@@ -177,7 +177,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     const matcher = f.tailMatcher(mode, delims)
     // in prose and a pending span it stops where a `<code>` or `</code>` may start (its token opens or closes a level)
     const stop = mode === modes.prose || mode === modes.span ? html.stopsPlain : null
-    const set = excluded.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    const set = classUnits(excluded)
     const rest = new RegExp(`[^${set}]*`, 'y')
     const starts = new Set(tagStartChars)
     return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {

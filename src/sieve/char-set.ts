@@ -3,7 +3,7 @@
  * characters that may start a construct in a mode, tag starts and ends,
  * blanks.
  */
-import { codes } from '../lexer/codes.js'
+import { classUnits, codes } from '../lexer/codes.js'
 
 /**
  * A set of UTF-16 code units, tested per character: a table for ASCII and a
@@ -29,7 +29,7 @@ export class CharSet {
     this.wideMin = Math.min(...this.wide)
     this.wideMax = Math.max(...this.wide)
     this.inverted = inverted
-    const units = [...new Set(listed)].map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')
+    const units = classUnits([...new Set(listed)])
     // an empty set finds nothing, and its inverse everything
     this.re = units === '' ? (inverted ? /[^]/g : /[]/g) : new RegExp(`[${inverted ? '^' : ''}${units}]`, 'g')
   }

@@ -52,13 +52,12 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     let tail: TailState | null = null
     let whole = false
     const stops = this.tables.inlineStops
-    const stopSet = this.tables.inlineStopSet
     for (let i = 0; i < chunk.length; i++) {
       // jump to the next character that matters (a stop right here, as in `<<<<`, needs no search)
       const from = i
-      if (!stopSet.has(chunk.charCodeAt(i))) {
-        stops.lastIndex = i
-        i = stops.test(chunk) ? stops.lastIndex - 1 : chunk.length
+      if (!stops.has(chunk.charCodeAt(i))) {
+        const next = stops.find(chunk, i)
+        i = next < 0 ? chunk.length : next
       }
       if (i - from > 32) {
         // a long stretch with nothing in it that moves a line state that is quiet (mid-line, nothing pending): read up

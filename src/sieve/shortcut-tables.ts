@@ -52,14 +52,11 @@ export interface ShortcutTables {
   /** Reads a deferred tag in its common shape without the lexer. */
   tagReader: TagReader
   /**
-   * Finds the next character that matters to inline text in prose or a code
-   * span (`inlineRuns`): a backtick or tilde, a line feed, a `<` (the line
-   * state's), a tag start. Global, for `test()` from a `lastIndex`: the
-   * engine's scan instead of a test per character.
+   * The characters that matter to inline text in prose or a code span
+   * (`inlineRuns`): a backtick or tilde, a line feed, a `<` (the line
+   * state's), a tag start.
    */
-  inlineStops: RegExp
-  /** The same characters, tested one at a time. */
-  inlineStopSet: CharSet
+  inlineStops: CharSet
 }
 
 /** Built once per compiled lexer and kept on it (`LexerDerived`): every sieve of a grammar shares them (a sieve per turn is common). */
@@ -70,9 +67,8 @@ export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
 function buildTables(lexer: CompiledLexer): ShortcutTables {
   const tagStarts = new CharSet(lexer.tagStartChars)
   const tagEnds = new CharSet(lexer.tagEndChars)
-  const stops = [...new Set([codes.graveAccent, codes.tilde, codes.lineFeed, codes.lessThan, ...lexer.tagStartChars])]
-  const inlineStops = new RegExp(`[${stops.map((c) => '\\u' + c.toString(16).padStart(4, '0')).join('')}]`, 'g')
-  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops, inlineStopSet: new CharSet(stops) }
+  const inlineStops = new CharSet([codes.graveAccent, codes.tilde, codes.lineFeed, codes.lessThan, ...lexer.tagStartChars])
+  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops }
 }
 
 /** A mode's fast path as written below; the rest follows from it and the lexer. */

@@ -17,8 +17,9 @@
  *    are pushed); time ratio per doubling (2 is linear, 4 quadratic). The
  *    peers over 8 KB … until a run takes more than half the peer budget (2 s),
  *    on chunks made up front.
- * 4. Adversarial inputs (`bench/adversarial.ts`): MB/s beside the ordinary
- *    transcript's, with the sieve's own counters.
+ * 4. Adversarial inputs (`bench/adversarial.ts`): MB/s, and time per MB
+ *    against ordinary turns streamed beside them round by round, with the
+ *    sieve's own counters.
  * 5. Heap: a 100 MB stream through one sieve; heap at start, peak and end.
  *
  * Results go to `bench/results/latest.json`, `latest.md` (the tables as
@@ -73,15 +74,14 @@ if (config.rounds < 3) console.log(`note: ${config.rounds} round(s); the issue a
 const report = { results, markdown }
 const turns = runs('transcript') || runs('guard') ? generateTurns({ seed: config.seed, size: config.mb * MB }) : []
 
-/** Reference MB/s of the ordinary transcript, by chunking, for the adversarial table. */
-const ordinary: Record<string, number> = runs('transcript') ? await transcriptSection(report, turns) : {}
+if (runs('transcript')) await transcriptSection(report, turns)
 if (runs('guard') && config.peers) await guardSection(report, turns)
 
 // The transcript is not needed past this point.
 turns.length = 0
 
 if (runs('scaling')) await scalingSection(report)
-if (runs('adversarial')) await adversarialSection(report, ordinary)
+if (runs('adversarial')) await adversarialSection(report)
 if (runs('heap')) await heapSection(report)
 
 // ---------------------------------------------------------------------------

@@ -27,15 +27,11 @@ const CHUNKINGS: readonly Chunking[] = [
   { id: 'whole', label: 'whole turn', split: (t) => [t] },
 ]
 
-/**
- * Streams `turns` in every chunking and reports each runner. Returns toolsieve's MB/s by chunking: the
- * ordinary transcript's figures the adversarial table compares with.
- */
-export async function transcriptSection(report: Report, turns: readonly Turn[]): Promise<Record<string, number>> {
+/** Streams `turns` in every chunking and reports each runner. */
+export async function transcriptSection(report: Report, turns: readonly Turn[]): Promise<void> {
   const turnBytes = turns.map((t) => bytesOf(t.text))
   const transcriptBytes = turnBytes.reduce((a, b) => a + b, 0)
   const transcriptCalls = turns.reduce((n, t) => n + t.calls.length, 0)
-  const ordinary: Record<string, number> = {}
 
   console.log('')
   console.log(`## 1. Transcript: ${turns.length} assistant turns, ${fmt(transcriptBytes / MB, 2)} MB, ${transcriptCalls} calls`)
@@ -178,7 +174,6 @@ export async function transcriptSection(report: Report, turns: readonly Turn[]):
       peers: comparisons,
     }
     chunkingResults.push(result)
-    ordinary[chunking.id] = sieve.mbps
 
     console.log('')
     console.log(`### ${chunking.label}: ${chunkCount.toLocaleString('en-US')} chunks`)
@@ -243,5 +238,4 @@ export async function transcriptSection(report: Report, turns: readonly Turn[]):
           : { value: fastest.speedup, peer: fastest.peer, target: TARGETS.peerSpeedup, met: fastest.speedup >= TARGETS.peerSpeedup, pairedByBlocks: fastest.blocks.speedup },
     },
   }
-  return ordinary
 }

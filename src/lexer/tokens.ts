@@ -5,7 +5,7 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { classUnits, codes } from './codes.js'
+import { classUnits, codes, escapeRegExp } from './codes.js'
 import { attributeSource, type CategoryName } from './kinds.js'
 import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
@@ -84,8 +84,20 @@ export function stringFlag(image: string, name: string): boolean | null {
   return flag === 'true' || flag === 'false'
 }
 
-/** CDATA content up to `]]>`, or up to a `]` or `]]` that ends the text (the Incomplete token holds it). */
-const cdataTextRe = /(?:\](?!\]>|\]?$)|[^\]])[^\]]*(?:\](?!\]>|\]?$)[^\]]*)*/y
+/**
+ * Content up to an end spelled `cc>` (CDATA's `]]>`, a comment's `-->`), or
+ * up to a `c` or `cc` that ends the text (the Incomplete token holds it).
+ * A `c` that starts neither is content like any other character: code in
+ * CDATA (`a[i][j]`) or a comment (`x--`, `a - b`) is one token, not one per
+ * `c`.
+ */
+function contentBefore(c: string): RegExp {
+  const e = escapeRegExp(c)
+  const lone = `${e}(?!${e}>|${e}?$)`
+  return new RegExp(`(?:${lone}|[^${e}])[^${e}]*(?:${lone}[^${e}]*)*`, 'y')
+}
+const cdataTextRe = contentBefore(']')
+const commentTextRe = contentBefore('-')
 
 export function buildModes(grammar: Grammar, ctx: { current: LexContext }): CompiledModes {
   const f = new TokenFactory(ctx)
@@ -257,7 +269,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     out[mode] = [
       f.delimiter(`${mode}.CommentClose`, 'CommentClose', back, commentClose),
       f.incomplete(mode, [commentClose], false),
-      text(mode, 'CommentText', [codes.dash]),
+      f.regex(`${mode}.CommentText`, 'CommentText', null, commentTextRe, anyChar(), true),
       oneChar(mode, 'CommentText', null, [codes.dash]),
     ]
     return f.delimiter(`${back}.CommentOpen`, 'CommentOpen', mode, commentOpen)
@@ -314,8 +326,6 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   out[modes.cdata] = [
     cdataEnd,
     f.incomplete(modes.cdata, [cdataClose], false),
-    // a `]` that is not the start of `]]>` (nor one the text end leaves undecided) is content like any other
-    // character: code in CDATA (`a[i][j]`) is one token, not one per bracket
     f.regex(`${modes.cdata}.CDataText`, 'CDataText', null, cdataTextRe, anyChar(), true),
     oneChar(modes.cdata, 'CDataText', null, [codes.rightSquareBracket]),
   ]

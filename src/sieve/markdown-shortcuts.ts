@@ -147,6 +147,8 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     if (s.capture !== null || (mode !== modes.prose && mode !== modes.span && mode !== modes.spanHold)) return false
     if (mode === modes.spanHold && s.md.levels.includes(commentLevel) && text.indexOf('-') >= 0) return true
     for (let i = text.indexOf('<'); i >= 0 && i <= upTo; i = text.indexOf('<', i + 1)) {
+      // of a run of `<` only the last can begin anything (`<<<code>`): one `<` followed by another is no tag
+      while (i < upTo && text.charCodeAt(i + 1) === codes.lessThan) i++
       // in prose or a span, a `<` that ends the text is held as a tag's prefix (the tail matcher's): the next chunk is
       // read with it (`extendTail` asks again)
       if (i === text.length - 1 && mode !== modes.spanHold && this.matcher()?.start('<') != null) break

@@ -10,7 +10,6 @@
  */
 import { tokenOf } from '../lexer/token-instance.js'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
-import { codes } from '../lexer/codes.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
@@ -179,22 +178,26 @@ export class Shortcuts extends MarkdownShortcuts {
   private plainUpTo(chunk: string, fp: ModeShortcut, special: number): number {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.fenceRuns(chunk)
-    if (mode === modes.cdata) return this.cdataText(chunk)
+    if (mode === modes.cdata) return this.textBeforeEnd(chunk, ']]>')
+    if (mode === modes.commentValue || mode === modes.commentInvoke || mode === modes.commentWrapper) return this.textBeforeEnd(chunk, '-->')
     if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
     return this.plainTagStarts(chunk, fp, special)
   }
 
   /**
-   * CDATA content with `]` in it (`a[i]`, `[[1]]`) is text when no `]]>` is
-   * in the chunk, up to a `]` or `]]` at its end, which the next chunk could
-   * make `]]>`: that is held, as the lexer's Incomplete token holds it.
+   * CDATA content with `]` in it (`a[i]`, `[[1]]`), or a comment's with `-`
+   * (`a <!-- b`, `x--y`), is text when the chunk holds no end (`]]>`,
+   * `-->`), up to a `]` or `]]` (`-` or `--`) at its end, which the next
+   * chunk could make the end: that is held, as the lexer's Incomplete token
+   * holds it.
    */
-  private cdataText(chunk: string): number {
-    if (chunk.indexOf(']]>') >= 0) return -1
+  private textBeforeEnd(chunk: string, end: string): number {
+    if (chunk.indexOf(end) >= 0) return -1
+    const ch = end.charCodeAt(0)
     let cut = chunk.length
-    while (cut > 0 && cut > chunk.length - 2 && chunk.charCodeAt(cut - 1) === codes.rightSquareBracket) cut--
+    while (cut > 0 && cut > chunk.length - (end.length - 1) && chunk.charCodeAt(cut - 1) === ch) cut--
     if (cut === chunk.length) return cut
-    this.heldTail = this.d.lexer.tails.get(modes.cdata)?.start(chunk.slice(cut)) ?? null
+    this.heldTail = this.d.lexer.tails.get(this.d.s.mode)?.start(chunk.slice(cut)) ?? null
     return this.heldTail === null ? -1 : cut
   }
 

@@ -3,7 +3,7 @@
  * anything. They must give exactly what the lexer gives, for every chunking.
  */
 import { describe, expect, it } from 'vitest'
-import { calls, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { createSieve } from '../../src/index.js'
 import type { Sieve, SieveEvent } from '../../src/types.js'
 
@@ -102,6 +102,24 @@ describe('shortcuts', () => {
     expect(runsFor(sieve, ['a]]]></par'], events)).toBe(0)
     events.push(...sieve.push(input.slice(at + 'a]]]></par'.length)), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'a]' } }])
+  })
+
+  it('should support dashes in a comment in a value without the lexer, and `-->` split anywhere', () => {
+    const input = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p">x<!-- a - b -- c <!-- -- --></parameter>\n  </invoke>\n</tool_calls>'
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
+    const sieve = createSieve()
+    const events = sieve.push(input.slice(0, input.indexOf('<!--') + 4))
+    // a `-` or `--` at a chunk end is held as the lexer's Incomplete token holds it; the next chunk decides it
+    expect(runsFor(sieve, [' a - ', 'b -', '- c ', '<!-- -', '-', ' -', '-'], events)).toBe(0)
+    events.push(...sieve.push(input.slice(input.indexOf(' --></parameter>') + 2)), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+  })
+
+  it('should support a comment past the capture limit going out as text without the lexer', () => {
+    const sieve = createSieve({ captureLimit: 64 })
+    const events = sieve.push('<tool_calls>\n<invoke name="a">\n<parameter name="p"><!-- ' + 'x'.repeat(80))
+    expect(codes(events)).toEqual(['capture-limit'])
+    expect(runsFor(sieve, ['a <!-- ', 'b -- ', 'c <', '!-- d'], events)).toBe(0)
   })
 
   it('should support a whole opening tag name at a chunk end held without the lexer until its boundary arrives', () => {

@@ -128,6 +128,34 @@ describe('comments', () => {
     expect(codes(events)).toEqual([])
   })
 
+  it('should end a comment at the first `-->`, whatever dashes come before it (`a - b`, `x--y`, `--->`)', () => {
+    for (const comment of ['<!-- a - b -->', '<!-- x--y -->', '<!-- -- -->', '<!---->', '<!--- a --->', '<!-- <!-- -->']) {
+      const input = xmlCall('w', 'path', `src/a.ts${comment}`) + ' after'
+      const events = expectChunkInvariant(input)
+      expect(calls(events).map((c) => c.name)).toEqual(['w'])
+      expect(callEvents(events)[0]?.raw).toBe(xmlCall('w', 'path', `src/a.ts${comment}`))
+      expect(textOf(events)).toBe(' after')
+    }
+  })
+
+  it('should not support `--` or `-` at the end of the stream closing a comment (unterminated)', () => {
+    for (const tail of ['-', '--', 'a--', '- -']) {
+      const input = xmlCall('w', 'path', 'a<!-- b').replace(/<\/parameter>.*$/, '') + tail
+      const events = expectChunkInvariant(input)
+      expect(calls(events)).toEqual([])
+      expect(textOf(events)).toBe(input)
+    }
+  })
+
+  it('should lex dashes in a comment as one text token, not one per dash', () => {
+    // a turn pushed whole goes through the lexer: 4,000 dashes must not become 4,000 tokens
+    const comment = '<!-- ' + 'a - b -- c <!-- d\n'.repeat(1000) + '-->'
+    const sieve = createSieve()
+    const events = [...sieve.push(xmlCall('w', 'path', `src/a.ts${comment}`)), ...sieve.end()]
+    expect(calls(events)).toEqual([{ name: 'w', input: { path: 'src/a.ts' } }])
+    expect(sieve.stats().tokens).toBeLessThan(40)
+  })
+
   it('should not support an unclosed comment ending the block (unterminated)', () => {
     const input = xmlCall('w', 'path', 'a<!-- b')
     const events = expectChunkInvariant(input)

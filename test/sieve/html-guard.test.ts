@@ -129,6 +129,7 @@ describe('html guard: inline <code>', () => {
     ['over several lines of one paragraph', 'x <code>\n' + live + '\n</code> y'],
     ['at a line start (a paragraph, not an HTML block)', '<code>' + live + '</code>\nok'],
     ['a closing backtick run inside it', 'x <code>` ' + live + ' `</code>'],
+    ['right after a run of `<`', 'x <<<<code>' + live + '<<</code> y'],
   ])('should not support (run) a block inside inline <code> (%s)', (_label, input) => {
     expectText(input)
   })

@@ -78,10 +78,44 @@ export interface CompiledModes {
  * value is `true` or `false` (DeepSeek-native: the value is read exactly).
  */
 export function stringFlag(image: string, name: string): boolean | null {
+  // most attributes are another one (` name="path"`): told apart by char codes, with no slice or trim. The name an
+  // `Attr` token holds is ASCII name characters between blanks (`attributeSource`), so lowering it is ASCII's.
+  let i = 0
+  while (isBlankUnit(image.charCodeAt(i))) i++
+  let j = i
+  while (j < image.length && isNameUnit(image.charCodeAt(j))) j++
+  let k = j
+  while (isBlankUnit(image.charCodeAt(k))) k++
+  if (j > i && image.charCodeAt(k) === codes.equalsTo) {
+    if (!sameAsciiLower(image, i, j, name)) return null
+    // and its value as DeepSeek's encoders write it: `"true"` or `"false"`, nothing around the word
+    let q = k + 1
+    while (isBlankUnit(image.charCodeAt(q))) q++
+    const quote = image.charCodeAt(q)
+    const n = image.length - q - 2
+    if ((quote === codes.quotationMark || quote === codes.apostrophe) && image.charCodeAt(image.length - 1) === quote) {
+      if ((n === 4 && image.startsWith('true', q + 1)) || (n === 5 && image.startsWith('false', q + 1))) return true
+    }
+  }
   const eq = image.indexOf('=')
   if (image.slice(0, eq).trim().toLowerCase() !== name) return null
   const flag = image.slice(eq + 1).trim().slice(1, -1).trim().toLowerCase()
   return flag === 'true' || flag === 'false'
+}
+
+const isBlankUnit = (c: number): boolean => c === codes.space || c === codes.tab || c === codes.carriageReturn || c === codes.lineFeed
+/** `nameCharClass`: `A-Za-z0-9_.:-`. */
+const isNameUnit = (c: number): boolean =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x3a || c === 0x2d
+
+/** Whether `image[from, to)`, ASCII, lowered is `name`. */
+function sameAsciiLower(image: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false
+  for (let i = from; i < to; i++) {
+    const c = image.charCodeAt(i)
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== name.charCodeAt(i - from)) return false
+  }
+  return true
 }
 
 /**

@@ -229,8 +229,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {
       let end = offset
       while (end < text.length && starts.has(text.charCodeAt(end)) && matcher.startsNothingAt(text, end) && !(stop !== null && end > offset && stop(text, end))) {
+        // a sticky test leaves lastIndex where its match ends (it always matches, maybe empty): no match array made
         rest.lastIndex = end + 1
-        end = end + 1 + rest.exec(text)![0].length
+        rest.test(text)
+        end = rest.lastIndex
       }
       return end === offset ? null : [text.substring(offset, end)]
     }, tagStartChars, true)

@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
-import { fixedChunks, tokenChunks } from './chunks.js'
+import { CHUNKINGS } from './chunks.js'
 import { generateTurns } from './transcripts.js'
 import { ADVERSARIAL } from './adversarial.js'
 import { flagValue } from '../scripts/args.js'
@@ -33,12 +33,6 @@ const B: Lib = await import(pathToFileURL(join(here, 'dist/index.js')).href)
 
 const MB = 1024 * 1024
 const turns = generateTurns({ seed: 20240601, size: mb * MB })
-const chunkings: Array<[string, (t: string, seed: number) => string[]]> = [
-  ['token', (t, s) => tokenChunks(t, s)],
-  ['16', (t) => fixedChunks(t, 16)],
-  ['4096', (t) => fixedChunks(t, 4096)],
-  ['whole', (t) => [t]],
-]
 
 let sink = 0
 /** Milliseconds to stream every chunk list through a fresh sieve each. */
@@ -80,7 +74,7 @@ const fmt = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1))
 const chars = turns.reduce((n, t) => n + t.text.length, 0)
 const ordinary = new Map<string, [number, number]>()
 console.log(`A = ${refRoot}, B = ${here}; ${turns.length} turns, ${(chars / MB).toFixed(1)} M chars, ${rounds} rounds (best)`)
-for (const [name, cut] of chunkings) {
+for (const [name, cut] of CHUNKINGS) {
   const docs = turns.map((t) => cut(t.text, t.id))
   const [a, b] = ab(docs, chars)
   ordinary.set(name, [a, b])
@@ -90,7 +84,7 @@ for (const make of ADVERSARIAL) {
   const adv = make(advScale)
   if (only !== '' && !only.split(',').some((o) => adv.id.includes(o))) continue
   const cells: string[] = []
-  for (const [name, cut] of chunkings) {
+  for (const [name, cut] of CHUNKINGS) {
     if (name === '16') continue
     const [a, b] = ab([cut(adv.text, 1)], adv.text.length)
     const [oa, ob] = ordinary.get(name)!

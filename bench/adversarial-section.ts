@@ -5,8 +5,8 @@
  *
  * How much slower an input is than ordinary turns is measured in this
  * section, not taken from section 1: each round streams the input and a
- * fixed sample of ordinary turns, in turns first, and the ratio is of their
- * time per megabyte (medians over the rounds). On a shared machine the load changes
+ * fixed sample of ordinary turns, the two going first by turns, and the
+ * ratio is of their time per megabyte (medians over the rounds). On a shared machine the load changes
  * over the minutes between section 1 and this one; the two halves of a
  * round share it. (Wall time: the process's CPU time also counts V8's
  * compiler and collector threads, which run beside the sieve.)

@@ -15,7 +15,7 @@
  */
 import { pathToFileURL, fileURLToPath } from 'node:url'
 import { join } from 'node:path'
-import { fixedChunks, tokenChunks } from './chunks.js'
+import { CHUNKINGS } from './chunks.js'
 import { generateTurns } from './transcripts.js'
 import { flagValue } from '../scripts/args.js'
 
@@ -51,15 +51,9 @@ BlockParser.prototype.parseBlock = function (this: InstanceType<typeof BlockPars
 
 const turns = generateTurns({ seed: 20240601, size: mb * 1024 * 1024 })
 const chars = turns.reduce((n, t) => n + t.text.length, 0)
-const chunkings: Array<[string, (t: string, i: number) => string[]]> = [
-  ['token', (t, i) => tokenChunks(t, i)],
-  ['16', (t) => fixedChunks(t, 16)],
-  ['4096', (t) => fixedChunks(t, 4096)],
-  ['whole', (t) => [t]],
-]
 console.log(`${turns.length} turns, ${(chars / 1e6).toFixed(2)} M chars, best of ${rounds} rounds`)
 let sink = 0
-for (const [id, chunk] of chunkings) {
+for (const [id, chunk] of CHUNKINGS) {
   const docs = turns.map((t, i) => chunk(t.text, i))
   let best = { ms: Infinity, lex: 0, parse: 0 }
   for (let r = 0; r < rounds; r++) {

@@ -18,6 +18,14 @@ export function tokenChunks(text: string, seed: number): string[] {
 }
 
 /** Split `text` into fixed-size chunks. */
+/** The benchmark's chunkings by id: token-sized (seeded per text), 16 and 4096 characters, the whole text. */
+export const CHUNKINGS: ReadonlyArray<readonly [string, (text: string, seed: number) => string[]]> = [
+  ['token', (t, seed) => tokenChunks(t, seed)],
+  ['16', (t) => fixedChunks(t, 16)],
+  ['4096', (t) => fixedChunks(t, 4096)],
+  ['whole', (t) => [t]],
+]
+
 export function fixedChunks(text: string, size: number): string[] {
   const chunks: string[] = []
   for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size))

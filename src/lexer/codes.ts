@@ -29,6 +29,11 @@ export const isOrderedDelimiter = (c: number): boolean => c === 0x2e || c === 0x
 /** Characters that may continue an XML-ish local name: a tag name only matches when the next char is not one of these. */
 export const nameCharClass = 'A-Za-z0-9_.:\\-'
 
+/** A character of {@link nameCharClass} (`[A-Za-z0-9_.:-]`). */
+export function isNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2e || c === 0x2d
+}
+
 /**
  * Every UTF-16 code unit except `excluded`, ascending: the `start_chars_hint`
  * of "anything else" tokens. A list is 65k entries: the lexer being built

@@ -2,7 +2,7 @@
  * The lexer context: what custom matchers need to know that a mode name
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
-import { codes } from './codes.js'
+import { codes, isNameChar } from './codes.js'
 import { advanceLines, columnsOf, linePositions, positionOf, type LineState } from './lines.js'
 import type { LineCursor } from './line-cursor.js'
 
@@ -97,11 +97,6 @@ export interface LexContext extends MarkdownState {
    * driver, which checks the tag's tokens.
    */
   rawNext: boolean | null
-}
-
-/** Characters of a tag name (`[A-Za-z0-9_.:-]`): what a tag's key keeps at its end. */
-function isNameChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2e || c === 0x2d
 }
 
 /**

@@ -52,6 +52,11 @@ export type CategoryName = keyof typeof cat
  */
 export const attributeSource = `[ \\t\\r\\n]+[${nameCharClass}]+[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"]*"|'[^']*')`
 
+/** The blanks {@link attributeSource} allows around an attribute's name and `=`: space, tab, CR, LF. */
+export function isAttrBlank(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
+}
+
 /** What the driver needs to know about a concrete token type beyond its push mode. */
 export interface TokenMeta {
   category: CategoryName

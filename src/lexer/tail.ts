@@ -12,7 +12,7 @@
  * complete and unable to grow, a match ending before the tail does), it
  * answers `decide` and the driver lexes as usual.
  */
-import { nameCharClass } from './codes.js'
+import { isNameChar } from './codes.js'
 import type { CompiledDelimiter, Piece } from './frames.js'
 
 /** One NFA position: delimiter, sequence, piece, repetitions done, literal, character within it. */
@@ -280,11 +280,4 @@ function canonicalize(c: number): number {
   if (upper.length !== 1) return c
   const u = upper.charCodeAt(0)
   return c >= 128 && u < 128 ? c : u
-}
-
-/** A character that may continue a tag name: an opening tag's regex needs anything else after the name. */
-const nameChar = new RegExp(`[${nameCharClass}]`)
-
-function isNameChar(c: number): boolean {
-  return nameChar.test(String.fromCharCode(c))
 }

@@ -5,8 +5,8 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { classUnits, codes, escapeRegExp } from './codes.js'
-import { attributeSource, type CategoryName } from './kinds.js'
+import { classUnits, codes, escapeRegExp, isNameChar } from './codes.js'
+import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
 import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
@@ -81,16 +81,16 @@ export function stringFlag(image: string, name: string): boolean | null {
   // most attributes are another one (` name="path"`): told apart by char codes, with no slice or trim. The name an
   // `Attr` token holds is ASCII name characters between blanks (`attributeSource`), so lowering it is ASCII's.
   let i = 0
-  while (isBlankUnit(image.charCodeAt(i))) i++
+  while (isAttrBlank(image.charCodeAt(i))) i++
   let j = i
-  while (j < image.length && isNameUnit(image.charCodeAt(j))) j++
+  while (j < image.length && isNameChar(image.charCodeAt(j))) j++
   let k = j
-  while (isBlankUnit(image.charCodeAt(k))) k++
+  while (isAttrBlank(image.charCodeAt(k))) k++
   if (j > i && image.charCodeAt(k) === codes.equalsTo) {
     if (!sameAsciiLower(image, i, j, name)) return null
     // and its value as DeepSeek's encoders write it: `"true"` or `"false"`, nothing around the word
     let q = k + 1
-    while (isBlankUnit(image.charCodeAt(q))) q++
+    while (isAttrBlank(image.charCodeAt(q))) q++
     const quote = image.charCodeAt(q)
     const n = image.length - q - 2
     if ((quote === codes.quotationMark || quote === codes.apostrophe) && image.charCodeAt(image.length - 1) === quote) {
@@ -102,11 +102,6 @@ export function stringFlag(image: string, name: string): boolean | null {
   const flag = image.slice(eq + 1).trim().slice(1, -1).trim().toLowerCase()
   return flag === 'true' || flag === 'false'
 }
-
-const isBlankUnit = (c: number): boolean => c === codes.space || c === codes.tab || c === codes.carriageReturn || c === codes.lineFeed
-/** `nameCharClass`: `A-Za-z0-9_.:-`. */
-const isNameUnit = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x3a || c === 0x2d
 
 /** Whether `image[from, to)`, ASCII, lowered is `name`. */
 function sameAsciiLower(image: string, from: number, to: number, name: string): boolean {

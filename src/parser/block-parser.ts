@@ -11,7 +11,7 @@
  * fit is released as text by the driver, never repaired into something plausible.
  */
 import { EmbeddedActionsParser, type IToken } from 'chevrotain'
-import { allCategories, cat } from '../lexer/kinds.js'
+import { allCategories, cat, isAttrBlank } from '../lexer/kinds.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 
 /** One piece of a parameter value, in order. */
@@ -53,11 +53,6 @@ export interface ParsedBlock {
 }
 
 const equals = 0x3d
-
-/** The blanks an `Attr` token's pattern allows around its name and `=` (`attributeSource`). */
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
-}
 
 /** Attribute names compare by lower case; most are lower case already (`name`, `string`), and stay the same string. */
 function lower(s: string): string {
@@ -211,14 +206,14 @@ export class BlockParser extends EmbeddedActionsParser {
    */
   private attribute(image: string): void {
     let i = 1
-    while (isBlank(image.charCodeAt(i))) i++
+    while (isAttrBlank(image.charCodeAt(i))) i++
     let j = i + 1
-    while (j < image.length && !isBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
+    while (j < image.length && !isAttrBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
     // past the `=` and the blanks around it: the opening quote; the closing one is the image's last character
     let q = j
     while (image.charCodeAt(q) !== equals) q++
     q++
-    while (isBlank(image.charCodeAt(q))) q++
+    while (isAttrBlank(image.charCodeAt(q))) q++
     const t = this.tag
     if (t.word === null && !t.afterEq) {
       // nothing pending (the common case): the name takes this value unless it already has one

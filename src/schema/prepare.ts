@@ -130,7 +130,9 @@ export function prepare(schema: Record<string, unknown>): Prepared {
         if (typeof v !== 'number' || !Number.isFinite(v) || (k === 'multipleOf' && v <= 0)) throw bad(k === 'multipleOf' ? 'a number above 0' : 'a number')
         define(out, k, v)
       } else if (k === 'exclusiveMinimum' || k === 'exclusiveMaximum') {
-        if (draft === '4' ? typeof v !== 'boolean' : typeof v !== 'number' || !Number.isFinite(v)) throw bad(draft === '4' ? 'a boolean in draft-04' : 'a number')
+        if (draft === '4' ? typeof v !== 'boolean' : typeof v !== 'number' || !Number.isFinite(v)) {
+          throw bad(draft === '4' ? 'a boolean in draft-04' : typeof v === 'boolean' ? 'a number (a boolean is draft-04\'s: declare "$schema": "http://json-schema.org/draft-04/schema#")' : 'a number')
+        }
         define(out, k, v)
       } else if (k === 'uniqueItems') {
         if (typeof v !== 'boolean') throw bad('a boolean')

@@ -7,7 +7,7 @@
  */
 import { jsonSchema } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { ToolsieveError, createSieve } from '../../src/index.js'
+import { ToolsieveError, buildToolPrompt, createSieve } from '../../src/index.js'
 import type { SieveOptions, ToolDefinition } from '../../src/types.js'
 import { block, param, shape, stable } from '../values/helpers.js'
 
@@ -86,5 +86,14 @@ describe('tool shapes', () => {
 
   it('should not support a tool giving its schema twice', () => {
     expect(refusal([{ type: 'function', name: 'read_file', parameters: schema, inputSchema: schema }]).message).toMatch(/both inputSchema and parameters/)
+  })
+
+  it('should support the same shapes in buildToolPrompt, which shows their JSON Schema', () => {
+    const tools = [
+      { type: 'function' as const, name: 'read_file', parameters: schema },
+      { name: 'search', inputSchema: jsonSchema({ type: 'object', properties: { query: { type: 'string' } } }) },
+    ]
+    const listed = buildToolPrompt(tools).split('\n').filter((l) => l.startsWith('{"name":')).map((l) => JSON.parse(l) as { name: string; parameters: { properties?: object } })
+    expect(listed.map((t) => [t.name, Object.keys(t.parameters.properties ?? {})])).toEqual([['read_file', ['path', 'limit']], ['search', ['query']]])
   })
 })

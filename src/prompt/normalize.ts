@@ -86,15 +86,16 @@ function normalize(name: string, description: unknown, schema: JsonSchema | unde
 export function promptTools(tools: ReadonlyArray<PromptToolDefinition>): PromptTool[] {
   if (!Array.isArray(tools)) throw new ToolsieveError('invalid-option', 'tools must be an array', 'tools')
   // the sieve's own reading, for the same errors and the same duplicate rule
-  toolTable(tools as Parameters<typeof toolTable>[0])
+  const table = toolTable(tools as Parameters<typeof toolTable>[0])
   const seen = new Set<string>()
   const out: PromptTool[] = []
   tools.forEach((def, i) => {
-    const { name, description, schema } = read(def)
+    const { name, description } = read(def)
     if (description !== undefined && typeof description !== 'string') throw new ToolsieveError('invalid-option', `tools[${i}]: a description must be a string`, `tools[${i}]`)
     if (seen.has(name)) return
     seen.add(name)
-    out.push(normalize(name, description, schema))
+    // the table's schema: the JSON Schema of every shape it reads (Responses `parameters`, the AI SDK's wrappers)
+    out.push(normalize(name, description, table.get(name)?.schema ?? undefined))
   })
   return out
 }

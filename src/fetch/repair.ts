@@ -4,7 +4,6 @@
  * request, and a server (the proxy) can call it with the request body it
  * read and the `Response` it got.
  */
-import { resolveAdapterOptions } from '../adapters/index.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { adapterPart, type RepairReport, type SieveFetchOptions } from './options.js'
 import { requestOptions, type RouteKind } from './request.js'
@@ -76,17 +75,17 @@ export async function repairResponse(route: RouteKind, request: Record<string, u
   if (!streamed && !type.includes('json')) return pass(`content-type ${type || 'none'}`)
 
   const adapter: OpenAIAdapterOptions = { ...adapterPart(options), ...requestOptions(route, request) }
-  try {
-    // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
-    resolveAdapterOptions(adapter)
-  } catch (error) {
-    return pass(`${(error as { code?: unknown }).code ?? 'error'}: ${(error as Error).message}`)
-  }
-
   const init = { status: upstream.status, statusText: upstream.statusText, headers: rewrittenHeaders(upstream) }
   if (streamed) {
+    let body: ReadableStream<Uint8Array>
+    try {
+      body = repairEventStream(route, upstream.body, adapter, report, done)
+    } catch (error) {
+      // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
+      return pass(`${String((error as { code?: unknown }).code ?? 'error')}: ${(error as Error).message}`)
+    }
     report.mode = 'stream'
-    return answer(repairEventStream(route, upstream.body, adapter, report, done), init, upstream)
+    return answer(body, init, upstream)
   }
   report.mode = 'whole'
   const outcome = await repairWhole(route, upstream.body, adapter, report)

@@ -81,9 +81,14 @@ function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<stri
  * The repaired body of an upstream event stream.
  *
  * @param limit most characters of one line or event (default 64 MiB)
+ * @throws {ToolsieveError} `invalid-option` at once, before the body is
+ *   touched, when the adapter refuses the options (a request's bad tool)
  */
 export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => void, limit?: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
+  // made first: the adapter checks its options when called, and the chunks are only read once the output is
+  const input = chunks()
+  const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, options) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, options)) as AsyncIterable<Record<string, unknown>>
   const events = new EventReader(body.getReader(), limit)
   const count = new RescueCount(kind)
   let controller!: ReadableStreamDefaultController<Uint8Array>
@@ -137,7 +142,6 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
 
   async function* frames(): AsyncGenerator<string> {
     try {
-      const out = (kind === 'chat' ? sieveChatStream(chunks() as AsyncIterable<ChatCompletionChunk>, options) : sieveResponsesStream(chunks() as unknown as AsyncIterable<ResponseStreamEvent>, options)) as AsyncIterable<Record<string, unknown>>
       for await (const chunk of out) {
         report.rescued += count.sent(chunk)
         const event = kind === 'responses' ? (named && typeof chunk.type === 'string' ? chunk.type : undefined) : name

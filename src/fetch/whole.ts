@@ -100,6 +100,8 @@ export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Arr
     repaired = kind === 'chat' ? sieveChatCompletion(answer as ChatCompletion, options) : sieveResponse(answer as ResponsesObject, options)
   } catch (error) {
     const code = (error as { code?: unknown }).code
+    // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
+    if (code === 'invalid-option') return asIs(`invalid-option: ${(error as Error).message}`)
     const named = typeof code === 'string' ? code : 'repair-failed'
     report.note = `refused: ${named}`
     return { kind: 'repaired', status: 502, text: JSON.stringify(errorBody(named, (error as Error).message)) }

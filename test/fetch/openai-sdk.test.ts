@@ -5,6 +5,7 @@
  * CR and CRLF framing. The client sees structured calls and no markup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import OpenAI from 'openai'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveFetch } from '../../src/fetch/index.js'
@@ -13,6 +14,7 @@ import { sdkLines } from '../helpers/sdk-lines.js'
 import { accumulate, collect, counter } from '../adapters/openai-helpers.js'
 import { readItems } from '../adapters/openai-responses-helpers.js'
 import { startUpstream, type Ending, type Upstream } from './fake-upstream.js'
+import { bodyOf, chatChunk, sseHeaders } from './helpers.js'
 
 const deltas = [
   '<think>The user wants a.ts.</think>',
@@ -128,3 +130,24 @@ for (const line of sdkLines) {
     })
   })
 }
+
+describe('openai 6, types and refusals', () => {
+  it('should support the one line as typed: new OpenAI({ fetch: sieveFetch() })', () => {
+    const client: OpenAI = new OpenAI({ apiKey: 'test', baseURL: 'http://127.0.0.1:1/v1', fetch: sieveFetch() })
+    expect(client).toBeInstanceOf(OpenAI)
+  })
+
+  it('should not support a native and a rescued call in one streamed turn: the SDK throws an APIError with the code', async () => {
+    const native = chatChunk({ tool_calls: [{ index: 0, id: 'call_n', type: 'function', function: { name: 'read_file', arguments: '{}' } }] })
+    const rescued = chatChunk({ content: '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>' })
+    const upstream = async () => new Response(bodyOf([`data: ${JSON.stringify(native)}\n\n`, `data: ${JSON.stringify(rescued)}\n\n`, 'data: [DONE]\n\n']), { headers: sseHeaders })
+    const client = new OpenAI({ apiKey: 'test', baseURL: 'http://upstream.test/v1', maxRetries: 0, fetch: sieveFetch({}, upstream) })
+    const stream = await client.chat.completions.create({ model: 'm', messages, stream: true })
+    const failure = await collect(stream).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(OpenAI.APIError)
+    expect(failure).toMatchObject({ code: 'native-conflict', type: 'toolsieve_error' })
+  })
+})

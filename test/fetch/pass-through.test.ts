@@ -54,6 +54,23 @@ describe('sieveFetch, what passes through', () => {
     }
   })
 
+  it('should support a whole answer over 64 MiB: not held, its bytes go on', async () => {
+    const mib = new TextEncoder().encode('x'.repeat(1024 * 1024))
+    let n = 0
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (n++ < 65) c.enqueue(mib)
+        else c.close()
+      },
+    })
+    const reports: RepairReport[] = []
+    const sieved = await sieveFetch({ onReport: (r) => reports.push(r) }, async () => new Response(body, { headers: { 'content-type': 'application/json' } }))('http://x/v1/chat/completions', { method: 'POST', body: chatBody })
+    const out = await bytes(sieved)
+    expect(out.length).toBe(65 * mib.length)
+    expect(out.every((b) => b === 0x78)).toBe(true)
+    expect(reports).toEqual([{ route: 'chat', mode: 'passed', rescued: 0, note: 'not repaired: body over 67108864 bytes' }])
+  })
+
   it('should support a whole answer with nothing to repair: its bytes, not the same JSON written again', async () => {
     const body = JSON.stringify(chatCompletion('Just text, é.'), null, 2)
     const stub = stubFetch(() => new Response(body, { headers: { 'content-type': 'application/json' } }))

@@ -8,7 +8,7 @@
  */
 import { ToolsieveError } from '../errors.js'
 import { toolTable } from '../schema/tools.js'
-import type { JsonSchema } from '../types.js'
+import type { JsonSchema, SchemaCarrier } from '../types.js'
 import { isPlainObject } from '../values/own.js'
 
 /**
@@ -20,8 +20,8 @@ import { isPlainObject } from '../values/own.js'
  */
 export type PromptToolDefinition =
   | string
-  | { type?: string; name: string; description?: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  | { type: 'function'; function: { name: string; description?: string; parameters?: JsonSchema } }
+  | { type?: string; name: string; description?: string; inputSchema?: JsonSchema | SchemaCarrier | null; input_schema?: JsonSchema | null; parameters?: JsonSchema | null }
+  | { type: 'function'; function: { name: string; description?: string; parameters?: JsonSchema | null } }
 
 /** One tool, ready to be written into the prompt. */
 export interface PromptTool {
@@ -30,11 +30,11 @@ export interface PromptTool {
   parameters: Record<string, unknown>
 }
 
-function read(def: PromptToolDefinition): { name: string; description: unknown; schema: JsonSchema | undefined } {
-  if (typeof def === 'string') return { name: def, description: undefined, schema: undefined }
-  if ('function' in def && isPlainObject(def.function)) return { name: def.function.name, description: def.function.description, schema: def.function.parameters }
-  const d = def as { name: string; description?: unknown; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  return { name: d.name, description: d.description, schema: d.inputSchema ?? d.input_schema }
+function read(def: PromptToolDefinition): { name: string; description: unknown } {
+  if (typeof def === 'string') return { name: def, description: undefined }
+  if ('function' in def && isPlainObject(def.function)) return { name: def.function.name, description: def.function.description }
+  const d = def as { name: string; description?: unknown }
+  return { name: d.name, description: d.description }
 }
 
 const described = (d: unknown): d is string => typeof d === 'string' && d.trim() !== ''

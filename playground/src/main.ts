@@ -10,6 +10,7 @@ import { blocks } from './highlight.js'
 import { run, type RunResult } from './run.js'
 import { sample } from './sample.js'
 import { describeError, readChunking, readGrammar, readOptions, type Fields } from './settings.js'
+import { decodeShared, encodeShared } from './share.js'
 
 const byId = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id)
@@ -29,6 +30,7 @@ const summary = byId('summary')
 for (const d of dialects) dialect.append(new Option(d.label, d.id))
 input.value = sample
 grammarText.value = grammarJson(dialects[0]!.grammar)
+restore()
 
 function chosenDialect(): Grammar {
   return (dialects.find((d) => d.id === dialect.value) ?? dialects[0]!).grammar
@@ -61,6 +63,30 @@ function fields(): Fields {
     quoted: field('quoted').value,
     tools: field('tools').value,
   }
+}
+
+/** The page as a link's fragment left it (see share.ts); fields it does not name keep their defaults. */
+function restore(): void {
+  const shared = decodeShared(location.hash)
+  if (shared === undefined) return
+  input.value = shared.input
+  if (dialects.some((d) => d.id === shared.dialect)) dialect.value = shared.dialect
+  grammarText.value = shared.grammar ?? grammarJson(chosenDialect())
+  for (const [key, value] of Object.entries(shared.fields)) {
+    const element = document.getElementById(key)
+    if (element instanceof HTMLInputElement && element.type === 'checkbox') element.checked = value === true
+    else if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) element.value = String(value)
+  }
+}
+
+function share(): void {
+  const grammar = grammarText.value === grammarJson(chosenDialect()) ? undefined : grammarText.value
+  const hash = encodeShared({ input: input.value, dialect: dialect.value, fields: fields(), ...(grammar === undefined ? {} : { grammar }) })
+  history.replaceState(null, '', hash)
+  const link = byId<HTMLInputElement>('link')
+  link.value = location.href
+  link.hidden = false
+  void navigator.clipboard?.writeText(location.href).catch(() => {})
 }
 
 let last: RunResult | undefined
@@ -216,9 +242,10 @@ byId('reset-grammar').addEventListener('click', () => {
   clearTimeout(timer)
   update()
 })
+byId('share').addEventListener('click', share)
 byId('by-push').addEventListener('change', showEvents)
 byId('copy-events').addEventListener('click', () => {
-  void navigator.clipboard?.writeText(byId('events').textContent ?? '')
+  void navigator.clipboard?.writeText(byId('events').textContent ?? '').catch(() => {})
 })
 
 update()

@@ -9,6 +9,7 @@ import { dialects, grammarJson } from '../../playground/src/dialects.js'
 import { blocks } from '../../playground/src/highlight.js'
 import { run } from '../../playground/src/run.js'
 import { sample } from '../../playground/src/sample.js'
+import { decodeShared, encodeShared } from '../../playground/src/share.js'
 import { FieldError, describeError, readChunking, readGrammar, readOptions, type Fields } from '../../playground/src/settings.js'
 import { defaultGrammar, parseToolCalls, ToolsieveError } from '../../src/index.js'
 
@@ -130,5 +131,20 @@ describe('settings', () => {
     expect(options).toMatchObject({ captureLimit: 100, quoted: ['q'], tools: ['read_file'], onInvalid: 'reject' })
     expect(() => run(['x'], readOptions({ ...fields, captureLimit: 'lots' }, defaultGrammar))).toThrow(ToolsieveError)
     expect(() => readOptions({ ...fields, tools: '[' }, defaultGrammar)).toThrow(/^Tools is not JSON/)
+  })
+})
+
+describe('links', () => {
+  it('should support the input and settings round-tripped through a fragment, any Unicode', () => {
+    const state = { input: `${sample}😀 \u0000`, dialect: 'deepseek', grammar: '{"name":"x"}', fields: { ...fields, chunking: 'units' } }
+    const hash = encodeShared(state)
+    expect(hash).toMatch(/^#s=[A-Za-z0-9_-]+$/)
+    expect(decodeShared(hash)).toEqual(state)
+  })
+
+  it('should not support a damaged or foreign fragment: the page starts as usual', () => {
+    for (const hash of ['', '#top', '#s=', '#s=@@@', `#s=${btoa('[1]')}`, `#s=${btoa('{"input":1,"dialect":"d","fields":{}}')}`, encodeShared({ input: 'x', dialect: 'd', fields: {} }).slice(0, -3)]) {
+      expect(decodeShared(hash), hash).toBeUndefined()
+    }
   })
 })

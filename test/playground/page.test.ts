@@ -165,6 +165,25 @@ describe('playground', () => {
     expect(await page.getByRole('alert', { name: 'Options error' }).count()).toBe(0)
   })
 
+  it('should open a shared link with the same input, settings and calls', async () => {
+    await runWith('fixed', { 'Chunk size (UTF-16 units)': '11' })
+    await page.getByRole('button', { name: 'Copy a link to this input and settings' }).click()
+    const link = await page.getByLabel('Link to this input and settings').inputValue()
+    expect(link).toMatch(/#s=[\w-]+$/)
+    const other = await harness.context.newPage()
+    try {
+      await other.goto(link)
+      await other.getByRole('status', { name: 'Summary' }).filter({ hasText: / calls? / }).waitFor({ timeout: 20_000 })
+      expect(await other.getByLabel('Model output').inputValue()).toBe(transcript)
+      expect(await other.getByLabel('Chunking', { exact: true }).inputValue()).toBe('fixed')
+      expect(await other.getByLabel('Chunk size (UTF-16 units)').inputValue()).toBe('11')
+      expect(await other.getByRole('status', { name: 'Summary' }).textContent()).toContain(`${Math.ceil(transcript.length / 11)} pushes`)
+      expect(await other.getByLabel('Arguments of read_file').textContent()).toBe(call.arguments)
+    } finally {
+      await other.close()
+    }
+  })
+
   it('should leave a screenshot of the page', async () => {
     await runWith('tokens', { Seed: '42' })
     mkdirSync(artifacts, { recursive: true })

@@ -12,6 +12,8 @@ export interface Stretch {
   end: number
   /** The indexes of the problems (`RunResult.problems`) whose span covers this stretch. */
   problems: number[]
+  /** A push ended right before this stretch (only when the caller passed the pushes' edges). */
+  cut: boolean
 }
 
 export interface Block {
@@ -19,9 +21,10 @@ export interface Block {
   stretches: Stretch[]
 }
 
-/** The pieces, each cut by the problems' span edges that fall inside it. */
-export function blocks(pieces: readonly Piece[], problems: ReadonlyArray<{ span: Span }>): Block[] {
-  const edges = new Set<number>()
+/** The pieces, each cut by the problems' span edges, and the pushes' edges (`cuts`), that fall inside it. */
+export function blocks(pieces: readonly Piece[], problems: ReadonlyArray<{ span: Span }>, cuts: readonly number[] = []): Block[] {
+  const edges = new Set<number>(cuts)
+  const pushEdges = new Set<number>(cuts)
   for (const p of problems) edges.add(p.span.start).add(p.span.end)
   return pieces.map((piece) => {
     const cuts = [piece.span.start, ...[...edges].filter((e) => e > piece.span.start && e < piece.span.end).sort((a, b) => a - b), piece.span.end]
@@ -33,7 +36,7 @@ export function blocks(pieces: readonly Piece[], problems: ReadonlyArray<{ span:
       problems.forEach((p, n) => {
         if (p.span.start <= start && end <= p.span.end && p.span.start < p.span.end) covering.push(n)
       })
-      stretches.push({ start, end, problems: covering })
+      stretches.push({ start, end, problems: covering, cut: pushEdges.has(start) })
     }
     return { piece, stretches }
   })

@@ -122,7 +122,7 @@ function update(): void {
     result.lossless ? 'every input character came out once' : 'INPUT LOST OR REORDERED: please report this input',
   ].join(' · ')
   summary.dataset.lossless = String(result.lossless)
-  showSpans(result)
+  showSpans(result, pushes)
   showCalls(result)
   showProblems(result)
   byId('text').textContent = result.text
@@ -137,11 +137,14 @@ function clear(why: string): void {
   for (const id of ['spans', 'calls', 'problems', 'text', 'reasoning-out', 'events']) byId(id).replaceChildren()
 }
 
-function showSpans(result: RunResult): void {
+function showSpans(result: RunResult, pushes: readonly string[]): void {
   const text = input.value
   const out = byId('spans')
   out.replaceChildren()
-  for (const { piece, stretches } of blocks(result.pieces, result.problems)) {
+  // Where each push after the first began, when asked: a thin bar that adds no text (textContent stays the input).
+  const cuts: number[] = []
+  if (checked('show-cuts')) for (let i = 0, at = 0; i + 1 < pushes.length; i++) cuts.push((at += pushes[i]!.length))
+  for (const { piece, stretches } of blocks(result.pieces, result.problems, cuts)) {
     const outer = document.createElement(piece.kind === 'tool-call' ? 'mark' : 'span')
     outer.dataset.kind = piece.kind
     outer.dataset.start = String(piece.span.start)
@@ -152,6 +155,12 @@ function showSpans(result: RunResult): void {
       outer.title = `tool call ${call.name} [${piece.span.start}, ${piece.span.end})`
     }
     for (const s of stretches) {
+      if (s.cut) {
+        const bar = document.createElement('span')
+        bar.className = 'cut'
+        bar.setAttribute('aria-hidden', 'true')
+        outer.append(bar)
+      }
       const slice = text.slice(s.start, s.end)
       if (s.problems.length === 0) {
         outer.append(slice)
@@ -243,6 +252,7 @@ byId('reset-grammar').addEventListener('click', () => {
   update()
 })
 byId('share').addEventListener('click', share)
+byId('show-cuts').addEventListener('change', update)
 byId('by-push').addEventListener('change', showEvents)
 byId('copy-events').addEventListener('click', () => {
   void navigator.clipboard?.writeText(byId('events').textContent ?? '').catch(() => {})

@@ -90,6 +90,7 @@ describe('marks', () => {
       { kind: 'text' as const, span: { start: 20, end: 30 } },
     ]
     const out = blocks(pieces, [{ span: { start: 5, end: 25 } }, { span: { start: 12, end: 12 } }])
+    expect(out.flatMap((b) => b.stretches).every((s) => !s.cut)).toBe(true)
     expect(out.map((b) => b.stretches.map((s) => [s.start, s.end, s.problems]))).toEqual([
       [
         [0, 5, []],
@@ -102,6 +103,24 @@ describe('marks', () => {
       [
         [20, 25, [0]],
         [25, 30, []],
+      ],
+    ])
+  })
+
+  it("should support the pushes' edges as cuts, marked where a push began", () => {
+    const pieces = [
+      { kind: 'text' as const, span: { start: 0, end: 10 } },
+      { kind: 'tool-call' as const, span: { start: 10, end: 20 }, call: 0 },
+    ]
+    const out = blocks(pieces, [], [4, 10, 15])
+    expect(out.map((b) => b.stretches.map((s) => [s.start, s.end, s.cut]))).toEqual([
+      [
+        [0, 4, false],
+        [4, 10, true],
+      ],
+      [
+        [10, 15, true],
+        [15, 20, true],
       ],
     ])
   })

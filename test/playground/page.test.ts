@@ -109,6 +109,16 @@ describe('playground', () => {
     await page.getByLabel('Group by push').uncheck()
   })
 
+  it('should show where each push began when asked, adding no text', async () => {
+    await runWith('fixed', { 'Chunk size (UTF-16 units)': '50' })
+    expect(await page.locator('#spans .cut').count()).toBe(0)
+    await page.getByLabel('Show where each push began').check()
+    expect(await page.locator('#spans .cut').count()).toBe(Math.ceil(transcript.length / 50) - 1)
+    expect(await page.locator('#spans').textContent()).toBe(transcript)
+    expect(await page.locator('#spans mark[data-kind="tool-call"]').textContent()).toBe(block)
+    await page.getByLabel('Show where each push began').uncheck()
+  })
+
   it('should show a diagnostic and mark its span', async () => {
     const broken = `Before.\n\n${block.replace('</｜DSML｜invoke>', '</｜DSML｜tool_calls>')}\n\nAfter.\n`
     const library = parseToolCalls(broken)

@@ -194,8 +194,18 @@ describe('playground', () => {
     }
   })
 
-  it('should leave a screenshot of the page', async () => {
-    await runWith('tokens', { Seed: '42' })
+  it('should leave a screenshot of the page, with every kind of mark', async () => {
+    // reasoning, a block closed by the wrong tag (text and a diagnostic), the example and the live block
+    const broken = block.replace('</｜DSML｜invoke>', '</｜DSML｜tool_calls>')
+    const everything = `<think>\nThe user wants the config.\n</think>\n\nFirst try:\n\n${broken}\n\n${transcript}`
+    await page.getByLabel('Model output').fill(everything)
+    await page.getByLabel('Chunking', { exact: true }).selectOption('tokens')
+    await page.getByLabel('Seed').fill('42')
+    await page.getByLabel('Show where each push began').check()
+    await page.getByRole('button', { name: 'Run' }).click()
+    const summary = (await page.getByRole('status', { name: 'Summary' }).textContent()) ?? ''
+    expect(summary).toMatch(/ 1 call · 1 diagnostic · every input character came out once$/)
+    for (const kind of ['reasoning', 'reasoning-tag', 'tool-call', 'problem']) expect(await page.locator(`#spans [data-kind="${kind}"]`).count(), kind).toBeGreaterThan(0)
     mkdirSync(artifacts, { recursive: true })
     const file = join(artifacts, 'playground.png')
     const png = await page.screenshot({ path: file, fullPage: true })

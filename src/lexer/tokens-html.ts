@@ -31,7 +31,7 @@ import type { Role } from '../grammar/types.js'
 import { classUnits, codes } from './codes.js'
 import { freshMarkdown, itemColumnOf, lineStartIndent, quoteDepthOf, type LexContext } from './context.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
-import { blockOpenerAt, codeCloseAt, codeLevel, codeOpenAt, commentCloserAt, commentLevel, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
+import { blockOpenerAt, closeCode, codeCloseAt, codeOpenAt, commentCloserAt, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
 import { commentLive } from './inline-html.js'
 import type { CategoryName } from './kinds.js'
 import { spanOrProse, state, type Decision, type GuardSettings } from './markdown.js'
@@ -114,8 +114,8 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       if (!inline || c.levels.includes(commentLevel)) return null
       const end = codeOpenAt(text, offset)
       if (!isNumber(end)) return null
-      const levels = [...c.levels, codeLevel]
-      return apply(c, { target, md: state(levels, mode === modes.spanHold ? c.holdDepth : 0) }, text.substring(offset, end))
+      const depth = mode === modes.spanHold ? c.holdDepth : 0
+      return apply(c, { target, md: state(openCode(c.levels, depth), depth) }, text.substring(offset, end))
     }, lt, false)
 
   /**
@@ -127,11 +127,11 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
     f.make(`${mode}.CodeClose`, 'Text', target, (text, offset) => {
       const c = ctx.current
       if (!inline || c.levels.includes(commentLevel)) return null
-      const k = c.levels.lastIndexOf(codeLevel)
+      const k = lastCodeLevel(c.levels)
       if (k < 0) return null
       const end = codeCloseAt(text, offset)
       if (!isNumber(end)) return null
-      const levels = c.levels.filter((_, i) => i !== k)
+      const levels = closeCode(c.levels, k)
       let d: Decision
       if (mode !== modes.spanHold) d = spanOrProse(levels)
       else if (k < c.holdDepth) d = spanOrProse(levels)

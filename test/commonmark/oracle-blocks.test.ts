@@ -8,31 +8,12 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { run } from '../properties/check.js'
-import { referenceRanges } from './micromark.js'
 import { shapeWithBlock } from './block-shapes.js'
+import { disagreements } from './decisions.js'
 
 const runs = Number(process.env.ORACLE_RUNS ?? 300)
 /** Agreement measured on the 300 documents with lists (seed 13). */
 const FLOOR_WITH_LISTS = 294
-
-/**
- * The documents whose block decision differs from micromark's, described;
- * with `liveOnly`, only those where toolsieve runs what CommonMark makes an
- * example.
- */
-export function disagreements(cases: ReadonlyArray<{ text: string; blockStart: number }>, liveOnly = false): string[] {
-  const wrong: string[] = []
-  for (const { text, blockStart } of cases) {
-    const ref = referenceRanges(text)
-    const within = (r: { start: number; end: number }) => r.start <= blockStart && blockStart < r.end
-    const inCode = [...ref.fenced, ...ref.text, ...ref.indented, ...ref.html].some(within)
-    const events = run([text])
-    const live = events.some((e) => e.type === 'tool-call' && e.span.start === blockStart)
-    if (live === inCode && (!liveOnly || live)) wrong.push(`  ${inCode ? 'example' : 'live'} per CommonMark, toolsieve ${live ? 'live' : 'text'}: ${JSON.stringify(text)}`)
-  }
-  return wrong
-}
 
 describe('CommonMark oracle: what ends a paragraph before indented code', () => {
   it.each([

@@ -144,3 +144,36 @@ export function mayOpenBlock(c: number): boolean {
  */
 export const codeLevel = Number.MAX_SAFE_INTEGER - 1
 export const commentLevel = Number.MAX_SAFE_INTEGER
+/**
+ * `<code>` tags opened in a row (nothing else opened between them) share one
+ * level: `codeLevel` for one, one less for each more. A paragraph of
+ * `The <code> element` lines keeps one level, not one per line (a list of
+ * them made every token copy and search a list as long as the paragraph).
+ */
+const maxCodeRun = 2 ** 40
+export const isCodeLevel = (level: number): boolean => level <= codeLevel && level > codeLevel - maxCodeRun
+
+/** The levels after a `<code>` tag: the last level takes it when it is a code level at or past `keep` (a held tag's depth), else a new one. */
+export function openCode(levels: readonly number[], keep: number): number[] {
+  const last = levels.length - 1
+  if (last >= keep && isCodeLevel(levels[last]!) && levels[last]! > codeLevel - maxCodeRun + 1) {
+    const out = levels.slice()
+    out[last] = levels[last]! - 1
+    return out
+  }
+  return [...levels, codeLevel]
+}
+
+/** The index of the last code level, or -1. */
+export function lastCodeLevel(levels: readonly number[]): number {
+  for (let i = levels.length - 1; i >= 0; i--) if (isCodeLevel(levels[i]!)) return i
+  return -1
+}
+
+/** The levels after `</code>` closes one `<code>` of the code level at `k`. */
+export function closeCode(levels: readonly number[], k: number): number[] {
+  if (levels[k] === codeLevel) return levels.filter((_, i) => i !== k)
+  const out = levels.slice()
+  out[k] = levels[k]! + 1
+  return out
+}

@@ -5,7 +5,7 @@
  * look-ahead that decides a backtick run standing in a candidate.
  */
 import { DONE, candidateBits, candidateStep } from './inline-html.js'
-import { next, scan, type Ahead, type LineState } from './lines.js'
+import { applyMark, next, scan, type Ahead, type LineMark, type LineState } from './lines.js'
 
 /** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
 export const candidateLookahead = 256
@@ -22,7 +22,8 @@ export class LineCursor {
   private at = 0
   private state: LineState
   private readonly ahead: Ahead = { lt: -1, lf: -1 }
-  private kills: number[] | null = null
+  /** The points where the lexer changed the state ({@link mark}), in order: a position and the change. */
+  private marks: Array<{ pos: number; m: LineMark }> | null = null
 
   constructor(private readonly initial: LineState) {
     this.state = initial
@@ -33,13 +34,14 @@ export class LineCursor {
       this.at = 0
       this.state = this.initial
       this.ahead.lt = this.ahead.lf = -1
-      // a kill at the text's start (a held tag there, `tokens-html.ts`) holds from the start on
-      if (this.kills !== null && this.kills[0] === 0) this.state &= ~candidateBits
+      // a mark at the text's start (a held tag there, `tokens-html.ts`) holds from the start on
+      const first = this.marks?.[0]
+      if (first !== undefined && first.pos === 0) this.state = applyMark(this.state, first.m)
     }
-    if (this.kills !== null) {
-      for (const k of this.kills) {
+    if (this.marks !== null) {
+      for (const { pos: k, m } of this.marks) {
         if (k <= this.at || k > pos) continue
-        this.state = scan(this.state, text, this.at, k, this.ahead) & ~candidateBits
+        this.state = applyMark(scan(this.state, text, this.at, k, this.ahead), m)
         this.at = k
       }
     }
@@ -48,13 +50,32 @@ export class LineCursor {
     return this.state
   }
 
+  /**
+   * What the run the lexer last held in an open candidate (`candidateHold`)
+   * would decide by its length alone, once it ends: for {@link HeldCandidate}.
+   */
+  heldRun: HeldRun | null = null
+
   /** From `pos` on, the HTML candidate live there is none. */
   kill(text: string, pos: number): void {
-    const kills = (this.kills ??= [])
-    if (kills.length > 0 && kills[kills.length - 1]! >= pos) return
+    this.mark(text, pos, { clear: candidateBits, set: 0 })
+  }
+
+  /**
+   * At `pos` the state changes by `m` (a fence or an HTML block begins or
+   * ends there, as the token ending at `pos` decided). Marks come in order;
+   * a second one at the same place adds to the first.
+   */
+  mark(text: string, pos: number, m: LineMark): void {
+    const marks = (this.marks ??= [])
+    const last = marks[marks.length - 1]
+    if (last !== undefined && last.pos > pos) return
     this.stateAt(text, pos)
-    kills.push(pos)
-    this.state &= ~candidateBits
+    if (last !== undefined && last.pos === pos) {
+      // applied on top of the state the first left: the same as one change that clears both and sets the later's last
+      last.m = { clear: last.m.clear | m.clear, set: (last.m.set & ~m.clear) | m.set }
+    } else marks.push({ pos, m })
+    this.state = applyMark(this.state, m)
     if (this.look !== null) this.look.start = -1
   }
 
@@ -108,6 +129,16 @@ export class LineCursor {
 export type CandidateFate = 'done' | 'void' | 'open'
 
 /**
+ * A held backtick run's lengths that decide it without its candidate's end:
+ * one that closes an open level (the span began before the `<`), or at a
+ * line start, three or more (a fence opener's, read by the fence rules).
+ */
+export interface HeldRun {
+  closes: readonly number[]
+  lineStart: boolean
+}
+
+/**
  * A backtick run the lexer held in an open candidate (`candidateHold`), read
  * on a chunk at a time without the lexer: each character is stepped once,
  * and the lexer sees the held text again only when the candidate ends or
@@ -115,14 +146,21 @@ export type CandidateFate = 'done' | 'void' | 'open'
  * characters per character).
  */
 export class HeldCandidate {
+  /** The held run's length so far, while it goes on (-1 once it ended). */
+  private runLength = 0
+
   constructor(
     private state: LineState,
     private read: number,
+    private readonly run: HeldRun | null,
   ) {}
 
-  /** The look-ahead from the run's start `start` over the held text once; null when it ends within it. */
-  static over(start: LineState, held: string): HeldCandidate | null {
-    const h = new HeldCandidate(start, 0)
+  /**
+   * The look-ahead from the run's start `start` over the held text once; null
+   * when it ends within it. `run`: what decides the run by its length alone.
+   */
+  static over(start: LineState, held: string, run: HeldRun | null = null): HeldCandidate | null {
+    const h = new HeldCandidate(start, 0, run)
     return h.extend(held) ? h : null
   }
 
@@ -130,7 +168,18 @@ export class HeldCandidate {
   extend(chunk: string): boolean {
     for (let i = 0; i < chunk.length; i++) {
       if (this.read >= candidateLookahead) return false
-      this.state = next(this.state, chunk.charCodeAt(i))
+      const c = chunk.charCodeAt(i)
+      if (this.runLength >= 0) {
+        if (c === 0x60) this.runLength++
+        else {
+          // the run ended: a length that decides it without the candidate goes to the lexer now, as it would have
+          // gone had the chunk not cut the run (the lexer's fate asks the length first)
+          const r = this.run
+          if (r !== null && (r.closes.includes(this.runLength) || (r.lineStart && this.runLength >= 3))) return false
+          this.runLength = -1
+        }
+      }
+      this.state = next(this.state, c)
       this.read++
       if ((this.state & candidateBits) === 0) return false
     }

@@ -18,13 +18,21 @@
  *           indented code is not recognised while this is set
  * bit 7     code: this line is indented code (decided at its first non-blank character)
  * bits 8-16 what the line's start shows (a fence line, a heading, a list
- *           marker): a kind, a count (the fence run, the `#`s, the digits;
- *           in the leading whitespace, the quote markers so far) and a flag
- *           whose meaning depends on the kind (TILDE / CLEARS)
+ *           marker, a thematic break or setext underline): a kind (bits
+ *           8-10, and bit 30 for the rule-like kinds), a count (the fence
+ *           run, the `#`s, the digits; in the leading whitespace, the quote
+ *           markers so far) and flags whose meaning depends on the kind
+ *           (TILDE / CLEARS; a rule-like line's phase and ITEM)
  * bit 17    quoted: block quote markers began the line; they count as leading
  *           whitespace, so a line of only markers is blank (ends a paragraph)
  * bits 18-29 an HTML tag or autolink being read (`inline-html.ts`)
+ * bit 30    (the kind's page, above)
  * ```
+ *
+ * CODE_OK follows CommonMark 4.4: indented code cannot interrupt a
+ * paragraph; after anything else (a blank line, a thematic break, an ATX or
+ * setext heading, a fence line, the stream's start) a line four columns in
+ * is code.
  *
  * The list bit errs towards live calls, as toolsieve did before it knew
  * indented code: any line starting (at most 3 columns in) with `-`, `+`,
@@ -48,7 +56,9 @@ export type LineState = number
 // an ATX heading is no paragraph, so indented code may follow it (`` ``` ``, then `    code`);
 // a list marker (`- `, `1. `) sets the list bit.
 const KIND_SHIFT = 8
-const KIND = 7 << KIND_SHIFT
+/** Bit 30 pages the kinds: with it set, bits 8-9 name the character of a rule-like line (see {@link RULE_DASH}). */
+const RULE_PAGE = 1 << 30
+const KIND = (7 << KIND_SHIFT) | RULE_PAGE
 const FENCE_LIKE = 1 << KIND_SHIFT
 const HEADING_LIKE = 2 << KIND_SHIFT
 const NOT_PARAGRAPH = 3 << KIND_SHIFT
@@ -56,8 +66,39 @@ const BULLET_LIKE = 4 << KIND_SHIFT
 const ORDERED_LIKE = 5 << KIND_SHIFT
 /** A list marker confirmed (`- `, `1. `): the line is a list item's first line (its paragraph goes on after it). */
 const LIST_ITEM = 6 << KIND_SHIFT
+/**
+ * Inside a fence or an HTML block (set and cleared by the lexer's tokens
+ * that open and end them, `enterCode` / `leaveCode`): its lines are code,
+ * so nothing on them is a list item, a heading or a break, and the kind
+ * stays from line to line.
+ */
+const IN_CODE = 7 << KIND_SHIFT
+/**
+ * A line that began with `-`, `*`, `_` or `=` and so far holds only that
+ * character and spaces or tabs: a thematic break (three or more of `-`,
+ * `*`, `_`), a setext underline (`=` or `-`, no gap, after a paragraph
+ * line), a list item (`- `, `* `, or the marker alone), or a paragraph line,
+ * as its line feed decides. Its data: the count (1 to 3, saturating), the
+ * phase (tight, a blank seen, a character after a blank) and ITEM (the
+ * first character had a blank right after it: a list marker).
+ */
+const RULE_DASH = RULE_PAGE
+const RULE_STAR = RULE_PAGE | (1 << KIND_SHIFT)
+const RULE_UNDERSCORE = RULE_PAGE | (2 << KIND_SHIFT)
+const RULE_EQUALS = RULE_PAGE | (3 << KIND_SHIFT)
+const R_COUNT_SHIFT = 11
+const R_COUNT = 3 << R_COUNT_SHIFT
+const R_PHASE_SHIFT = 13
+const R_PHASE = 3 << R_PHASE_SHIFT
+const R_SPACED = 1 << R_PHASE_SHIFT
+const R_GAP = 2 << R_PHASE_SHIFT
+const R_ITEM = 1 << 15
+const underscore = 0x5f
+const equalsSign = 0x3d
+const ruleChar = (kind: number): number => (kind === RULE_DASH ? codes.dash : kind === RULE_STAR ? 0x2a : kind === RULE_UNDERSCORE ? underscore : equalsSign)
+const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0
 /** Kinds whose line is decided: mid-line, nothing more to read on it. */
-const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM
+const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM || kind === IN_CODE
 const COUNT_SHIFT = 11
 const COUNT = 15 << COUNT_SHIFT
 /** The fence run ended (its info string follows); for an ordered marker, its `.` or `)`. */
@@ -68,6 +109,26 @@ const TILDE = 1 << 16
 const CLEARS = 1 << 16
 /** A block quote marker (`>`) began this line: its rest is no indented code here (the guard reads quotes only for fences). */
 const QUOTED = 1 << 17
+
+/**
+ * A change the lexer makes to the line state where the text alone cannot
+ * tell: bits cleared, then bits set (`LineCursor.mark`).
+ */
+export interface LineMark {
+  clear: number
+  set: number
+}
+
+/** A fence's body or an HTML block begins (after the opener's line feed, or at a block's opening tag). */
+export const enterCode: LineMark = { clear: KIND, set: IN_CODE }
+/**
+ * A fence or an HTML block ended with this line feed: the next line follows
+ * no paragraph (so it may be indented code), and no HTML tag began in the
+ * block goes on outside it.
+ */
+export const leaveCode: LineMark = { clear: KIND | candidateBits, set: CODE_OK }
+
+export const applyMark = (ls: LineState, m: LineMark): LineState => (ls & ~m.clear) | m.set
 
 /** The start of a stream: column 0, no paragraph before it. */
 export const streamStart: LineState = linePositions.start | CODE_OK
@@ -92,6 +153,7 @@ export const quotedOf = (ls: LineState): boolean => (ls & QUOTED) !== 0
 
 function lineFeed(ls: LineState): LineState {
   const kind = ls & KIND
+  if (kind === IN_CODE) return linePositions.start | (ls & (CODE_OK | LIST)) | IN_CODE
   const fenceLine = kind === FENCE_LIKE && (ls & COUNT) >> COUNT_SHIFT >= 3
   const ok = (ls & POSITION) !== linePositions.mid || (ls & CODE) !== 0 || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
   return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST)
@@ -102,14 +164,17 @@ const numberSign = 0x23
 function firstContent(ls: LineState, c: number): LineState {
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
   const okBit = ls & CODE_OK
+  if ((ls & KIND) === IN_CODE) return linePositions.mid | okBit | (ls & LIST) | IN_CODE
   const code = okBit !== 0 && (ls & (LIST | QUOTED)) === 0 && cols >= 4
   let list = ls & LIST
   let kind = 0
   if (!code && cols < 4) {
     const clears = cols === 0 && okBit !== 0
-    if (isBulletMarker(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
+    if (c === codes.dash || c === 0x2a) kind = (c === codes.dash ? RULE_DASH : RULE_STAR) | (1 << R_COUNT_SHIFT) | (clears ? CLEARS : 0)
+    else if (isBulletMarker(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
     else if (isAsciiDigit(c)) kind = ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (clears) list = 0
+    if (c === underscore || c === equalsSign) kind = (c === underscore ? RULE_UNDERSCORE : RULE_EQUALS) | (1 << R_COUNT_SHIFT)
     if (c === codes.graveAccent) kind = FENCE_LIKE | (1 << COUNT_SHIFT)
     else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
     else if (c === numberSign) kind = HEADING_LIKE | (1 << COUNT_SHIFT)
@@ -123,11 +188,40 @@ function marker(ls: LineState, keep: LineState, was: boolean): LineState {
   return (ls & CLEARS) !== 0 ? keep & ~LIST : keep
 }
 
+/** A character after the first of a rule-like line (see {@link RULE_DASH}), not its line feed. */
+function ruleStep(ls: LineState, kind: number, c: number, keep: LineState): LineState {
+  const n = (ls & R_COUNT) >> R_COUNT_SHIFT
+  const phase = ls & R_PHASE
+  if (c === codes.space || c === codes.tab || c === codes.carriageReturn) {
+    const item = (kind === RULE_DASH || kind === RULE_STAR) && n === 1 && phase === 0 ? R_ITEM : 0
+    return phase === 0 ? ls | R_SPACED | item : ls
+  }
+  if (c === ruleChar(kind)) {
+    // `= =` is no underline, and `=` lines are nothing else
+    if (kind === RULE_EQUALS && phase !== 0) return keep
+    return (ls & ~(R_COUNT | R_PHASE)) | (Math.min(3, n + 1) << R_COUNT_SHIFT) | (phase === 0 ? 0 : R_GAP)
+  }
+  return marker(ls, keep, (ls & R_ITEM) !== 0)
+}
+
+/** The line feed of a rule-like line: what the line was (a line of the kinds {@link lineFeed} reads). */
+function ruleEnd(ls: LineState, kind: number): LineState {
+  const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
+  const n = (ls & R_COUNT) >> R_COUNT_SHIFT
+  // a thematic break: no paragraph line, and at column 0 after a blank line it closes every list
+  if (n >= 3 && kind !== RULE_EQUALS) return ((ls & CLEARS) !== 0 ? keep & ~LIST : keep) | NOT_PARAGRAPH
+  // a setext underline ends the paragraph before it as a heading (a line after a paragraph line has no CODE_OK)
+  if ((kind === RULE_DASH || kind === RULE_EQUALS) && (ls & R_PHASE) !== R_GAP && (ls & CODE_OK) === 0) return keep | NOT_PARAGRAPH
+  // a marker with its blank, or alone on its line: a list item
+  return marker(ls, keep, (ls & R_ITEM) !== 0 || (n === 1 && kind !== RULE_UNDERSCORE && kind !== RULE_EQUALS))
+}
+
 /** A character after the first of a line that may be a fence line, a heading or a list item. */
 function classify(ls: LineState, c: number): LineState {
   const kind = ls & KIND
   const n = (ls & COUNT) >> COUNT_SHIFT
   const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
+  if (isRule(kind)) return ruleStep(ls, kind, c, keep)
   const blankAfter = c === codes.space || c === codes.tab || c === codes.lineFeed || c === codes.carriageReturn
   if (kind === BULLET_LIKE) return marker(ls, keep, blankAfter)
   if (kind === ORDERED_LIKE) {
@@ -181,7 +275,7 @@ export function next(ls: LineState, c: number): LineState {
   else {
     // a marker alone on its line is an (empty) list item
     const kind = ls & KIND
-    line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : ls)
+    line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : isRule(kind) ? ruleEnd(ls, kind) : ls)
   }
   return (line & ~candidateBits) | candidateAfter(ls, line, c, mid)
 }
@@ -206,7 +300,10 @@ function candidateAfter(ls: LineState, line: LineState, c: number, mid: boolean)
     // void, a paragraph line after all: it ends the tag at its line feed, once it is a fence)
     const before = ls & KIND
     const after = line & KIND
-    if (after !== before && (after === LIST_ITEM || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) return 0
+    // a marker's blank (`- `) ends the paragraph whatever the line turns out to be (an item, a break, an underline)
+    const itemBefore = isRule(before) && (ls & R_ITEM) !== 0
+    if (isRule(after) && (line & R_ITEM) !== 0 && !itemBefore) return 0
+    if (after !== before && ((after === LIST_ITEM && !itemBefore) || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) return 0
   }
   if (h === 0 && c !== codes.lessThan) return 0
   h = candidateStep(h, c)
@@ -215,6 +312,15 @@ function candidateAfter(ls: LineState, line: LineState, c: number, mid: boolean)
 }
 
 const settle = (h: number): number => (h < 0 ? 0 : h)
+
+/**
+ * A line feed now ends a line that ends any paragraph before it: a blank
+ * line, or a thematic break, a heading (ATX or a setext underline), a fence
+ * line or indented code. A code span left open in the paragraph never closes.
+ */
+export function endsParagraph(ls: LineState): boolean {
+  return (next(ls, codes.lineFeed) & CODE_OK) !== 0
+}
 
 /** Where the next `<` and line feed are, so a long quiet line costs two `indexOf`s, not one step per character. */
 export interface Ahead {

@@ -31,8 +31,9 @@ import type { Role } from '../grammar/types.js'
 import { classUnits, codes } from './codes.js'
 import { freshMarkdown, itemColumnOf, lineStartIndent, quoteDepthOf, type LexContext } from './context.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
-import { blockOpenerAt, codeCloseAt, codeLevel, codeOpenAt, commentCloserAt, commentLevel, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
+import { blockOpenerAt, closeCode, codeCloseAt, codeOpenAt, commentCloserAt, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
 import { commentLive } from './inline-html.js'
+import { enterCode, leaveCode } from './lines.js'
 import type { CategoryName } from './kinds.js'
 import { spanOrProse, state, type Decision, type GuardSettings } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -78,8 +79,11 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       const o = blockOpenerAt(text, offset, c.final)
       if (o === null || o === 'more' || (kind !== null && o.kind !== kind)) return null
       const image = text.substring(offset, o.end)
+      if (target === modes.halt) return [image]
+      // its lines are code until the line of its closer ends (`lines.ts`): no list item or heading in them counts
+      c.lines.mark(text, o.end, enterCode)
       // an HTML block interrupts the paragraph: its pending backticks were literal
-      return target === modes.halt ? [image] : apply(c, { target, md: freshMarkdown() }, image)
+      return apply(c, { target, md: freshMarkdown() }, image)
     }, lt, false)
 
   /** A tag inside an open inline comment: held (`spanHold`), or text once its paragraph was read twice (`noHoldBefore`). */
@@ -114,8 +118,8 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       if (!inline || c.levels.includes(commentLevel)) return null
       const end = codeOpenAt(text, offset)
       if (!isNumber(end)) return null
-      const levels = [...c.levels, codeLevel]
-      return apply(c, { target, md: state(levels, mode === modes.spanHold ? c.holdDepth : 0) }, text.substring(offset, end))
+      const depth = mode === modes.spanHold ? c.holdDepth : 0
+      return apply(c, { target, md: state(openCode(c.levels, depth), depth) }, text.substring(offset, end))
     }, lt, false)
 
   /**
@@ -127,11 +131,11 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
     f.make(`${mode}.CodeClose`, 'Text', target, (text, offset) => {
       const c = ctx.current
       if (!inline || c.levels.includes(commentLevel)) return null
-      const k = c.levels.lastIndexOf(codeLevel)
+      const k = lastCodeLevel(c.levels)
       if (k < 0) return null
       const end = codeCloseAt(text, offset)
       if (!isNumber(end)) return null
-      const levels = c.levels.filter((_, i) => i !== k)
+      const levels = closeCode(c.levels, k)
       let d: Decision
       if (mode !== modes.spanHold) d = spanOrProse(levels)
       else if (k < c.holdDepth) d = spanOrProse(levels)
@@ -196,8 +200,9 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
   function blockModes(): Record<'htmlComment' | 'htmlRaw' | 'htmlEnd', TokenType[]> {
     const endLine = f.make(`${modes.htmlEnd}.lf`, 'Text', modes.prose, (t, o) => {
       const c = ctx.current
-      // the block ends with its line: an HTML candidate begun in it (`<a title="` after `-->`) is none outside it
-      c.lines.kill(t, o + 1)
+      // the block ends with its line: an HTML candidate begun in it (`<a title="` after `-->`) is none outside it, and
+      // the next line follows no paragraph (it may be indented code)
+      c.lines.mark(t, o + 1, leaveCode)
       return apply(c, { target: modes.prose, md: freshMarkdown() }, '\n')
     }, [codes.lineFeed], true)
     return {

@@ -7,7 +7,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
 import { endsBlankLine, freshMarkdown, keepsFence, lineStartIndent, lineStates, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
-import { columnsOf, mayStartCode } from './lines.js'
+import { columnsOf, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -37,6 +37,19 @@ function runAt(kind: RunKind, c: LexContext, text: string, offset: number): numb
   return offset === 0 && c.startAt >= 0 ? c.startAt : lineStartIndent(text, offset, c.lineState)
 }
 
+/**
+ * How a line feed from `mode` to `target` changes the line state beyond what
+ * the text shows: an opener's line feed into the fence begins code, a line
+ * feed from a fence (its closer's line, or a line its quote or list item
+ * does not keep) back to prose ends it (`lines.ts`, IN_CODE). The fast
+ * lane's line ends (`MarkdownShortcuts.lineEnds`) ask the same.
+ */
+export function lineMarkAt(mode: ModeName, target: ModeName | null): LineMark | null {
+  if (target === modes.fence && (mode === modes.fenceInfo || mode === modes.fenceInfoHold)) return enterCode
+  if (target === modes.prose && (mode === modes.fence || mode === modes.fenceClose)) return leaveCode
+  return null
+}
+
 export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   const ctx = f.ctx
   const runHint = [codes.graveAccent, codes.tilde]
@@ -51,8 +64,12 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     // a run that may open a fence is read by the fence rules (block structure first)
     if (indent >= 0 && len >= 3) return null
     if (!inTag(kind, c, text, offset)) return null
-    const levels = kind === 'fenceInfo' || kind === 'fenceInfoHold' ? inlineRun(c.levels, c.fenceLen) : c.levels
-    return levels.indexOf(len) >= 0 ? 'closes' : c.lines.fate(text, offset, c.final)
+    return spanLevels(kind, c).indexOf(len) >= 0 ? 'closes' : c.lines.fate(text, offset, c.final)
+  }
+
+  /** The open span levels a run may close: in a backtick fence opener's info string, the opener is an inline run before it. */
+  function spanLevels(kind: RunKind, c: LexContext): number[] {
+    return kind === 'fenceInfo' || kind === 'fenceInfoHold' ? inlineRun(c.levels, c.fenceLen) : c.levels
   }
 
   /** A backtick run at `offset` stands in an open tag or autolink, where that can matter. */
@@ -89,11 +106,17 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         if (offset === 0 && c.carry !== null && c.carry.ch === codes.graveAccent) return null
         let end = offset + 1
         while (end < text.length && text.charCodeAt(end) === codes.graveAccent) end++
+        const at = runAt(kind, c, text, offset)
         if (end === text.length) {
-          // cut by the end of the text: its length (a level it closes, a fence it opens) is not known yet: held while in a tag
-          return inTag(kind, c, text, offset) ? [text.substring(offset)] : null
+          // cut by the end of the text: its length (a level it closes, a fence it opens) is not known yet: held while
+          // in a tag, and the held candidate gives it back once that length is known and decides it (`HeldCandidate`)
+          if (!inTag(kind, c, text, offset)) return null
+          c.lines.heldRun = { closes: spanLevels(kind, c), lineStart: at >= 0 }
+          return [text.substring(offset)]
         }
-        return fate(kind, c, text, offset, end - offset, runAt(kind, c, text, offset)) === 'open' ? [text.substring(offset)] : null
+        if (fate(kind, c, text, offset, end - offset, at) !== 'open') return null
+        c.lines.heldRun = null
+        return [text.substring(offset)]
       }, [codes.graveAccent], true)
       f.info.get(hold)!.candidateHold = true
       out.push(hold)
@@ -145,7 +168,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     const out = lineFeedTargets(mode).map((target) =>
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
-        let d = decideLineFeed(mode, endsBlankLine(text, offset, c.lineState), c)
+        // a break or a heading ends the paragraph as a blank line does (the lines that hold no run of their own)
+        const ends = endsBlankLine(text, offset, c.lineState) || ((mode === modes.span || mode === modes.spanHold) && endsParagraph(c.lines.stateAt(text, offset)))
+        let d = decideLineFeed(mode, ends, c)
         if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
           // indent (or be blank, in a list item); no lazy lines
@@ -154,6 +179,8 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
           if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
         }
         if (d.target !== target) return null
+        const m = lineMarkAt(mode, target)
+        if (m !== null) c.lines.mark(text, offset + 1, m)
         return apply(c, d, '\n')
       }, [codes.lineFeed], true),
     )

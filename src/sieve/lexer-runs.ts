@@ -160,7 +160,7 @@ export class LexerRuns {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
-          if (info.candidateHold === true) this.d.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image)
+          if (info.candidateHold === true) this.d.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image, ctx.lines.heldRun)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState

@@ -13,7 +13,8 @@
  * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
 import { lineStartIndent, lineStateBefore, rawIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { advanceUnlessCode, quiet } from '../lexer/lines.js'
+import { advanceUnlessCode, applyMark, quiet } from '../lexer/lines.js'
+import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
 import { blockOpenerAt, commentLevel, mayBeCodeTag, mayOpenBlock } from '../lexer/html.js'
 import { codes } from '../lexer/codes.js'
@@ -264,6 +265,9 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     const a = plainThen(this.a, lf + 1, 'more')
     a.mode = d.target
     a.md = d.md
+    // a fence's body begins or ends with this line feed, as the lexer's line feed token marks it
+    const m = lineMarkAt(mode, d.target)
+    if (m !== null) a.line = applyMark(lineStateBefore(chunk, lf + 1, s.lineState), m)
     return a
   }
 

@@ -130,6 +130,8 @@ describe('html guard: inline <code>', () => {
     ['at a line start (a paragraph, not an HTML block)', '<code>' + live + '</code>\nok'],
     ['a closing backtick run inside it', 'x <code>` ' + live + ' `</code>'],
     ['right after a run of `<`', 'x <<<<code>' + live + '<<</code> y'],
+    ['nested: one `</code>` of two, then the block', 'x <code> a <code> b </code> ' + live + ' </code> y'],
+    ['two opened in a row, the block after the first', 'x <code> ' + live + ' <code> b </code> </code> y'],
   ])('should not support (run) a block inside inline <code> (%s)', (_label, input) => {
     expectText(input)
   })
@@ -140,6 +142,8 @@ describe('html guard: inline <code>', () => {
     ['an unclosed <code>, then the end of the stream', 'x <code> ' + live],
     ['`<codex>` is another element', 'x <codex> ' + live + ' </codex>'],
     ['`<code>` inside a code span is no tag', 'x `<code>` ' + live],
+    ['two opened in a row and both closed', 'x <code> a <code> b </code> c </code> ' + live],
+    ['one closed, then a second opened after the block and closed', 'x <code> a </code> ' + live + ' <code> b </code>'],
   ])('should support a block after or outside inline <code> (%s)', (_label, input) => {
     expectOneCall(input)
   })

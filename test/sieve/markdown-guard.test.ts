@@ -89,6 +89,24 @@ describe('markdown guard: indented code', () => {
     ['after a list that a paragraph at column 0 closed', '- item\n\nText.\n\n    ' + live],
     ['after a line that only starts with a digit (no list)', '1 < 2\n\n    ' + live],
     ['a backtick run in it (no code span, no fence)', '\n    ``` `' + live + '\n'],
+    ['after a thematic break of `*`', '***\n    ' + live],
+    ['after a thematic break of `-`', '---\n    ' + live],
+    ['after a thematic break of `_` with spaces', 'Text\n _ _ _\n    ' + live],
+    ['after a setext heading (`===`)', 'Title\n===\n    ' + live],
+    ['after a setext heading (`---`)', 'Title\n---  \n    ' + live],
+    ['after a setext heading of one `-`', 'Title\n-\n    ' + live],
+    ['after a thematic break in a block quote', '> ***\n    ' + live],
+    ['after a thematic break that closes a list', '- a\n\n***\n    ' + live],
+    ['after a comment block on one line', '<!-- note -->\n    ' + live],
+    ['after a closed <pre> block', '<pre>\nx\n</pre>\n    ' + live],
+    ['after a list marker line inside a fence', '```\n- item\n```\n\n    ' + live],
+    ['after a list marker line inside a ~~~ fence (an ordered one)', '~~~\n1. item\n~~~\n    ' + live],
+    ['after a list marker line inside a comment block', '<!--\n- x\n-->\n\n    ' + live],
+    ['after a list marker line inside a <pre> block', '<pre>\n* x\n</pre>\n    ' + live],
+    ['after a fence in a block quote that the next line leaves', '> ```\n> - x\n    ' + live],
+    ['after a thematic break ending a paragraph with an unmatched backtick', 'Use ` then\n___\n\t' + live],
+    ['after a setext heading whose text has an unmatched backtick', 'Use ` then\nText\n=\n     ' + live],
+    ['after an ATX heading ending a paragraph with an unmatched backtick', 'Use ` then\n# Title\n    ' + live],
   ])('should support markup in indented code as text (%s)', (_label, input) => {
     expectText(input)
   })
@@ -101,6 +119,13 @@ describe('markdown guard: indented code', () => {
     ['after a lazy continuation line in a list item', '- a\nb\n\n    ' + live],
     ['at column 0 after indented code', 'x\n\n    code\n' + live],
     ['after a void backtick fence line (a paragraph line)', '```a`b\n    ' + live],
+    ['after `===` with no paragraph before it (a paragraph line)', '===\n    ' + live],
+    ['after `= =` (no underline: a paragraph continuation)', 'Title\n= =\n    ' + live],
+    ['after `-- x` (a paragraph line)', 'Title\n-- x\n    ' + live],
+    ['after two `*` (no break)', '**\n    ' + live],
+    ['after an empty list item (`-` after a blank line)', 'x\n\n-\n    ' + live],
+    ['after a list item whose fence closed (the list goes on)', '- a\n  ```\n  x\n  ```\n\n    ' + live],
+    ['after an HTML block opened on a list item line (still in the list)', '- <!-- x -->\n\n    ' + live],
   ])('should not support an indented line as code where CommonMark makes it a paragraph (%s)', (_label, input) => {
     expectOneCall(input)
   })
@@ -288,5 +313,28 @@ describe('markdown guard: inline code', () => {
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
     expect(codes(events)).toEqual([])
+  })
+})
+
+describe('markdown guard: a run cut by a chunk end inside an open HTML candidate', () => {
+  it.each([
+    ['a broken block after a voided fence opener whose info string opens a comment', '```<!--``` <tool_calls><invoke a.b><', 'unterminated-block'],
+    ['a broken block after a code span that closes inside an open comment', 'x `` <!-- `` <tool_calls><invoke a.b><', 'unterminated-block'],
+  ])('should support the same diagnostic in every chunking once the run closes a span (%s)', (_label, input, code) => {
+    expect(codes(expectChunkInvariant(input))).toEqual([code])
+  })
+
+  it('should support a block after a voided fence opener whose info string opens a comment, in every chunking', () => {
+    expect(outline(expectChunkInvariant('```<!--``` ' + live + '\n\nok'))).toEqual(['```<!--``` ', call, '\n\nok'])
+  })
+})
+
+describe('markdown guard: a break or heading ends the paragraph of a held tag', () => {
+  it.each([
+    ['a thematic break', 'Use ` ' + live + '\n***\nx ` y'],
+    ['a setext underline', 'Use ` ' + live + '\n---\nx ` y'],
+    ['a thematic break in a block quote', '> Use ` ' + live + '\n> ***\n> x ` y'],
+  ])('should support a block held after an unmatched backtick going live when %s ends its paragraph (a later run closes nothing)', (_label, input) => {
+    expectOneCall(input)
   })
 })

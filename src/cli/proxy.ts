@@ -21,7 +21,7 @@ What the repair cannot read passes through unrepaired rather than failed: a
 request whose tools cannot be compiled (a draft-04 $schema, a remote $ref;
 decided before the upstream is called, with a warning in the log), a
 completion or chunk of another shape (content as an array of parts, a null
-choice). A path never leaves the upstream's: a .. segment (also %2e%2e, \..\)
+choice). A path never leaves the upstream's: a .. segment (also %2e%2e, \\..\\)
 is a 400; the query goes as the client wrote it, a #fragment never goes.
 An upstream silent for --upstream-timeout is a 504, or mid-stream an error
 event after the text held so far; so is an upstream that fails mid-stream, or

@@ -185,3 +185,17 @@ export async function write(res: ServerResponse, text: string | Buffer): Promise
     res.on('close', done)
   })
 }
+
+/** Response headers for a body the proxy rewrote: the upstream's, without length and encoding (both change). */
+export function rewrittenHeaders(upstream: IncomingMessage): Record<string, string | string[]> {
+  return forwardHeaders(upstream.headers, ['content-encoding']) as Record<string, string | string[]>
+}
+
+/** A body as JSON, or `undefined` when it is not JSON. */
+export const parseJson = (data: string): unknown => {
+  try {
+    return JSON.parse(data) as unknown
+  } catch {
+    return undefined
+  }
+}

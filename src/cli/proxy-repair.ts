@@ -11,13 +11,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
-import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import type { DiagnosticEvent, ErrorEvent } from '../index.js'
 import { resolveAdapterOptions } from '../adapters/index.js'
-import { sieveChatCompletion, sieveChatStream, sieveResponsesStream, type OpenAIAdapterOptions } from '../openai/index.js'
-import { decodedBody, forwardHeaders, relay, write } from './proxy-http.js'
-import { readableChunk, readableCompletion, readableResponsesEvent } from './proxy-shapes.js'
+import { sieveChatStream, sieveResponsesStream, type OpenAIAdapterOptions } from '../openai/index.js'
+import { repairCompletion } from './proxy-completion.js'
+import { decodedBody, parseJson, relay, rewrittenHeaders, write } from './proxy-http.js'
+import { readableChunk, readableResponsesEvent } from './proxy-shapes.js'
 import { decodeUtf8, sseEvents, sseFrame, type SseEvent } from './proxy-sse.js'
 
 /** What a request's log line says. */
@@ -67,11 +68,6 @@ export function readableOptions(options: OpenAIAdapterOptions): string | undefin
   }
 }
 
-/** Response headers for a body the proxy rewrote: the upstream's, without length and encoding (both change). */
-function rewrittenHeaders(upstream: IncomingMessage): Record<string, string | string[]> {
-  return forwardHeaders(upstream.headers, ['content-encoding']) as Record<string, string | string[]>
-}
-
 /** An error inside an event stream, in OpenAI's shape: the SDKs throw it as an APIError. */
 function streamError(error: unknown, fallback = 'repair-failed'): string {
   const code = (error as { code?: unknown }).code
@@ -94,13 +90,6 @@ function isErrorEvent(kind: RouteKind, event: SseEvent & { kind: 'data' }, parse
   return kind === 'chat' ? o.error !== undefined && !Array.isArray(o.choices) : o.type === 'error'
 }
 
-const parseJson = (data: string): unknown => {
-  try {
-    return JSON.parse(data) as unknown
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Streams a repaired event stream. Comments (keep-alives), events that are
@@ -240,66 +229,6 @@ function rescuedIn(kind: RouteKind, chunk: Record<string, unknown>, natives: Set
     if (item?.type === 'function_call' && !(typeof item.id === 'string' && natives.has(item.id))) n++
   }
   return n
-}
-
-/** Most bytes of a non-streamed completion the proxy holds to repair it. */
-const COMPLETION_LIMIT = 64 * 1024 * 1024
-
-/**
- * A whole completion, repaired. One that is not JSON, not a shape the
- * repair reads (content as an array of parts) or over the bound goes out as
- * it came, with the upstream's status; so does one the adapter fails on for
- * any reason but a conflict with native calls, which is refused (502)
- * rather than sent with calls that may run twice.
- */
-async function repairCompletion(upstream: IncomingMessage, body: Readable, res: ServerResponse, options: OpenAIAdapterOptions, log: RepairLog): Promise<void> {
-  const status = upstream.statusCode ?? 200
-  const headers = rewrittenHeaders(upstream)
-  const reader = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]()
-  const parts: Buffer[] = []
-  let length = 0
-  for (let next = await reader.next(); next.done !== true; next = await reader.next()) {
-    parts.push(next.value)
-    length += next.value.length
-    if (length > COMPLETION_LIMIT) {
-      // Too large to hold: what was read goes out, then the rest as it comes.
-      log.mode = 'passed'
-      log.note = 'not repaired: body over 64 MB'
-      res.writeHead(status, headers)
-      for (const part of parts.splice(0)) await write(res, part)
-      for (let rest = await reader.next(); rest.done !== true; rest = await reader.next()) await write(res, rest.value)
-      res.end()
-      return
-    }
-  }
-  const bytes = Buffer.concat(parts, length)
-  const asItCame = (why: string): void => {
-    log.mode = 'passed'
-    log.note = `not repaired: ${why}`
-    res.writeHead(status, { ...headers, 'content-length': String(bytes.length) })
-    res.end(bytes)
-  }
-  const completion = parseJson(bytes.toString('utf8'))
-  if (completion === undefined) return asItCame('body is not JSON')
-  if (!readableCompletion(completion)) return asItCame('not a shape the repair reads')
-  const choices = (completion as unknown as ChatCompletion).choices ?? []
-  const natives = new Set(choices.flatMap((c) => (c.message?.tool_calls ?? []).map((t) => t.id)))
-  let text: string
-  try {
-    const repaired = sieveChatCompletion(completion as unknown as ChatCompletion, options)
-    for (const c of repaired.choices ?? []) for (const t of c?.message?.tool_calls ?? []) if (!natives.has(t.id)) log.rescued++
-    text = JSON.stringify(repaired)
-  } catch (error) {
-    const code = (error as { code?: unknown }).code
-    if (code !== 'native-conflict') return asItCame(`the repair failed (${typeof code === 'string' ? code : (error as Error).message})`)
-    log.note = `refused: ${code}`
-    text = JSON.stringify({ error: { message: (error as Error).message, type: 'toolsieve_error', code } })
-    res.writeHead(502, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) })
-    res.end(text)
-    return
-  }
-  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) })
-  res.end(text)
 }
 
 /**

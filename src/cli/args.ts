@@ -14,10 +14,16 @@ export const exit = {
   usage: 2,
 } as const
 
-/** The command cannot run as given (exit 2). Its message is the one line printed. */
+/** The command cannot run as given (exit 2). Its message is the one line printed (line breaks in it become spaces). */
 export class UsageError extends Error {
   override name = 'UsageError'
+  constructor(message: string) {
+    super(oneLine(message))
+  }
 }
+
+/** Every error is one line on stderr, whatever wrote its message. */
+const oneLine = (message: string): string => message.replace(/\s*[\r\n]+\s*/g, ' ').trim()
 
 /** A command's flag definitions, as `parseArgs` takes them. */
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>
@@ -39,6 +45,9 @@ export function parseCommand<O extends CommandOptions>(command: string, argv: st
     return parseArgs({ args: argv, options: { ...options, ...helpFlag }, allowPositionals, strict: true })
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error)
+    // `--chunk -1`: Node's three lines say the value looks like a flag; one line says the same.
+    const ambiguous = /^Option '(?:-\w, )?(--[^']+)' argument is ambiguous/.exec(message)
+    if (ambiguous !== null) throw new UsageError(`${command}: ${ambiguous[1]} needs a value; for one starting with -, write ${ambiguous[1]}=${argv[argv.indexOf(ambiguous[1]!) + 1] ?? '-…'}`)
     throw new UsageError(`${command}: ${message}`)
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Where `bench` sends its batches: worker threads (`--jobs N`), or the main
- * thread for `--jobs 1`. Each worker has at most two batches in flight (one
- * running, one waiting), and `submit` waits for a free slot, so the reader
- * pauses and memory stays bounded by the batches in flight whatever the
- * input's size.
+ * thread for `--jobs 1`. Workers start only when a batch finds every one
+ * busy, so there are never more than the batches (a one-turn file runs in
+ * one worker, whatever `--jobs`). Each worker has at most two batches in
+ * flight (one running, one waiting), and `submit` waits for a free slot, so
+ * the reader pauses and memory stays bounded by the batches in flight
+ * whatever the input's size.
  */
 import { Worker } from 'node:worker_threads'
 import type { SieveOptions } from '../index.js'
@@ -17,6 +19,8 @@ export interface Pool {
   /** Resolves when every batch submitted has its result. */
   drain(): Promise<void>
   close(): Promise<void>
+  /** How many threads ran batches: the workers started, or 1 for the main thread. */
+  threads(): number
 }
 
 const IN_FLIGHT = 2
@@ -34,6 +38,7 @@ function startWorker(init: WorkerInit): Worker {
   return new Worker(boot, { eval: true, workerData: init })
 }
 
+/** At most `jobs` workers, each started when a batch finds the others busy. */
 export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchResult) => void): Pool {
   let failure: Error | undefined
   let closing = false
@@ -43,7 +48,8 @@ export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchRe
     waiters = []
     for (const f of w) f()
   }
-  const workers = Array.from({ length: jobs }, () => {
+  const workers: { worker: Worker; inFlight: number }[] = []
+  const start = (): { worker: Worker; inFlight: number } => {
     const worker = startWorker(init)
     const slot = { worker, inFlight: 0 }
     worker.on('message', (result: BatchResult) => {
@@ -61,16 +67,21 @@ export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchRe
       failure ??= new Error(`a bench worker stopped (exit code ${code}) with ${slot.inFlight} batches in flight`)
       wake()
     })
+    workers.push(slot)
     return slot
-  })
+  }
+  const idle = () => workers.find((w) => w.inFlight === 0)
   const free = () => workers.reduce((best, w) => (w.inFlight < best.inFlight ? w : best))
   const check = (): void => {
     if (failure !== undefined) throw failure
   }
   return {
     async submit(batch) {
-      for (check(); free().inFlight >= IN_FLIGHT; check()) await new Promise<void>((r) => waiters.push(r))
-      const slot = free()
+      check()
+      // A batch that finds no idle worker starts one, while under the jobs.
+      if (idle() === undefined && workers.length < jobs) start()
+      for (; free().inFlight >= IN_FLIGHT; check()) await new Promise<void>((r) => waiters.push(r))
+      const slot = idle() ?? free()
       slot.inFlight++
       slot.worker.postMessage(batch)
     },
@@ -81,6 +92,7 @@ export function workerPool(jobs: number, init: WorkerInit, onResult: (r: BatchRe
       closing = true
       await Promise.all(workers.map((w) => w.worker.terminate()))
     },
+    threads: () => Math.max(1, workers.length),
   }
 }
 
@@ -93,5 +105,6 @@ export function inlinePool(chunkings: readonly Chunking[], options: SieveOptions
     },
     async drain() {},
     async close() {},
+    threads: () => 1,
   }
 }

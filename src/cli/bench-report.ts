@@ -21,6 +21,7 @@ export interface BenchSummary {
   turns: number
   /** Input lines that held no turn (skipped). */
   unreadable: number
+  /** The threads that ran batches: at most `--jobs`, the cores and the batches (1 with `--jobs 1`). */
   jobs: number
   wallMs: number
   /** All chunkings' input over the wall time: what the jobs together got through. */

@@ -24,7 +24,8 @@ turns, peak memory and the speed-up of the jobs.
 Options:
   --chunk LIST          chunkings, comma-separated or repeated: token, N
                         (characters), whole, input (default: token,4096,whole)
-  --jobs N              worker threads (default: the cores, ${availableParallelism()} here); 1 runs in
+  --jobs N              worker threads, at most: never more than the cores
+                        (${availableParallelism()} here, the default) or the turns; 1 runs in
                         the main thread
   --json                one JSON object on stdout: per chunking mbps, turns,
                         calls, diagnostics; files, speedup, cpuMs, peakRssMB,
@@ -66,7 +67,8 @@ export async function benchCommandMain(argv: string[]): Promise<number> {
   const chunkings: Chunking[] = (values.chunk ?? ['token,4096,whole']).flatMap((v) => v.split(',')).filter((v) => v !== '').map((v) => parseChunking('bench', v))
   const names = chunkings.map(chunkingName)
   if (new Set(names).size !== names.length) throw new UsageError(`bench: --chunk names a chunking twice (${names.join(', ')})`)
-  const jobs = integerFlag('bench', 'jobs', values.jobs, availableParallelism())
+  // More workers than cores only share them (and each costs its own heap); more than the turns would sit idle.
+  const jobs = Math.min(integerFlag('bench', 'jobs', values.jobs, availableParallelism()), availableParallelism())
   const top = integerFlag('bench', 'slowest', values.slowest, 5, 0)
   const inputFormat: InputFormat | undefined = values.input === undefined ? undefined : choiceFlag('bench', 'input', values.input, ['text', 'jsonl', 'sse'] as const, 'text')
   const flags = { grammar: values.grammar, tools: values.tools, strict: values.strict, thinking: values.thinking }
@@ -134,7 +136,7 @@ export async function benchCommandMain(argv: string[]): Promise<number> {
     f.bytes = fileTurns[i]!.bytes
   })
   const usage = process.resourceUsage()
-  const summary = totals.summary(files, unreadable, jobs, wallMs, (usage.userCPUTime + usage.systemCPUTime) / 1000, usage.maxRSS / 1024)
+  const summary = totals.summary(files, unreadable, pool.threads(), wallMs, (usage.userCPUTime + usage.systemCPUTime) / 1000, usage.maxRSS / 1024)
   process.stdout.write(values.json === true ? JSON.stringify(summary) + '\n' : renderSummary(summary))
   const failed = unreadable > 0 || Object.values(summary.chunkings).some((c) => Object.keys(c.diagnostics).length > 0)
   return options.strict === true && failed ? exit.diagnostics : exit.ok

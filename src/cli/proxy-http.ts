@@ -6,7 +6,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import https from 'node:https'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import { pipeline, type Readable, type Writable } from 'node:stream'
+import { pipeline, type Duplex, type Readable, type Writable } from 'node:stream'
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
@@ -46,26 +46,85 @@ export function closeAgents(): void {
   agents.https.destroy()
 }
 
-/** The upstream URL of a request: the upstream's path prefix, then the request's path and query. */
-export function upstreamUrl(upstream: URL, path: string): URL {
-  const url = new URL(upstream.href)
-  const [pathname, query] = path.split(/\?(.*)/s, 2)
-  url.pathname = upstream.pathname.replace(/\/+$/, '') + (pathname ?? '')
-  url.search = query === undefined || query === '' ? '' : `?${query}`
-  return url
+/** The upstream sent nothing for the timeout (`code` `upstream-timeout`): before its head (a 504) or between bytes. */
+export class UpstreamTimeout extends Error {
+  override name = 'UpstreamTimeout'
+  readonly code = 'upstream-timeout'
+  constructor(readonly ms: number) {
+    super(`the upstream sent nothing for ${ms} ms`)
+  }
 }
 
-/** Sends a request upstream; resolves with the response's head (its body still to come) or rejects when it cannot connect. */
-export function requestUpstream(url: URL, method: string, headers: OutgoingHttpHeaders, body: Buffer | IncomingMessage): Promise<IncomingMessage> & { abort(): void } {
-  const secure = url.protocol === 'https:'
-  const req = (secure ? https : http).request(url, { method, headers, agent: secure ? agents.https : agents.http })
+/** Where a request goes and how long the upstream may stay silent. */
+export interface UpstreamCall {
+  /** For the protocol, host and port; `path` goes on the request line as it is. */
+  url: URL
+  path: string
+  method: string
+  headers: OutgoingHttpHeaders
+  body: Buffer | IncomingMessage
+  /** Most milliseconds without a byte from the upstream, before its head and between reads; 0 waits for ever. */
+  timeoutMs: number
+  /** The client is not reading (its socket needs a drain): silence then is the client's doing, not the upstream's, and the clock starts again. */
+  clientBackedUp(): boolean
+}
+
+/**
+ * Sends a request upstream; resolves with the response's head (its body
+ * still to come) or rejects when it cannot connect or stays silent past the
+ * timeout. A timeout mid-body destroys the response with the
+ * {@link UpstreamTimeout}, so whoever reads it sees why it ended.
+ */
+export function requestUpstream(call: UpstreamCall): Promise<IncomingMessage> & { abort(): void } {
+  const secure = call.url.protocol === 'https:'
+  const req = (secure ? https : http).request(call.url, { method: call.method, headers: call.headers, path: call.path, agent: secure ? agents.https : agents.http })
+  let head: IncomingMessage | undefined
+  let timer: NodeJS.Timeout | undefined
+  let socket: Duplex | undefined
+  const fire = (): void => {
+    if (call.clientBackedUp()) return arm()
+    const error = new UpstreamTimeout(call.timeoutMs)
+    if (head === undefined) req.destroy(error)
+    else head.destroy(error)
+  }
+  const arm = (): void => {
+    clearTimeout(timer)
+    if (call.timeoutMs > 0) timer = setTimeout(fire, call.timeoutMs)
+  }
+  const stop = (): void => {
+    clearTimeout(timer)
+    socket?.off('data', arm)
+    if (!Buffer.isBuffer(call.body)) call.body.off('data', arm)
+  }
+  // Every byte read from the upstream's socket starts the clock again (a keep-alive socket's listener goes with the request).
+  req.on('socket', (s) => {
+    socket = s
+    s.on('data', arm)
+  })
+  req.on('close', stop)
   const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.on('response', resolve)
+    req.on('response', (res: IncomingMessage) => {
+      head = res
+      arm()
+      res.on('end', stop)
+      res.on('close', stop)
+      resolve(res)
+    })
     req.on('error', reject)
   })
-  if (Buffer.isBuffer(body)) req.end(body)
-  else body.pipe(req)
-  return Object.assign(response, { abort: () => req.destroy() })
+  arm()
+  if (Buffer.isBuffer(call.body)) req.end(call.body)
+  else {
+    // A client still sending its body is not a silent upstream.
+    call.body.on('data', arm)
+    call.body.pipe(req)
+  }
+  return Object.assign(response, {
+    abort: () => {
+      stop()
+      req.destroy()
+    },
+  })
 }
 
 /**
@@ -73,9 +132,10 @@ export function requestUpstream(url: URL, method: string, headers: OutgoingHttpH
  * other: an upstream that dies mid-body cuts the client's response instead
  * of leaving it open (which `pipe` would).
  */
-export function relay<T extends Writable>(from: Readable, to: T): T {
-  pipeline(from, to, () => {
+export function relay<T extends Writable>(from: Readable, to: T, onError?: (error: Error) => void): T {
+  pipeline(from, to, (error) => {
     // Both ends are destroyed on failure; the request's log line says how it ended.
+    if (error !== null && error !== undefined) onError?.(error)
   })
   return to
 }
@@ -114,7 +174,7 @@ export function sendError(res: ServerResponse, status: number, code: string, mes
 }
 
 /** Writes and waits for `drain` when the client reads slower than the upstream writes. */
-export async function write(res: ServerResponse, text: string): Promise<void> {
+export async function write(res: ServerResponse, text: string | Buffer): Promise<void> {
   if (!res.write(text)) await new Promise<void>((resolve) => {
     const done = (): void => {
       res.off('drain', done)
@@ -124,4 +184,18 @@ export async function write(res: ServerResponse, text: string): Promise<void> {
     res.on('drain', done)
     res.on('close', done)
   })
+}
+
+/** Response headers for a body the proxy rewrote: the upstream's, without length and encoding (both change). */
+export function rewrittenHeaders(upstream: IncomingMessage): Record<string, string | string[]> {
+  return forwardHeaders(upstream.headers, ['content-encoding']) as Record<string, string | string[]>
+}
+
+/** A body as JSON, or `undefined` when it is not JSON. */
+export const parseJson = (data: string): unknown => {
+  try {
+    return JSON.parse(data) as unknown
+  } catch {
+    return undefined
+  }
 }

@@ -6,8 +6,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { asIsHeaders, closeAgents, forwardHeaders, readBody, relay, requestUpstream, sendError, upstreamUrl } from './proxy-http.js'
-import { adapterOptions, repairResponse, type RepairLog, type RouteKind } from './proxy-repair.js'
+import { asIsHeaders, closeAgents, forwardHeaders, readBody, relay, requestUpstream, sendError, type UpstreamCall } from './proxy-http.js'
+import { upstreamTarget } from './proxy-path.js'
+import { adapterOptions, readableOptions, repairResponse, type RepairLog, type RouteKind } from './proxy-repair.js'
+import { EVENT_LIMIT } from './proxy-sse.js'
 
 export interface ProxyOptions {
   /** The upstream's base URL; a request's path is appended to its path (`https://api.deepseek.com` + `/v1/chat/completions`). */
@@ -20,6 +22,18 @@ export interface ProxyOptions {
   log?: ((line: string) => void) | null
   /** Most bytes of a request body the repaired routes read (they need its tools and messages). Default 32 MiB. */
   maxRequestBytes?: number
+  /** Most milliseconds the upstream may stay silent, before its head (then a 504) or between bytes (then the stream ends with an error). Default 120 000; 0 waits for ever. */
+  upstreamTimeoutMs?: number
+  /** Most characters of one line or event of an upstream's event stream. Default 64 Mi, the bound of a whole completion. */
+  maxEventSize?: number
+}
+
+/** What a request's handling needs besides the request: the options, resolved. */
+interface Settings {
+  upstream: URL
+  limit: number
+  timeoutMs: number
+  eventLimit: number
 }
 
 export interface RunningProxy {
@@ -31,9 +45,8 @@ export interface RunningProxy {
 }
 
 /** Which route a request takes: the repaired kinds by the path's end, so any prefix (`/v1`, `/api/v1`) works. */
-function routeOf(req: IncomingMessage): RouteKind | undefined {
+function routeOf(req: IncomingMessage, path: string): RouteKind | undefined {
   if (req.method !== 'POST') return undefined
-  const path = (req.url ?? '').split('?')[0]!
   if (path.endsWith('/chat/completions')) return 'chat'
   if (path.endsWith('/responses')) return 'responses'
   return undefined
@@ -44,26 +57,34 @@ const describe = (error: unknown): string => {
   return e.code ?? e.message ?? String(error)
 }
 
+const isTimeout = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'upstream-timeout'
+
 /** Starts the proxy; resolves once it listens. */
 export function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const log = options.log === undefined ? (line: string) => process.stderr.write(line + '\n') : options.log
-  const limit = options.maxRequestBytes ?? 32 * 1024 * 1024
+  const settings: Settings = {
+    upstream: options.upstream,
+    limit: options.maxRequestBytes ?? 32 * 1024 * 1024,
+    timeoutMs: options.upstreamTimeoutMs ?? 120_000,
+    eventLimit: options.maxEventSize ?? EVENT_LIMIT,
+  }
   const server = createServer((req, res) => {
     const started = performance.now()
-    const entry: RepairLog = { mode: 'passed', rescued: 0, diagnostics: new Map() }
+    const entry: RepairLog = { mode: 'passed', rescued: 0, diagnostics: new Map(), path: upstreamTarget(settings.upstream, req.url ?? '/').logPath }
     res.on('close', () => {
       if (log === null) return
       const ms = (performance.now() - started).toFixed(0)
       const codes = [...entry.diagnostics].map(([code, n]) => `${code} ${n}`).join(', ')
       const repaired = entry.mode === 'stream' || entry.mode === 'whole'
       const calls = repaired ? `, ${entry.rescued} call${entry.rescued === 1 ? '' : 's'} rescued, diagnostics ${codes === '' ? 'none' : codes}` : ''
-      const aborted = res.writableFinished ? '' : ', client went away'
-      log(`toolsieve proxy: ${req.method} ${req.url} ${res.statusCode} ${entry.mode} ${ms} ms${calls}${entry.note === undefined ? '' : `, ${entry.note}`}${aborted}`)
+      const aborted = res.writableFinished || entry.upstreamFailed === true ? '' : ', client went away'
+      log(`toolsieve proxy: ${req.method} ${entry.path} ${res.statusCode} ${entry.mode} ${ms} ms${calls}${entry.note === undefined ? '' : `, ${entry.note}`}${aborted}`)
     })
-    handle(req, res, options.upstream, limit, entry).catch((error: unknown) => {
+    handle(req, res, settings, entry).catch((error: unknown) => {
       entry.mode = 'failed'
-      entry.note = `failed: ${describe(error)}`
-      if (!res.headersSent) sendError(res, 502, 'proxy-failed', `toolsieve proxy: ${describe(error)}`)
+      const timeout = isTimeout(error)
+      entry.note = timeout ? 'upstream timed out' : `failed: ${describe(error)}`
+      if (!res.headersSent) sendError(res, timeout ? 504 : 502, timeout ? 'upstream-timeout' : 'proxy-failed', `toolsieve proxy: ${describe(error)}`)
       else res.destroy()
     })
   })
@@ -78,13 +99,28 @@ export function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   })
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, limit: number, entry: RepairLog): Promise<void> {
-  const url = upstreamUrl(upstream, req.url ?? '/')
-  const kind = routeOf(req)
-  if (kind === undefined) return passThrough(req, res, url, entry)
+async function handle(req: IncomingMessage, res: ServerResponse, settings: Settings, entry: RepairLog): Promise<void> {
+  const target = upstreamTarget(settings.upstream, req.url ?? '/')
+  if (!target.ok) {
+    entry.mode = 'failed'
+    entry.note = `refused: ${target.message}`
+    req.resume()
+    return sendError(res, 400, 'bad-path', `toolsieve proxy: ${target.message}`)
+  }
+  const call = (method: string, headers: UpstreamCall['headers'], body: UpstreamCall['body']): UpstreamCall => ({
+    url: target.url,
+    path: target.path,
+    method,
+    headers,
+    body,
+    timeoutMs: settings.timeoutMs,
+    clientBackedUp: () => res.writableNeedDrain,
+  })
+  const kind = routeOf(req, target.logPath)
+  if (kind === undefined) return passThrough(req, res, call(req.method ?? 'GET', asIsHeaders(req.headers), req), entry)
 
-  const body = await readBody(req, limit)
-  if (body === undefined) return sendError(res, 413, 'request-too-large', `toolsieve proxy: request body over ${limit} bytes`)
+  const body = await readBody(req, settings.limit)
+  if (body === undefined) return sendError(res, 413, 'request-too-large', `toolsieve proxy: request body over ${settings.limit} bytes`)
   let request: Record<string, unknown> | undefined
   try {
     const parsed: unknown = JSON.parse(body.toString('utf8'))
@@ -92,27 +128,39 @@ async function handle(req: IncomingMessage, res: ServerResponse, upstream: URL, 
   } catch {
     request = undefined
   }
+  // Decided before the upstream is called (and bills): a request whose tools cannot be read is relayed unrepaired, never answered then failed.
+  const options = request === undefined ? undefined : adapterOptions(kind, request, entry)
+  const unreadable = options === undefined ? undefined : readableOptions(options)
   // The body goes as the client sent it; only its length is set again. Identity, so the proxy can read the answer.
   const headers = { ...forwardHeaders(req.headers, ['accept-encoding']), 'content-length': String(body.length) }
-  const response = await upstreamResponse(requestUpstream(url, 'POST', headers, body), res, url, entry)
+  const response = await upstreamResponse(requestUpstream(call('POST', headers, body)), res, target.url, entry)
   if (response === null) return
   const pipeAsIs = (): void => {
     res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
-    relay(response, res)
+    relay(response, res, (error) => upstreamFailed(entry, error))
   }
-  if (request === undefined) {
-    entry.note = 'not repaired: request is not a JSON object'
+  if (options === undefined || unreadable !== undefined) {
+    entry.note = options === undefined ? 'not repaired: request is not a JSON object' : `warning: not repaired, the request's options cannot be read (${unreadable})`
     return pipeAsIs()
   }
-  await repairResponse(kind, response, res, adapterOptions(kind, request, entry), entry, pipeAsIs)
+  await repairResponse(kind, response, res, options, entry, pipeAsIs, settings.eventLimit)
+}
+
+/** A body relayed as it came broke off: the log says the upstream's side, not the client's. */
+function upstreamFailed(entry: RepairLog, error: Error): void {
+  // The client went away (pipeline's premature close on its side): the log line says so already.
+  if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' || entry.upstreamFailed === true) return
+  entry.upstreamFailed = true
+  const why = isTimeout(error) ? 'upstream timed out mid-body' : `upstream failed mid-body (${describe(error)})`
+  entry.note = entry.note === undefined ? why : `${entry.note}, ${why}`
 }
 
 /** Any other request: both bodies stream through unchanged, headers minus hop-by-hop ones. */
-async function passThrough(req: IncomingMessage, res: ServerResponse, url: URL, entry: RepairLog): Promise<void> {
-  const response = await upstreamResponse(requestUpstream(url, req.method ?? 'GET', asIsHeaders(req.headers), req), res, url, entry)
+async function passThrough(req: IncomingMessage, res: ServerResponse, call: UpstreamCall, entry: RepairLog): Promise<void> {
+  const response = await upstreamResponse(requestUpstream(call), res, call.url, entry)
   if (response === null) return
   res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
-  relay(response, res)
+  relay(response, res, (error) => upstreamFailed(entry, error))
 }
 
 /** `server.close()` waits for requests in flight (Node closes idle keep-alive sockets itself); past the grace, the rest are cut. */
@@ -142,8 +190,13 @@ async function upstreamResponse(pending: ReturnType<typeof requestUpstream>, res
     return await pending
   } catch (error) {
     entry.mode = 'failed'
-    entry.note = `upstream unreachable (${describe(error)})`
-    sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
+    if (isTimeout(error)) {
+      entry.note = 'upstream timed out'
+      sendError(res, 504, 'upstream-timeout', `toolsieve proxy: upstream ${url.origin} sent nothing for ${(error as { ms: number }).ms} ms`)
+    } else {
+      entry.note = `upstream unreachable (${describe(error)})`
+      sendError(res, 502, 'upstream-unreachable', `toolsieve proxy: upstream ${url.origin} unreachable: ${describe(error)}`)
+    }
     return null
   }
 }

@@ -14,7 +14,7 @@
  * - **text**: anything else; the whole input is one turn.
  */
 import { UsageError } from './args.js'
-import { lines, prepend, type Source } from './source.js'
+import { LineTooLong, lines, MAX_LINE, prepend, type Source } from './source.js'
 
 export type InputFormat = 'text' | 'jsonl' | 'sse'
 
@@ -46,6 +46,8 @@ export interface InputOptions {
   format?: InputFormat | undefined
   /** `--field`: the path of a JSONL turn's text. */
   field?: string | undefined
+  /** Most UTF-16 units of a JSONL or SSE line; a longer one is reported and skipped. Default {@link MAX_LINE}, the longest string V8 can build. */
+  maxLine?: number
 }
 
 /** Most read ahead to find the first line: past it, an input whose first line is that long is text. */
@@ -73,8 +75,9 @@ export async function readInput(source: Source, options: InputOptions = {}): Pro
   }
   const pieces = prepend(head, iterator)
   const path = options.field === undefined ? undefined : fieldPath(options.field)
+  const limit = options.maxLine ?? MAX_LINE
   const turns =
-    format === 'text' ? () => textTurn(source, pieces) : format === 'jsonl' ? () => jsonlTurns(source, pieces, path) : () => sseTurns(source, pieces)
+    format === 'text' ? () => textTurn(source, pieces) : format === 'jsonl' ? () => jsonlTurns(source, pieces, path, limit) : () => sseTurns(source, pieces, limit)
   return { format, pieces, turns }
 }
 
@@ -131,13 +134,24 @@ async function* textTurn(source: Source, pieces: AsyncIterable<string>): AsyncGe
   yield { kind: 'turn', index: 0, where: source.name, pieces: all }
 }
 
-async function* jsonlTurns(source: Source, pieces: AsyncIterable<string>, field: (string | number)[] | undefined): AsyncGenerator<Turn | Unreadable> {
+/** What a line past the bound is reported as. */
+const tooLong = (where: string, line: LineTooLong, limit: number): Unreadable => ({
+  kind: 'unreadable',
+  where,
+  message: `too long (${line.length} characters, over the ${limit} a line may hold)`,
+})
+
+async function* jsonlTurns(source: Source, pieces: AsyncIterable<string>, field: (string | number)[] | undefined, limit: number): AsyncGenerator<Turn | Unreadable> {
   let lineNo = 0
   let index = 0
-  for await (const line of lines(pieces)) {
+  for await (const line of lines(pieces, { limit })) {
     lineNo++
-    if (line.trim() === '') continue
     const where = `${source.name}:${lineNo}`
+    if (line instanceof LineTooLong) {
+      yield tooLong(where, line, limit)
+      continue
+    }
+    if (line.trim() === '') continue
     let value: unknown
     try {
       value = JSON.parse(line)
@@ -163,7 +177,7 @@ interface ChunkShape {
   choices?: { index?: unknown; delta?: { content?: unknown } }[]
 }
 
-async function* sseTurns(source: Source, pieces: AsyncIterable<string>): AsyncGenerator<Turn | Unreadable> {
+async function* sseTurns(source: Source, pieces: AsyncIterable<string>, limit: number): AsyncGenerator<Turn | Unreadable> {
   let lineNo = 0
   let index = 0
   // One stream per choice index, in the order they first appear; flushed at [DONE] or the end.
@@ -172,11 +186,15 @@ async function* sseTurns(source: Source, pieces: AsyncIterable<string>): AsyncGe
     for (const turn of open.values()) yield { kind: 'turn', index: index++, where: turn.where, pieces: turn.pieces }
     open = new Map()
   }
-  for await (const line of lines(pieces)) {
+  for await (const line of lines(pieces, { cr: true, limit })) {
     lineNo++
+    const where = `${source.name}:${lineNo}`
+    if (line instanceof LineTooLong) {
+      yield tooLong(where, line, limit)
+      continue
+    }
     if (!line.startsWith('data:')) continue
     const data = line.slice(line.startsWith('data: ') ? 6 : 5)
-    const where = `${source.name}:${lineNo}`
     if (data.trim() === '[DONE]') {
       yield* flush()
       continue

@@ -3,7 +3,7 @@
  * transcript whose manifest says how many calls it holds; and memory that
  * stays bounded when the input grows (no timing is asserted anywhere).
  */
-import { createWriteStream } from 'node:fs'
+import { createWriteStream, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { once } from 'node:events'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -101,6 +101,34 @@ describe('toolsieve bench', () => {
       const run = await cli(args)
       expect(run.code, args.join(' ')).toBe(2)
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
+    }
+  })
+
+  it('should not support more workers than turns: --jobs 16 on a one-turn file runs one', async () => {
+    const file = join(tempDir(), 'one.txt')
+    writeFileSync(file, 'Just prose, one turn.\n')
+    const run = await cli(['bench', file, '--json', '--jobs', '16', '--chunk', 'whole'])
+    expect(run.code).toBe(0)
+    const s = JSON.parse(run.stdout) as Summary
+    expect(s.jobs).toBe(1)
+    expect(s.turns).toBe(1)
+  })
+
+  it('should not support more workers than cores: --jobs 999 runs at most the cores', async () => {
+    const { availableParallelism } = await import('node:os')
+    const run = await cli(['bench', gen.transcript, gen.transcript, '--json', '--jobs', '999', '--chunk', 'whole'])
+    expect(run.code, run.stderr).toBe(0)
+    const s = JSON.parse(run.stdout) as Summary
+    expect(s.jobs).toBeGreaterThanOrEqual(1)
+    expect(s.jobs).toBeLessThanOrEqual(availableParallelism())
+    expect(s.chunkings.whole!.calls).toBe(2 * gen.calls)
+  })
+
+  it('should not support a flag value that looks like a flag: one line, exit 2', async () => {
+    for (const args of [['bench', gen.transcript, '--chunk', '-1'], ['bench', gen.transcript, '--jobs', '-3'], ['parse', gen.transcript, '--chunk', '-1']]) {
+      const run = await cli(args)
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(run.stderr.trim().split('\n'), args.join(' ')).toEqual([expect.stringMatching(/^toolsieve (bench|parse): --(chunk|jobs) /)])
     }
   })
 

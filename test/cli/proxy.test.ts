@@ -198,9 +198,10 @@ describe('toolsieve proxy', () => {
     }
   })
 
-  it('should not support a missing --upstream or a bad URL: one line, exit 2', async () => {
+  it('should not support a missing --upstream, a bad URL, port or timeout: one line, exit 2', async () => {
     const { cli } = await import('./run.js')
-    for (const args of [['proxy'], ['proxy', '--upstream', 'ftp://x'], ['proxy', '--upstream', 'http://127.0.0.1:1', '--port', 'x']]) {
+    const up = ['proxy', '--upstream', 'http://127.0.0.1:1']
+    for (const args of [['proxy'], ['proxy', '--upstream', 'ftp://x'], [...up, '--port', 'x'], [...up, '--port', '-1'], [...up, '--upstream-timeout', 'soon']]) {
       const run = await cli(args)
       expect(run.code, args.join(' ')).toBe(2)
       expect(run.stderr.trim().split('\n'), args.join(' ')).toEqual([expect.stringMatching(/^toolsieve proxy: /)])

@@ -11,17 +11,6 @@ import { PreferNativeHold, type Item } from './hold.js'
 import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
 
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
-
-/** `text` without the blank lines at its start: the whitespace up to its last leading line break. */
-function dropLeadingBlankLines(text: string): string {
-  let lead = 0
-  while (lead < text.length && isBlank(text.charCodeAt(lead))) lead++
-  if (lead === text.length) return ''
-  const cut = Math.max(text.lastIndexOf('\n', lead - 1), text.lastIndexOf('\r', lead - 1))
-  return cut === -1 ? text : text.slice(cut + 1)
-}
-
 export class MessagesMachine {
   private readonly writer = new BlockWriter()
   /** `'error'`: the shared gate throws at the first sign of both kinds of call. */
@@ -33,12 +22,6 @@ export class MessagesMachine {
   private sieveIndex = -1
   /** Upstream text blocks opened so far: only the first may start with reasoning. */
   private textBlocks = 0
-  /**
-   * The reasoning just ended and no text came since: the blank lines a model
-   * writes after `</think>` would start the text block. The shared trimmer
-   * drops them around calls only.
-   */
-  private afterReasoning = false
   /** Upstream sent `error`: what was held is not flushed (nor repaired into calls) into a failed message. */
   private failed = false
 
@@ -149,21 +132,15 @@ export class MessagesMachine {
         return w.textDelta(a.delta)
       case 'close':
         return w.close()
-      case 'text': {
-        const text = this.afterReasoning ? dropLeadingBlankLines(a.text) : a.text
-        if (text === '') return
-        this.afterReasoning = false
-        return w.text(text)
-      }
+      case 'text':
+        return w.text(a.text)
       case 'reasoning-start':
         return
       case 'reasoning':
         return w.thinking(a.text)
       case 'reasoning-end':
-        this.afterReasoning = this.settings.trimBlankLines
         return w.close()
       case 'call-start':
-        this.afterReasoning = false
         return w.callStart(a.id, a.name)
       case 'call-delta':
         return w.callDelta(a.id, a.delta)

@@ -4,18 +4,24 @@
  * text, reasoning and rescued `tool-call` parts, in the order they stood in
  * the text. Other parts stay where they were.
  */
-import { createActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { createActionSieve, optionalArray, optionalString, record, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
 import { isNativeCall, laterPart, toolCallsReason } from './stream.js'
-import type { ContentPartLike, FinishReasonLike, GenerateResultLike } from './types.js'
+import type { ContentPartLike, GenerateResultLike } from './types.js'
 
 /**
  * The result with its content sieved and, when calls were rescued, the
  * finish reason `tool-calls`. A native call and a rescued call in one result
  * throw `native-conflict` (`onConflict: 'error'`); with `'prefer-native'`
- * the rescued calls are dropped.
+ * the rescued calls are dropped. A result of the wrong shape (not an
+ * object, `content` not a list, a part not an object, a text part's `text`
+ * not a string, a finish reason neither a string nor `{ unified }` where it
+ * is rewritten) throws `invalid-chunk` naming the field.
  */
 export function sieveContent<R extends GenerateResultLike>(result: R, resolved: ResolvedAdapterOptions): R {
+  record(result, 'result')
+  const given = optionalArray(result.content, 'content')
+  if (given === undefined) return result
   const content: ContentPartLike[] = []
   /** The rescued calls. */
   const mine = new WeakSet<ContentPartLike>()
@@ -44,11 +50,13 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
       }
     }
   }
-  for (const part of result.content as ReadonlyArray<ContentPartLike>) {
+  for (const [i, item] of given.entries()) {
+    const part = record(item, `content[${i}]`) as ContentPartLike
     open = null
     if (part.type === 'text') {
+      const text = optionalString(part.text, `content[${i}].text`)
       const sieve = createActionSieve(parts++ === 0 ? resolved : laterPart(resolved))
-      apply(sieve.push(typeof part.text === 'string' ? part.text : ''))
+      apply(sieve.push(text))
       apply(sieve.end())
       continue
     }
@@ -61,5 +69,5 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
     }
     return { ...result, content: content.filter((p) => !(p.type === 'tool-call' && mine.has(p))) }
   }
-  return rescued > 0 ? { ...result, content, finishReason: toolCallsReason(result.finishReason as FinishReasonLike) } : { ...result, content }
+  return rescued > 0 ? { ...result, content, finishReason: toolCallsReason(result.finishReason) } : { ...result, content }
 }

@@ -16,7 +16,17 @@
  * (the upstream id, then `-1`, `-2`, …): no delta ever follows its part's
  * `text-end`.
  */
-import { createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import {
+  createActionSieve,
+  malformed,
+  NativeConflictGate,
+  optionalRecord,
+  optionalString,
+  record,
+  type ActionSieve,
+  type AdapterAction,
+  type ResolvedAdapterOptions,
+} from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
@@ -29,10 +39,12 @@ const rewritable = new Set(['stop', 'other', 'unknown', 'tool-calls'])
  * `content-filter`, `error`, `interrupted`) keeps its reason, as the other
  * adapters do: the SDK runs the calls either way.
  */
-export function toolCallsReason(reason: FinishReasonLike | undefined): FinishReasonLike | undefined {
+export function toolCallsReason(reason: unknown): FinishReasonLike | undefined {
   if (typeof reason === 'string') return rewritable.has(reason) ? 'tool-calls' : reason
-  if (reason !== undefined && !rewritable.has(reason.unified)) return reason
-  return { unified: 'tool-calls', raw: reason?.raw }
+  const given = optionalRecord(reason, 'finishReason')
+  if (given !== undefined && typeof given.unified !== 'string') throw malformed('finishReason.unified', 'a string', given.unified)
+  if (given !== undefined && !rewritable.has(given.unified as string)) return reason as FinishReasonLike
+  return { unified: 'tool-calls', raw: given?.raw as string | undefined }
 }
 
 /** A native call from upstream that the consumer would run: provider-executed tools ran at the provider and are no duplicate. */
@@ -69,18 +81,21 @@ class StreamSieve {
   }
 
   part(part: StreamPartLike): void {
+    record(part, 'part')
     switch (part.type) {
       case 'text-start':
         this.endText()
         return this.startText(part.id)
-      case 'text-delta':
+      case 'text-delta': {
+        const delta = optionalString(part.delta, 'delta')
         if (this.sieve === null) this.startText(part.id)
-        return this.apply(this.sieve!.push(typeof part.delta === 'string' ? part.delta : ''))
+        return this.apply(this.sieve!.push(delta))
+      }
       case 'text-end':
         return this.endText()
       case 'finish':
         this.end()
-        return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason as FinishReasonLike) } : part)
+        return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
     }
     if (isNativeCall(part)) this.gate.sawNative()
     this.out(part)

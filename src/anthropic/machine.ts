@@ -6,10 +6,38 @@
  * `tool_use` blocks; every other block passes through. Synchronous, so the
  * streaming and the whole-message entry points share it.
  */
-import { abortedCallError, createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { abortedCallError, createActionSieve, index, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
 import { PreferNativeHold, type Item } from './hold.js'
 import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
+
+/**
+ * The fields of an upstream event the machine acts on, checked before it
+ * reads them: block events need their `index`, a block start its
+ * `content_block`, a delta its `delta` (a text block's text a string). A
+ * field of the wrong shape is `invalid-chunk`; events of other types, and
+ * fields not read, pass through as they came.
+ */
+function checkEvent(event: unknown): asserts event is MessagesStreamEvent {
+  const e = record(event, 'event')
+  switch (e.type) {
+    case 'content_block_start': {
+      index(e.index, 'index')
+      const block = record(e.content_block, 'content_block')
+      if (block.type === 'text') optionalString(block.text, 'content_block.text')
+      return
+    }
+    case 'content_block_delta': {
+      index(e.index, 'index')
+      const delta = record(e.delta, 'delta')
+      if (delta.type === 'text_delta') optionalString(delta.text, 'delta.text')
+      return
+    }
+    case 'content_block_stop':
+      index(e.index, 'index')
+      return
+  }
+}
 
 export class MessagesMachine {
   private readonly writer = new BlockWriter()
@@ -33,10 +61,11 @@ export class MessagesMachine {
 
   /** What to send for one upstream event. */
   event(event: MessagesStreamEvent): MessagesStreamEvent[] {
+    checkEvent(event)
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block
-        if (block.type === 'text') this.openText(event.index, typeof block.text === 'string' ? block.text : '')
+        if (block.type === 'text') this.openText(event.index, block.text ?? '')
         else {
           // before the native call is written: under 'error' a rescued call already out makes this throw
           if (block.type === 'tool_use') {
@@ -155,8 +184,9 @@ export class MessagesMachine {
 
   /** `end_turn` (or a stop sequence) with rescued calls out is a tool-use turn; `max_tokens` and the like stay, as the API does for a cut call. */
   private stopReason(event: Extract<MessagesStreamEvent, { type: 'message_delta' }>): MessagesStreamEvent {
-    const reason = event.delta.stop_reason
-    if (this.writer.calls.size === 0 || !(reason === 'end_turn' || reason === 'stop_sequence' || reason === null)) return event
+    if (this.writer.calls.size === 0) return event
+    const reason = optionalString(record(event.delta, 'delta').stop_reason, 'delta.stop_reason')
+    if (!(reason === 'end_turn' || reason === 'stop_sequence' || reason === undefined)) return event
     return { ...event, delta: { ...event.delta, stop_reason: 'tool_use', stop_sequence: null } }
   }
 }

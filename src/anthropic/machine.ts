@@ -1,10 +1,14 @@
 /**
- * The Anthropic adapter's decisions, one upstream event at a time. Each
- * upstream text block runs through an action sieve of its own (ended at the
- * block's stop, so nothing it held moves past a block that follows); its
- * actions pass the turn's native-conflict gate and become text, thinking and
- * `tool_use` blocks; every other block passes through. Synchronous, so the
- * streaming and the whole-message entry points share it.
+ * The Anthropic adapter's decisions, one upstream event at a time.
+ * Consecutive upstream text blocks are one text for the sieve (a fence
+ * opened in one block hides a block in the next; a call may span blocks):
+ * one action sieve per run of text blocks, ended when another kind of block
+ * starts or the message ends, so nothing it held moves past a block that
+ * follows. Its actions pass the turn's native-conflict gate and become
+ * text, thinking and `tool_use` blocks: text read from an upstream block
+ * goes into a text block of its own (text the sieve held across a block's
+ * end comes out in the next one). Every other block passes through.
+ * Synchronous, so the streaming and the whole-message entry points share it.
  */
 import { abortedCallError, createActionSieve, index, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
 import { PreferNativeHold, type Item } from './hold.js'
@@ -45,11 +49,11 @@ export class MessagesMachine {
   private readonly gate: NativeConflictGate | null
   /** `'prefer-native'`: everything after the first rescued call waits, in order. */
   private readonly hold: PreferNativeHold | null
-  /** The open upstream text block's sieve, and that block's upstream index. */
+  /** The sieve of the run of upstream text blocks being read, and the upstream index of the run's latest block. */
   private sieve: ActionSieve | null = null
   private sieveIndex = -1
-  /** Upstream text blocks opened so far: only the first may start with reasoning. */
-  private textBlocks = 0
+  /** Runs of text blocks so far: only the first may start with reasoning. */
+  private textRuns = 0
   /** Upstream sent `error`: what was held is not flushed (nor repaired into calls) into a failed message. */
   private failed = false
 
@@ -67,6 +71,8 @@ export class MessagesMachine {
         const block = event.content_block
         if (block.type === 'text') this.openText(event.index, block.text ?? '')
         else {
+          // another kind of block ends the run of text: what the sieve held goes before it
+          this.endRun()
           // before the native call is written: under 'error' a rescued call already out makes this throw
           if (block.type === 'tool_use') {
             this.gate?.sawNative()
@@ -83,8 +89,8 @@ export class MessagesMachine {
         } else this.out({ type: 'upstream', event })
         break
       case 'content_block_stop':
-        if (this.sieve !== null && event.index === this.sieveIndex) this.closeText()
-        else this.out({ type: 'upstream', event })
+        // the run goes on: our text block stays open for what the sieve still holds, and closes when the next block starts or the message ends
+        if (this.sieve === null || event.index !== this.sieveIndex) this.out({ type: 'upstream', event })
         break
       case 'message_delta':
         this.finish()
@@ -117,14 +123,16 @@ export class MessagesMachine {
     return this.writer.calls.size
   }
 
+  /** An upstream text block starts: a run starts, or the run goes on and our text block for the previous upstream block closes. */
   private openText(index: number, text: string): void {
-    this.closeText()
-    this.sieve = createActionSieve(this.textBlocks++ === 0 ? this.settings : this.settings.later)
+    if (this.sieve === null) this.sieve = createActionSieve(this.textRuns++ === 0 ? this.settings : this.settings.later)
+    else this.out({ type: 'close', textOnly: true })
     this.sieveIndex = index
     if (text !== '') this.write(this.sieve.push(text))
   }
 
-  private closeText(): void {
+  /** The run of text blocks is over: the sieve gives out what it held, and the open block closes. */
+  private endRun(): void {
     if (this.sieve === null) return
     const sieve = this.sieve
     this.sieve = null
@@ -135,7 +143,7 @@ export class MessagesMachine {
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
   private finish(): void {
     if (this.failed) return
-    this.closeText()
+    this.endRun()
     this.hold?.finish()
     this.writer.close()
   }
@@ -160,7 +168,7 @@ export class MessagesMachine {
       case 'text-delta':
         return w.textDelta(a.delta)
       case 'close':
-        return w.close()
+        return w.close(a.textOnly === true)
       case 'text':
         return w.text(a.text)
       case 'reasoning-start':

@@ -10,7 +10,7 @@ export default defineConfig({
       { find: /^toolsieve$/, replacement: src('index.ts') },
       { find: /^toolsieve\/node$/, replacement: src('node.ts') },
       { find: /^toolsieve\/stream$/, replacement: src('stream.ts') },
-      { find: /^toolsieve\/(openai|anthropic|ai-sdk)$/, replacement: src('$1/index.ts') },
+      { find: /^toolsieve\/(openai|anthropic|ai-sdk|fetch)$/, replacement: src('$1/index.ts') },
     ],
   },
   test: {

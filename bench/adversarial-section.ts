@@ -69,7 +69,7 @@ export async function adversarialSection(report: Report): Promise<void> {
         const refFirst = r % 2 === 0 && r > 0
         const refMs = refFirst ? streamTurns(reference[id]!) : 0
         const t0 = performance.now()
-        const found = streamSieve(chunks)
+        const found = streamSieve(chunks, a.options)
         const dt = performance.now() - t0
         // Warm up until WARM_UP_MS / 4 went by (at most 8 runs); the first run checks the shape.
         if (r === 0 && warmRuns < 8 && (warmMs += dt) < WARM_UP_MS / 4) {

@@ -21,6 +21,7 @@ import {
 } from './generate.js'
 import type { CallSpec, ManifestCall } from './generate.js'
 import { CANONICAL } from './spellings.js'
+import type { SieveOptions } from '../src/index.js'
 
 export interface Adversarial {
   id: string
@@ -36,6 +37,8 @@ export interface Adversarial {
    * nested-XML value is decoded differently as value decoding grows).
    */
   namesOnly?: boolean
+  /** Sieve options the input is streamed with (default none), for inputs that stress an option. */
+  options?: SieveOptions
 }
 
 const KB = 1024
@@ -284,6 +287,79 @@ export function bareInvokes(scale = 1): Adversarial {
   }
 }
 
+/**
+ * One paragraph of about 1 MB, every line an unclosed inline `<code>` (an
+ * element named in prose, never closed): code only if a `</code>` closed it
+ * in the paragraph, so each waits for the paragraph's end; then one real call.
+ */
+export function codeTags(scale = 1): Adversarial {
+  const lines = fill(Math.round(1024 * KB * scale), '\n', () => 'The <code> element, see the reference for its attributes.')
+  return {
+    id: 'code-tags',
+    label: `${lines.length} lines of one paragraph, each with an unclosed <code>, then one real call`,
+    text: `${lines.join('\n')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/** The same as a tight list: one item per line, each with an unclosed `<code>`; then one real call. */
+export function codeTagsList(scale = 1): Adversarial {
+  const lines = fill(Math.round(1024 * KB * scale), '\n', () => '- the <code> element and <code>pre</code> too')
+  return {
+    id: 'code-tags-list',
+    label: `${lines.length} items of a tight list, each with an unclosed <code>, then one real call`,
+    text: `${lines.join('\n')}\n\n${finalBlock()}\n`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/**
+ * About 1 MB with lone-CR line endings: paragraphs, fenced and indented
+ * examples of blocks (code: text) and a final real call, all with `\r`.
+ */
+export function crLines(scale = 1): Adversarial {
+  const example = finalBlock().replace(/\n/g, '\r')
+  const pieces = fill(Math.round(1024 * KB * scale), '\r\r', (() => {
+    let i = 0
+    return () => {
+      const k = i++ % 3
+      if (k === 0) return 'Some prose about the file.\rAnd a second line.'
+      if (k === 1) return `~~~\r${example}\r~~~`
+      return `***\r${example.split('\r').map((l) => `    ${l}`).join('\r')}`
+    }
+  })())
+  return {
+    id: 'cr-lines',
+    label: `${pieces.length} paragraphs and examples in code with lone-CR line endings, then one real call`,
+    text: `${pieces.join('\r\r')}\r\r${example}\r`,
+    calls: manifestOf([FINAL]),
+    diagnostics: [],
+  }
+}
+
+/**
+ * One 2 MB block of many small parameters, read with `streamArguments` and
+ * a capture limit raised past it: argument deltas for every parameter.
+ */
+export function streamedParameters(scale = 1): Adversarial {
+  const count = Math.max(1, Math.round(40_000 * scale))
+  const params: string[] = []
+  for (let i = 0; i < count; i++) params.push(`${CANONICAL.open('parameter', `name="p${i}" string="true"`)}value ${i} of the list${CANONICAL.close('parameter')}`)
+  const text = `Writing it.\n\n${CANONICAL.open('tool_calls', '')}\n${CANONICAL.open('invoke', 'name="write_many"')}\n${params.join('\n')}\n${CANONICAL.close('invoke')}\n${CANONICAL.close('tool_calls')}\n`
+  const input: Record<string, string> = {}
+  for (let i = 0; i < count; i++) input[`p${i}`] = `value ${i} of the list`
+  return {
+    id: 'streamed-parameters',
+    label: `one block of ${count} parameters with streamArguments (capture limit raised past it)`,
+    text,
+    calls: [{ name: 'write_many', input }],
+    diagnostics: [],
+    options: { streamArguments: true, captureLimit: 8 * 1024 * KB },
+  }
+}
+
 /** Every adversarial input, in report order. */
 export const ADVERSARIAL: ReadonlyArray<(scale?: number) => Adversarial> = [
   loneLessThan,
@@ -298,4 +374,8 @@ export const ADVERSARIAL: ReadonlyArray<(scale?: number) => Adversarial> = [
   commentOpeners,
   manyInvokes,
   bareInvokes,
+  codeTags,
+  codeTagsList,
+  crLines,
+  streamedParameters,
 ]

@@ -4,7 +4,7 @@
  * per-turn times, the heap peak and how many turns came out exact.
  */
 import { performance } from 'node:perf_hooks'
-import type { SieveEvent, SieveStats } from '../src/index.js'
+import type { SieveEvent, SieveOptions, SieveStats } from '../src/index.js'
 import { PAIR_BLOCK } from './config.js'
 import type { ManifestCall } from './generate.js'
 import { toolsieve } from './lib.js'
@@ -50,8 +50,8 @@ export interface Found {
 
 let tick = 0
 
-export function streamSieve(chunks: readonly string[], captureLimit?: number): Found {
-  const run = sieveRun(captureLimit)
+export function streamSieve(chunks: readonly string[], options?: number | SieveOptions): Found {
+  const run = sieveRun(options)
   for (let i = 0; i < chunks.length; i++) {
     run.take(run.sieve.push(chunks[i]!))
     if ((++tick & 4095) === 0) heapPeak.sample()
@@ -76,7 +76,7 @@ export function streamSieveSliced(text: string, size: number, captureLimit?: num
 }
 
 /** One sieve and what it found, gathered by `take` as its events come. */
-function sieveRun(captureLimit?: number): { sieve: ReturnType<typeof createSieve>; take: (events: SieveEvent[]) => void; finish: () => Found } {
+function sieveRun(options?: number | SieveOptions): { sieve: ReturnType<typeof createSieve>; take: (events: SieveEvent[]) => void; finish: () => Found } {
   const found: Found = { calls: [], diagnostics: [], chars: 0 }
   const take = (events: SieveEvent[]): void => {
     for (const e of events) {
@@ -87,7 +87,7 @@ function sieveRun(captureLimit?: number): { sieve: ReturnType<typeof createSieve
       } else if (e.type === 'diagnostic' || e.type === 'error') found.diagnostics.push(e.code)
     }
   }
-  const sieve = createSieve(captureLimit === undefined ? {} : { captureLimit })
+  const sieve = createSieve(options === undefined ? {} : typeof options === 'number' ? { captureLimit: options } : options)
   const finish = (): Found => {
     take(sieve.end())
     found.stats = sieve.stats()

@@ -206,14 +206,25 @@ export type SieveEvent =
 export type JsonSchema = Record<string, unknown> | boolean
 
 /**
+ * An input schema as the AI SDK passes one: its `jsonSchema()` wrapper (the
+ * JSON Schema is read from `.jsonSchema`), a Standard Schema such as Zod 4's
+ * (read from `~standard.jsonSchema.input()`), or a function returning either.
+ * A schema with no JSON Schema to read (Zod 3) is refused at creation, with
+ * the fix in the message.
+ */
+export type SchemaCarrier = { readonly jsonSchema: unknown } | { readonly '~standard': unknown } | (() => unknown)
+
+/**
  * A tool the caller declares: a name alone (any input), an OpenAI chat tool
- * (`{ type: 'function', function: { name, parameters } }`), or
- * `{ name, inputSchema }` (MCP; Anthropic's `input_schema` is read too).
+ * (`{ type: 'function', function: { name, parameters } }`), an OpenAI
+ * Responses tool (`{ type: 'function', name, parameters }`), or
+ * `{ name, inputSchema }` (MCP, the AI SDK; Anthropic's `input_schema`).
  */
 export type ToolDefinition =
   | string
-  | { name: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  | { type: 'function'; function: { name: string; parameters?: JsonSchema } }
+  | { name: string; inputSchema?: JsonSchema | SchemaCarrier | null; input_schema?: JsonSchema | null }
+  | { type: 'function'; function: { name: string; parameters?: JsonSchema | null } }
+  | { type: 'function'; name: string; parameters?: JsonSchema | null }
 
 /**
  * Options of {@link createSieve}. Every field is optional, and `undefined`

@@ -18,7 +18,7 @@ const SEED = 11
 const turns = generateTurns({ seed: SEED, size: 150 * 1024, big: 0 })
 
 
-const stream = (chunks: readonly string[]) => streamWith(chunks)
+const stream = (chunks: readonly string[], options?: Adversarial['options']) => streamWith(chunks, options)
 
 describe('bench transcripts', () => {
   it('should be deterministic for a seed', () => {
@@ -81,7 +81,7 @@ describe('bench transcripts', () => {
 })
 
 function expectShape(a: Adversarial, chunks: readonly string[]): void {
-  const { calls, codes, rebuilt } = stream(chunks)
+  const { calls, codes, rebuilt } = stream(chunks, a.options)
   expect(rebuilt).toBe(a.text)
   expect([...new Set(codes)].sort()).toEqual([...a.diagnostics].sort())
   if (a.namesOnly === true) {

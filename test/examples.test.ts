@@ -32,9 +32,23 @@ describe('the examples', () => {
     expect(example('custom-spelling.ts')).toBe('"Sure.\\n" get_weather {"city":"Paris"}\nping\n')
   })
 
-  it('should support the demo: calls found, examples kept as text', () => {
+  it('should support the demo: reasoning, a removed block, a fenced example, a diagnostic, and the OpenAI adapter', () => {
     const out = example('demo.ts')
-    expect(out).toMatch(/2 tool calls, 0 diagnostics/)
-    expect(out).toMatch(/▶ tool-call read_file \{"path":"src\/config.ts"\}/)
+    const [sieve = '', adapter = ''] = out.split('── the same chunks through sieveChatStream')
+    // the sieve: reasoning apart, the fenced example kept, the broken block as text with its code, two calls, nothing lost
+    expect(sieve).toMatch(/┌ reasoning\nThe user says the app crashes[^\n]*\n└ end of reasoning\n/)
+    expect(sieve).toContain('```xml\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="delete_file">')
+    expect(sieve).toMatch(/⚠ diagnostic malformed-block at \d+-\d+: /)
+    expect(sieve).toMatch(/▶ tool-call read_file \{"path":"src\/config.ts"\}\n▶ tool-call write_file \{"path":"src\/config.ts","content":"import/)
+    expect(sieve).not.toContain('<｜DSML｜invoke name="write_file">')
+    expect(sieve).toMatch(/2 tool calls, 1 diagnostic; every input character out once: yes/)
+    // the adapter: reasoning_content, content without the live block, the calls as tool_calls
+    expect(adapter).toContain('⚠ onDiagnostic malformed-block')
+    expect(adapter).toContain('delta.reasoning_content: "The user says')
+    expect(adapter).toContain('│ <｜DSML｜invoke name="delete_file">')
+    expect(adapter).toContain('│ 先读取当前文件确认内容，然后写入修改后的版本：')
+    expect(adapter).not.toContain('invoke name="write_file"')
+    expect(adapter).toMatch(/delta\.tool_calls\[0\]: read_file \{"path":"src\/config.ts"\}\ndelta\.tool_calls\[1\]: write_file \{"path":"src\/config.ts","content":/)
+    expect(adapter).toMatch(/finish_reason: tool_calls\n$/)
   })
 })

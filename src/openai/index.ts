@@ -7,3 +7,4 @@ export { sieveChatStream, type OpenAIAdapterOptions, type SievedChunk } from './
 export { sieveChatCompletion, type SievedCompletion } from './chat-completion.js'
 export type { SievedDelta } from './chat-choice.js'
 export { sieveResponsesStream } from './responses-stream.js'
+export { sieveResponse } from './response.js'

@@ -8,7 +8,7 @@
  */
 import { ToolsieveError } from '../errors.js'
 import { toolTable } from '../schema/tools.js'
-import type { JsonSchema } from '../types.js'
+import type { JsonSchema, SchemaCarrier } from '../types.js'
 import { isPlainObject } from '../values/own.js'
 
 /**
@@ -20,8 +20,8 @@ import { isPlainObject } from '../values/own.js'
  */
 export type PromptToolDefinition =
   | string
-  | { type?: string; name: string; description?: string; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  | { type: 'function'; function: { name: string; description?: string; parameters?: JsonSchema } }
+  | { type?: string; name: string; description?: string; inputSchema?: JsonSchema | SchemaCarrier | null; input_schema?: JsonSchema | null; parameters?: JsonSchema | null }
+  | { type: 'function'; function: { name: string; description?: string; parameters?: JsonSchema | null } }
 
 /** One tool, ready to be written into the prompt. */
 export interface PromptTool {
@@ -30,11 +30,11 @@ export interface PromptTool {
   parameters: Record<string, unknown>
 }
 
-function read(def: PromptToolDefinition): { name: string; description: unknown; schema: JsonSchema | undefined } {
-  if (typeof def === 'string') return { name: def, description: undefined, schema: undefined }
-  if ('function' in def && isPlainObject(def.function)) return { name: def.function.name, description: def.function.description, schema: def.function.parameters }
-  const d = def as { name: string; description?: unknown; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  return { name: d.name, description: d.description, schema: d.inputSchema ?? d.input_schema }
+function read(def: PromptToolDefinition): { name: string; description: unknown } {
+  if (typeof def === 'string') return { name: def, description: undefined }
+  if ('function' in def && isPlainObject(def.function)) return { name: def.function.name, description: def.function.description }
+  const d = def as { name: string; description?: unknown }
+  return { name: d.name, description: d.description }
 }
 
 const described = (d: unknown): d is string => typeof d === 'string' && d.trim() !== ''
@@ -86,15 +86,16 @@ function normalize(name: string, description: unknown, schema: JsonSchema | unde
 export function promptTools(tools: ReadonlyArray<PromptToolDefinition>): PromptTool[] {
   if (!Array.isArray(tools)) throw new ToolsieveError('invalid-option', 'tools must be an array', 'tools')
   // the sieve's own reading, for the same errors and the same duplicate rule
-  toolTable(tools as Parameters<typeof toolTable>[0])
+  const table = toolTable(tools as Parameters<typeof toolTable>[0])
   const seen = new Set<string>()
   const out: PromptTool[] = []
   tools.forEach((def, i) => {
-    const { name, description, schema } = read(def)
+    const { name, description } = read(def)
     if (description !== undefined && typeof description !== 'string') throw new ToolsieveError('invalid-option', `tools[${i}]: a description must be a string`, `tools[${i}]`)
     if (seen.has(name)) return
     seen.add(name)
-    out.push(normalize(name, description, schema))
+    // the table's schema: the JSON Schema of every shape it reads (Responses `parameters`, the AI SDK's wrappers)
+    out.push(normalize(name, description, table.get(name)?.schema ?? undefined))
   })
   return out
 }

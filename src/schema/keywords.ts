@@ -1,5 +1,5 @@
 /**
- * The JSON-Schema keywords coercion reads: `$ref` (local pointers), `type`,
+ * The JSON-Schema keywords coercion reads: `$ref` (inside the schema: `refs.ts`), `type`,
  * `enum`/`const`, `allOf` (merged shallowly), `anyOf`/`oneOf`, `properties`,
  * `additionalProperties`, `patternProperties`, `items`, `prefixItems`. The
  * validator still checks the whole schema afterwards; this only decides what
@@ -7,6 +7,7 @@
  */
 import { JsonNumber } from '../values/json-number.js'
 import { isPlainObject } from '../values/own.js'
+import { lookup } from './refs.js'
 
 export type Schema = Record<string, unknown>
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array'
@@ -15,23 +16,6 @@ const jsonTypes: ReadonlySet<string> = new Set(['string', 'number', 'integer', '
 
 function own(obj: Schema, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined
-}
-
-/** A local `$ref` (`#`, `#/$defs/x`) against `root`; undefined when it points elsewhere. */
-function lookup(root: Schema, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined
-  let at: unknown = root
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    let token: string
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    } catch {
-      return undefined
-    }
-    if (!isPlainObject(at) && !Array.isArray(at)) return undefined
-    at = (at as Schema)[token]
-  }
-  return at
 }
 
 /** `allOf` inside `allOf` (through `$ref`s: `{ allOf: [{ $ref: '#' }] }` is its own branch) is folded this deep. */

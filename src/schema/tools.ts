@@ -1,9 +1,11 @@
 /**
- * The `tools` option: names, OpenAI tool objects, or `{ name, inputSchema }`,
- * normalised once per sieve into a name → schema and validator table.
+ * The `tools` option: names and the tool shapes of `shapes.ts`, normalised
+ * once per sieve into a name → schema and validator table.
  */
 import { ToolsieveError } from '../errors.js'
-import type { JsonSchema, ToolDefinition } from '../types.js'
+import type { ToolDefinition } from '../types.js'
+import { SchemaProblem } from './prepare.js'
+import { jsonSchemaOf, toolShape } from './shapes.js'
 import { schemaKey, validatorFor, type Validator } from './validate.js'
 
 export interface Tool {
@@ -21,14 +23,6 @@ function invalid(message: string, field: string): ToolsieveError {
   return new ToolsieveError('invalid-option', message, field)
 }
 
-function nameAndSchema(def: ToolDefinition, field: string): [string, JsonSchema | undefined] {
-  if (typeof def === 'string') return [def, undefined]
-  if (def === null || typeof def !== 'object') throw invalid(`${field} must be a tool name or a tool object`, field)
-  if ('function' in def && def.function !== null && typeof def.function === 'object') return [def.function.name, def.function.parameters]
-  const d = def as { name?: unknown; inputSchema?: JsonSchema; input_schema?: JsonSchema }
-  return [d.name as string, d.inputSchema ?? d.input_schema]
-}
-
 /**
  * Builds the table; a bad entry throws `invalid-option` naming it (`tools[2]`),
  * at creation rather than mid-stream. A tool declared again with the same
@@ -40,9 +34,11 @@ export function toolTable(defs: ReadonlyArray<ToolDefinition>): ToolTable {
   const table = new Map<string, Tool>()
   defs.forEach((def, i) => {
     const field = `tools[${i}]`
-    const [name, schema] = nameAndSchema(def, field)
+    const shape = toolShape(def, field)
+    const name = shape.name
     if (typeof name !== 'string' || name === '') throw invalid(`${field} needs a non-empty name`, field)
-    const tool = toolOf(name, schema, field)
+    const where = `${field}: the input schema of "${name}"${shape.at === '' ? '' : ` (${shape.at})`}`
+    const tool = toolOf(name, jsonSchemaOf(shape.schema, where, field), where, field)
     const seen = table.get(name)
     if (seen === undefined) table.set(name, tool)
     else if (seen.key !== tool.key) throw invalid(`${field}: the tool "${name}" is declared twice, with different input schemas`, field)
@@ -50,9 +46,9 @@ export function toolTable(defs: ReadonlyArray<ToolDefinition>): ToolTable {
   return table
 }
 
-function toolOf(name: string, schema: JsonSchema | undefined, field: string): Tool {
+function toolOf(name: string, schema: unknown, where: string, field: string): Tool {
   if (schema === undefined || schema === true) return { name, key: '', schema: null, validate: null }
-  if (schema === false || schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw invalid(`${field}: the input schema must be a JSON Schema object`, field)
+  if (schema === false || schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw invalid(`${where} must be a JSON Schema object, got ${describe(schema)}`, field)
   let key: string
   let validate: Validator
   try {
@@ -60,7 +56,9 @@ function toolOf(name: string, schema: JsonSchema | undefined, field: string): To
     validate = validatorFor(schema)
     key = schemaKey(schema)
   } catch (e) {
-    throw invalid(`${field}: the input schema of "${name}" does not compile: ${(e as Error).message}`, field)
+    // a schema the validator cannot take says where in it; anything else (a cycle in the object) is the object's
+    const why = e instanceof SchemaProblem ? e.message : `not JSON: ${(e as Error).message}`
+    throw invalid(`${where} cannot be used, ${why}`, field)
   }
   return { name, key, schema: schema as Record<string, unknown>, validate }
 }

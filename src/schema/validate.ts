@@ -1,61 +1,27 @@
 /**
- * JSON-Schema validation with ajv, compiled once per schema *content*. A
- * gateway builds its tools afresh for every request: keyed by object, each
- * request compiled its schemas again and kept them (ajv holds every schema
- * it compiled), about 3 KB per tool per request, forever. Keyed by the
- * schema's canonical text, in a bounded LRU, the same tools compile once and
+ * JSON-Schema validation by an interpreter (`@cfworker/json-schema`): no
+ * code is generated from strings, so tools work where that is blocked
+ * (Cloudflare Workers and other edge runtimes, pages with a strict CSP,
+ * browser extensions, `node --disallow-code-generation-from-strings`).
+ * The schema is checked and copied once per schema *content* (`prepare.ts`).
+ * A gateway builds its tools afresh for every request: keyed by the schema's
+ * canonical text, in a bounded LRU, the same tools are prepared once and
  * memory stays flat however many requests come.
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
-import { Ajv2019 } from 'ajv/dist/2019.js'
-import { Ajv2020 } from 'ajv/dist/2020.js'
+import { dereference, validate, type Schema as CfSchema } from '@cfworker/json-schema'
 import { writeJson } from '../values/json-write.js'
+import { failureOf, type ValidationFailure } from './messages.js'
+import { prepare, SchemaProblem, type Prepared } from './prepare.js'
 
-export interface ValidationFailure {
-  /** The validator's `instancePath` of the first error (`''` is the whole input). */
-  path: string
-  /** Every error, `path message`, joined with `; `. */
-  message: string
-}
+export type { ValidationFailure } from './messages.js'
 
 export type Validator = (input: unknown) => ValidationFailure | null
 
-const options: Options = {
-  allErrors: true,
-  // tool schemas in the wild carry keywords ajv does not know (`strict` in OpenAI tools, `title`s, vendor fields)
-  strict: false,
-  // no ajv-formats: a `format` is an annotation here, not a check
-  validateFormats: false,
-  logger: false,
-}
-
-/** How many compiled validators are kept: far more distinct schemas than any one deployment declares. */
+/** How many validators are kept: far more distinct schemas than any one deployment declares. */
 export const cacheSize = 2048
 
-/**
- * ajv keeps a reference to every schema compiled on an instance (its value
- * scope), even after `removeSchema`; a fresh instance after this many
- * compiles lets the old one go once the validators made with it are evicted.
- */
-const compilesPerEngine = 512
-
-type Dialect = 'draft-07' | '2019-09' | '2020-12'
-interface Engine {
-  ajv: Pick<Ajv, 'compile' | 'removeSchema'>
-  compiles: number
-}
-
-function dialectOf(schema: object): Dialect {
-  const d = (schema as { $schema?: unknown }).$schema
-  if (typeof d === 'string' && d.includes('2020-12')) return '2020-12'
-  if (typeof d === 'string' && d.includes('2019-09')) return '2019-09'
-  return 'draft-07'
-}
-
-/** Validators by the schema's content, with the ajv instances that compile them. */
+/** Validators by the schema's content. */
 class SchemaCache {
-  /** Per dialect, the ajv instance compiling now; replaced after {@link compilesPerEngine} compiles. */
-  private readonly engines = new Map<Dialect, Engine>()
   /** Least recently used first: a Map iterates in insertion order, and a hit is re-inserted. */
   private readonly byContent = new Map<string, Validator>()
   /** The same schema object again (a sieve per turn over one tools array) skips even the canonical text. */
@@ -97,10 +63,7 @@ class SchemaCache {
     if (known !== undefined) return this.remember(known.key, known.validator)
     const key = this.key(schema)
     let validator = this.byContent.get(key)
-    if (validator === undefined) {
-      const fn = this.compile(schema)
-      validator = (input) => (fn(input) ? null : failure(fn.errors ?? []))
-    }
+    if (validator === undefined) validator = validatorOf(prepare(schema as Record<string, unknown>))
     this.byObject.set(schema, { key, validator })
     return this.remember(key, validator)
   }
@@ -110,31 +73,6 @@ class SchemaCache {
     this.byContent.set(key, v)
     if (this.byContent.size > cacheSize) this.byContent.delete(this.byContent.keys().next().value!)
     return v
-  }
-
-  private engineFor(dialect: Dialect): Engine {
-    let e = this.engines.get(dialect)
-    if (e === undefined || e.compiles >= compilesPerEngine) {
-      const ajv = dialect === '2020-12' ? new Ajv2020(options) : dialect === '2019-09' ? new Ajv2019(options) : new Ajv(options)
-      e = { ajv, compiles: 0 }
-      this.engines.set(dialect, e)
-    }
-    return e
-  }
-
-  private compile(schema: object): ValidateFunction {
-    const engine = this.engineFor(dialectOf(schema))
-    engine.compiles++
-    try {
-      // added while it compiles, so `$ref: '#'` (a recursive schema) resolves; removed after, so an `$id` in
-      // one tool's schema never collides with another's and ajv does not keep the schema
-      return engine.ajv.compile(schema)
-    } catch (e) {
-      if (e instanceof RangeError) throw new Error(`${e.message} (a $ref that leads back to itself without a keyword in between?)`)
-      throw e
-    } finally {
-      engine.ajv.removeSchema(schema)
-    }
   }
 }
 
@@ -157,17 +95,58 @@ export function schemaKey(schema: object): string {
   return schemas.key(schema)
 }
 
-/** Compiles (or takes from the cache) a validator; throws ajv's error for a schema it cannot compile. */
+/** Prepares (or takes from the cache) a validator; throws a {@link SchemaProblem} for a schema it cannot take. */
 export function validatorFor(schema: object): Validator {
   return schemas.validator(schema)
-}
-
-function failure(errors: readonly ErrorObject[]): ValidationFailure {
-  const describe = (e: ErrorObject) => `${e.instancePath === '' ? '(input)' : e.instancePath} ${e.message ?? e.keyword}`
-  return { path: errors[0]?.instancePath ?? '', message: errors.length === 0 ? 'invalid' : errors.map(describe).join('; ') }
 }
 
 /** How many validators the content cache holds now (for tests and the schema-cache bench). */
 export function cachedSchemas(): number {
   return schemas.size
+}
+
+/**
+ * The validator of a prepared schema. Every `$ref` must resolve inside the
+ * schema: there is no network to fetch another document from, and a `$ref`
+ * the validator meets unresolved would throw on every call.
+ */
+function validatorOf(p: Prepared): Validator {
+  let lookup: Record<string, CfSchema | boolean>
+  try {
+    lookup = dereference(p.schema as CfSchema)
+  } catch (e) {
+    throw new SchemaProblem('', (e as Error).message)
+  }
+  for (const { at, schema } of p.refs) {
+    const target = (schema as { __absolute_ref__?: string }).__absolute_ref__ ?? (schema.$ref as string)
+    if (lookup[target] === undefined) {
+      const ref = JSON.stringify(schema.$ref)
+      throw new SchemaProblem(`${at}/$ref`, (schema.$ref as string).startsWith('#')
+        ? `$ref ${ref} points at nothing in the schema`
+        : `$ref ${ref} is outside the schema: toolsieve resolves only references inside it (no network); put that schema under $defs and refer to it as "#/$defs/…"`)
+    }
+    refCycle(schema, lookup, p.schema, at)
+  }
+  const root = p.schema as CfSchema
+  return (input) => {
+    const r = validate(input, root, p.draft, lookup, false)
+    return r.valid ? null : failureOf(r.errors)
+  }
+}
+
+/**
+ * A chain of `$ref`s that comes back to where it started without reaching
+ * the root or a keyword would recurse forever on any input; the root itself
+ * (`$ref: '#'`) is left to validation, which reports it per call.
+ */
+function refCycle(from: Record<string, unknown>, lookup: Record<string, CfSchema | boolean>, root: object, at: string): void {
+  const seen = new Set<unknown>([from])
+  let s: unknown = from
+  while (typeof s === 'object' && s !== null && typeof (s as { $ref?: unknown }).$ref === 'string') {
+    const target = lookup[(s as { __absolute_ref__?: string }).__absolute_ref__ ?? '']
+    if (target === undefined || target === root) return
+    if (seen.has(target)) throw new SchemaProblem(`${at}/$ref`, 'a $ref that leads back to itself without a keyword in between')
+    seen.add(target)
+    s = target
+  }
 }

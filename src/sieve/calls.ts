@@ -28,7 +28,7 @@ export interface BlockOptions {
 }
 
 /**
- * Inputs nested deeper than this are not handed to the validator: ajv
+ * Inputs nested deeper than this are not handed to the validator: it
  * recurses per level (a recursive schema overflows the stack near a few
  * thousand), and a depth limit gives the same answer at any stack depth.
  * Such a call gets `invalid-arguments`.

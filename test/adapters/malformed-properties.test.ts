@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
 import { sieveMessage, sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { ToolsieveError } from '../../src/errors.js'
-import { sieveChatCompletion, sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
+import { sieveChatCompletion, sieveChatStream, sieveResponse, sieveResponsesStream } from '../../src/openai/index.js'
 import { generated, textStream } from './ai-sdk-helpers.js'
 import { messageShell, upstream } from './anthropic-helpers.js'
 import { answer, collect, cut, iterate } from './openai-helpers.js'
@@ -76,12 +76,14 @@ async function onlyInvalidChunk(run: () => unknown, argument: string | null): Pr
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 const completion = { id: 'c1', object: 'chat.completion', created: 1, model: 'deepseek', choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }] }
+const response = { id: 'resp_1', object: 'response', status: 'completed', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }], output_text: text }
 const message = { ...messageShell(), content: [{ type: 'text', text, citations: null }], stop_reason: 'end_turn' }
 
 /** Each adapter with a valid input (a list of items: chunks, events, parts, or one whole response) and how to run it. */
 const adapters: Array<{ name: string; items: unknown[]; run: (items: unknown[]) => unknown; argument?: (items: unknown[]) => string | null }> = [
   { name: 'sieveChatStream', items: [...answer(pieces), { id: 'u', choices: [], usage: { total_tokens: 3 } }], run: (items) => collect(sieveChatStream(iterate(items) as never)) },
   { name: 'sieveChatCompletion', items: [completion], run: (items) => sieveChatCompletion(items[0] as never), argument: (items) => (isRecord(items[0]) ? null : 'completion') },
+  { name: 'sieveResponse', items: [response], run: (items) => sieveResponse(items[0] as never) },
   { name: 'sieveResponsesStream', items: responseEvents(pieces), run: (items) => collect(sieveResponsesStream(iterate(items) as never)) },
   { name: 'sieveMessagesStream', items: upstream([pieces]), run: (items) => collect(sieveMessagesStream(items as MessagesStreamEvent[])) },
   { name: 'sieveMessage', items: [message], run: (items) => sieveMessage(items[0] as never), argument: (items) => (isRecord(items[0]) && Array.isArray(items[0].content) ? null : 'message') },

@@ -1,0 +1,34 @@
+/**
+ * `npm run fuzz:hostile -- [--cases N] [--seed S] [--seconds T]`: the hostile
+ * properties of `test/properties/hostile.ts` (only the live calls run, none
+ * from code or a quoted example; conservation; chunk, checkpoint and
+ * streamArguments invariance) on N documents from seed S (default: the
+ * clock), or for T seconds. Prints `N documents, 0 failures`, or the shrunk
+ * counterexample and exits 1.
+ */
+import { parseArgs } from 'node:util'
+import { hostileFuzz } from '../test/properties/hostile.js'
+
+const { values } = parseArgs({ options: { cases: { type: 'string', default: '1000' }, seed: { type: 'string' }, seconds: { type: 'string', default: '0' } } })
+
+function int(name: string, raw: string): number {
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${name} must be a non-negative integer, got ${raw}`)
+    process.exit(2)
+  }
+  return n
+}
+
+const seconds = int('seconds', values.seconds)
+const cases = seconds > 0 && values.cases === '1000' ? Number.MAX_SAFE_INTEGER : int('cases', values.cases)
+const seed = values.seed === undefined ? Date.now() % 2 ** 31 : int('seed', values.seed)
+const started = Date.now()
+const result = hostileFuzz({ cases, seed, timeLimitMs: seconds * 1000 })
+const took = ((Date.now() - started) / 1000).toFixed(1)
+if (result.failed) {
+  console.log(result.report)
+  console.log(`seed ${seed}: 1 failure (after ${result.cases} documents, ${took} s)`)
+  process.exit(1)
+}
+console.log(`${result.cases} documents, 0 failures (seed ${seed}, ${took} s)`)

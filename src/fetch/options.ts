@@ -1,0 +1,67 @@
+/**
+ * Options of `sieveFetch` and `repairResponse`: the OpenAI adapter's, less
+ * what each request carries, plus a report of what was done to each
+ * response. Checked once, when `sieveFetch` is called.
+ */
+import { resolveAdapterOptions } from '../adapters/index.js'
+import { ToolsieveError } from '../errors.js'
+import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
+import type { RequestCarried, RouteKind } from './request.js'
+
+/** What was done to one response, for a log line. */
+export interface RepairReport {
+  /** The route the request took. */
+  route: RouteKind
+  /**
+   * `stream` or `whole`: the body was read through the sieve (an event
+   * stream, a JSON object); `passed`: it went to the caller as it came.
+   */
+  mode: 'stream' | 'whole' | 'passed'
+  /** Calls rescued from the text (upstream's native calls are not counted). */
+  rescued: number
+  /** Why the body was not repaired, or what stopped it (`refused: native-conflict`, `stopped: call-aborted`). */
+  note?: string
+}
+
+/**
+ * Options of {@link sieveFetch}: those of `toolsieve/openai` (the sieve's
+ * options, `trimBlankLines`, `onConflict`, `onDiagnostic`,
+ * `streamArguments`…) without `tools`, `quoted` and `thinking`, which each
+ * request's body gives.
+ */
+export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCarried> {
+  /**
+   * Called once per repaired route's response, when its body is done (for a
+   * stream: when it ended or was cancelled), with what was done to it.
+   * Default: none.
+   */
+  onReport?: ((report: RepairReport) => void) | null
+}
+
+const carried: readonly RequestCarried[] = ['tools', 'quoted', 'thinking']
+
+/**
+ * Checks the options as the adapter will use them, so a bad one fails when
+ * the fetch is made, naming the field, not at the first request.
+ *
+ * @throws {ToolsieveError} `invalid-option`.
+ */
+export function checkFetchOptions(options: SieveFetchOptions | null | undefined): void {
+  if (options === null || options === undefined) return
+  if (typeof options !== 'object') throw new ToolsieveError('invalid-option', `options: must be an object, got ${typeof options}`, 'options')
+  for (const field of carried) {
+    if ((options as Record<string, unknown>)[field] !== undefined && (options as Record<string, unknown>)[field] !== null) {
+      throw new ToolsieveError('invalid-option', `${field}: comes from each request's body, not from the fetch's options`, field)
+    }
+  }
+  const report = options.onReport
+  if (report !== undefined && report !== null && typeof report !== 'function') throw new ToolsieveError('invalid-option', `onReport: must be a function, got ${typeof report}`, 'onReport')
+  resolveAdapterOptions(adapterPart(options))
+}
+
+/** The options without `onReport`: what the adapter takes. */
+export function adapterPart(options: SieveFetchOptions | null | undefined): OpenAIAdapterOptions {
+  if (options === null || options === undefined) return {}
+  const { onReport: _r, ...rest } = options
+  return rest
+}

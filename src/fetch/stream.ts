@@ -1,0 +1,223 @@
+/**
+ * A repaired event stream: the upstream's body read event by event through
+ * `sieveChatStream` or `sieveResponsesStream`, and written back as it goes
+ * (a WHATWG `ReadableStream` that pulls one output event at a time, so
+ * nothing waits for the whole body).
+ *
+ * What is not a chunk to repair keeps its place: comments (keep-alives) and
+ * data that is not a JSON object go out when they arrive. What ends the
+ * input (`data: [DONE]`, an upstream error event, a cut connection) first
+ * lets the sieve give out what it held, then goes out itself; anything
+ * upstream sends after `[DONE]` or an error passes as it came.
+ */
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
+import { sieveChatStream } from '../openai/chat-stream.js'
+import { sieveResponsesStream } from '../openai/responses-stream.js'
+import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
+import type { RouteKind } from './request.js'
+import type { RepairReport } from './options.js'
+import { eventFrame, SseDecoder, SseLimitError, sseFrame, type SseEvent } from './sse.js'
+import { errorBody, RescueCount } from './wire.js'
+
+/** The upstream's events, read on demand; what the network cut is decoded across reads. */
+class EventReader {
+  private readonly decoder = new TextDecoder('utf-8')
+  private readonly sse: SseDecoder
+  private queue: SseEvent[] = []
+  private head = 0
+  private done = false
+
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    limit: number | undefined,
+  ) {
+    this.sse = new SseDecoder(limit)
+  }
+
+  /**
+   * The next event; undefined at the end.
+   *
+   * @throws the body's read error, or {@link SseLimitError}.
+   */
+  async next(): Promise<SseEvent | undefined> {
+    while (this.head === this.queue.length) {
+      if (this.done) return undefined
+      this.queue = []
+      this.head = 0
+      const { done, value } = await this.reader.read()
+      if (done) {
+        this.done = true
+        this.sse.push(this.decoder.decode(), this.queue)
+        this.sse.end(this.queue)
+      } else this.sse.push(this.decoder.decode(value, { stream: true }), this.queue)
+    }
+    return this.queue[this.head++]
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    this.done = true
+    this.queue = []
+    this.head = 0
+    return this.reader.cancel(reason).catch(() => {})
+  }
+}
+
+/** What stopped the upstream's events from going through the sieve, to be written once the sieve has given out what it held. */
+type Stop =
+  /** `data: [DONE]` or an upstream error event, written as it came; what follows passes as it comes. */
+  | { kind: 'frame'; frame: string }
+  /** A line or event over the limit: an error event, and the stream ends. */
+  | { kind: 'limit'; frame: string }
+  /** The body failed: the output fails with the same error. */
+  | { kind: 'failed'; error: unknown }
+
+/** True for an event the SDKs take as an error: named `error`, or data with an `error` member, or a Responses `error` event. */
+function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<string, unknown>, kind: RouteKind): boolean {
+  return event.event === 'error' || (parsed.error !== undefined && parsed.error !== null) || (kind === 'responses' && parsed.type === 'error')
+}
+
+/**
+ * The repaired body of an upstream event stream.
+ *
+ * @param limit most characters of one line or event (default 64 MiB)
+ * @throws {ToolsieveError} `invalid-option` at once, before the body is
+ *   touched, when the adapter refuses the options (a request's bad tool)
+ */
+export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => void, limit?: number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  // made first: the adapter checks its options when called, and the chunks are only read once the output is
+  const input = chunks()
+  const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, options) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, options)) as AsyncIterable<Record<string, unknown>>
+  const events = new EventReader(body.getReader(), limit)
+  const count = new RescueCount(kind)
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  let stop: Stop | undefined
+  /** The name of the upstream event the sieve's output comes from: chat chunks keep it. */
+  let name: string | undefined
+  /** Upstream named its events (OpenAI's Responses stream does): ours are named after their type too. */
+  let named = false
+  const write = (text: string): void => controller.enqueue(encoder.encode(text))
+
+  /** The upstream's chunks for the sieve; what is not one is written where it stood. */
+  async function* chunks(): AsyncGenerator<Record<string, unknown>> {
+    for (;;) {
+      let event: SseEvent | undefined
+      try {
+        event = await events.next()
+      } catch (error) {
+        stop = error instanceof SseLimitError ? { kind: 'limit', frame: errorFrame(kind, 'sse-limit', error.message) } : { kind: 'failed', error }
+        return
+      }
+      if (event === undefined) return
+      if (event.kind === 'comment') {
+        write(eventFrame(event))
+        continue
+      }
+      if (event.data.trim() === '[DONE]') {
+        stop = { kind: 'frame', frame: eventFrame(event) }
+        return
+      }
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(event.data)
+      } catch {
+        parsed = undefined
+      }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        write(eventFrame(event))
+        continue
+      }
+      const chunk = parsed as Record<string, unknown>
+      if (isUpstreamError(event, chunk, kind)) {
+        stop = { kind: 'frame', frame: eventFrame(event) }
+        return
+      }
+      name = event.event
+      if (name !== undefined) named = true
+      count.upstream(chunk)
+      yield chunk
+    }
+  }
+
+  async function* frames(): AsyncGenerator<string> {
+    try {
+      for await (const chunk of out) {
+        report.rescued += count.sent(chunk)
+        const event = kind === 'responses' ? (named && typeof chunk.type === 'string' ? chunk.type : undefined) : name
+        yield sseFrame(JSON.stringify(chunk), event)
+      }
+    } catch (error) {
+      // native-conflict or call-aborted: the stream stops rather than send a call that could run twice or half
+      const code = (error as { code?: unknown }).code
+      report.note = `stopped: ${typeof code === 'string' ? code : (error as Error).message}`
+      yield errorFrame(kind, typeof code === 'string' ? code : 'repair-failed', (error as Error).message)
+      await events.cancel(error)
+      return
+    }
+    const why = stop
+    if (why?.kind === 'failed') {
+      report.note = `upstream failed: ${(why.error as Error)?.message ?? String(why.error)}`
+      throw why.error
+    }
+    if (why === undefined) return
+    yield why.frame
+    if (why.kind === 'limit') {
+      report.note = 'stopped: sse-limit'
+      await events.cancel()
+      return
+    }
+    for (;;) {
+      let event: SseEvent | undefined
+      try {
+        event = await events.next()
+      } catch (error) {
+        if (!(error instanceof SseLimitError)) throw error
+        report.note = 'stopped: sse-limit'
+        yield errorFrame(kind, 'sse-limit', error.message)
+        await events.cancel()
+        return
+      }
+      if (event === undefined) return
+      yield eventFrame(event)
+    }
+  }
+
+  const iterator = frames()
+  let finished = false
+  const finish = (): void => {
+    if (finished) return
+    finished = true
+    onDone()
+  }
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c
+    },
+    async pull(c) {
+      try {
+        const next = await iterator.next()
+        if (next.done) {
+          finish()
+          c.close()
+        } else c.enqueue(encoder.encode(next.value))
+      } catch (error) {
+        finish()
+        c.error(error)
+      }
+    },
+    async cancel(reason) {
+      report.note ??= 'cancelled by the reader'
+      // the read in flight ends first, so that the generator can be closed
+      await events.cancel(reason)
+      await iterator.return(undefined).catch(() => {})
+      finish()
+    },
+  })
+}
+
+/** An error event in OpenAI's shape: the SDKs throw it as an API error. */
+function errorFrame(kind: RouteKind, code: string, message: string): string {
+  const body = errorBody(code, message)
+  return kind === 'responses' ? sseFrame(JSON.stringify({ type: 'error', code, message, param: null, ...body }), 'error') : sseFrame(JSON.stringify(body), 'error')
+}

@@ -1,0 +1,114 @@
+/**
+ * A whole (non-streamed) JSON answer, repaired: a chat completion through
+ * `sieveChatCompletion`, a Responses object through `sieveResponse`. The
+ * body is read up to a bound; one over it, one that is not JSON, or not the
+ * shape of the route's answer, goes on as the bytes that came.
+ */
+import type { ChatCompletion } from 'openai/resources/chat/completions'
+import type { Response as ResponsesObject } from 'openai/resources/responses/responses'
+import { sieveChatCompletion } from '../openai/chat-completion.js'
+import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
+import { sieveResponse } from '../openai/response.js'
+import type { RepairReport } from './options.js'
+import type { RouteKind } from './request.js'
+import { errorBody } from './wire.js'
+
+/** Most bytes of a whole answer held to repair it. */
+export const WHOLE_LIMIT = 64 * 1024 * 1024
+
+/** What becomes of a whole answer: a new body (and status), or the bytes as they came. */
+export type WholeOutcome =
+  | { kind: 'repaired'; status: number | undefined; text: string }
+  | { kind: 'as-is'; body: ReadableStream<Uint8Array> | Uint8Array }
+
+/** The bytes read so far, then the rest of the reader: a body over the bound goes on unread. */
+function rest(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let i = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(c) {
+      if (i < chunks.length) return c.enqueue(chunks[i++]!)
+      const { done, value } = await reader.read()
+      if (done) c.close()
+      else c.enqueue(value)
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}
+
+/** Counts the calls in a repaired answer that were not in upstream's. */
+function rescuedCalls(kind: RouteKind, before: unknown, after: unknown): number {
+  const ids = (answer: unknown): string[] => {
+    if (kind === 'chat') {
+      const choices = (answer as { choices?: unknown }).choices
+      if (!Array.isArray(choices)) return []
+      return choices.flatMap((c: { message?: { tool_calls?: unknown } } | null) => (Array.isArray(c?.message?.tool_calls) ? (c.message.tool_calls as { id?: unknown }[]).map((t) => String(t?.id)) : []))
+    }
+    const output = (answer as { output?: unknown }).output
+    return Array.isArray(output) ? output.filter((i: { type?: unknown } | null) => i?.type === 'function_call').map((i: { id?: unknown }) => String(i.id)) : []
+  }
+  const natives = new Set(ids(before))
+  return ids(after).filter((id) => !natives.has(id)).length
+}
+
+/**
+ * Reads and repairs a whole answer. An answer the sieve refuses
+ * (`native-conflict`) becomes a 502 with an OpenAI-shaped error, as calls
+ * that may run twice are not sent.
+ */
+export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, limit = WHOLE_LIMIT): Promise<WholeOutcome> {
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    size += value.length
+    if (size > limit) {
+      report.mode = 'passed'
+      report.note = `not repaired: body over ${limit} bytes`
+      return { kind: 'as-is', body: rest(chunks, reader) }
+    }
+  }
+  const bytes = concat(chunks, size)
+  const asIs = (note: string): WholeOutcome => {
+    report.mode = 'passed'
+    report.note = `not repaired: ${note}`
+    return { kind: 'as-is', body: bytes }
+  }
+  let answer: unknown
+  try {
+    answer = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    return asIs('body is not JSON')
+  }
+  const shaped = answer !== null && typeof answer === 'object' && Array.isArray((answer as Record<string, unknown>)[kind === 'chat' ? 'choices' : 'output'])
+  if (!shaped) return asIs(kind === 'chat' ? 'not a chat completion' : 'not a Responses object')
+  let repaired: unknown
+  try {
+    repaired = kind === 'chat' ? sieveChatCompletion(answer as ChatCompletion, options) : sieveResponse(answer as ResponsesObject, options)
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
+    if (code === 'invalid-option') return asIs(`invalid-option: ${(error as Error).message}`)
+    const named = typeof code === 'string' ? code : 'repair-failed'
+    report.note = `refused: ${named}`
+    return { kind: 'repaired', status: 502, text: JSON.stringify(errorBody(named, (error as Error).message)) }
+  }
+  const text = JSON.stringify(repaired)
+  // nothing to repair: the bytes that came, not the same JSON written again
+  if (text === JSON.stringify(answer)) return { kind: 'as-is', body: bytes }
+  report.rescued = rescuedCalls(kind, answer, repaired)
+  return { kind: 'repaired', status: undefined, text }
+}

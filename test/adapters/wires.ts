@@ -6,7 +6,7 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import { toolsieveMiddleware, type ToolsieveMiddlewareOptions } from '../../src/ai-sdk/index.js'
 import { sieveMessage, type AnthropicSieveOptions } from '../../src/anthropic/index.js'
-import { sieveChatCompletion, sieveChatStream, sieveResponsesStream, type OpenAIAdapterOptions } from '../../src/openai/index.js'
+import { sieveChatCompletion, sieveChatStream, sieveResponse, sieveResponsesStream, type OpenAIAdapterOptions } from '../../src/openai/index.js'
 import { generated, loadLines, textStream, textsOf, wrappedStream } from './ai-sdk-helpers.js'
 import { blocks, finalMessage, messageShell, sieved, upstream } from './anthropic-helpers.js'
 import { accumulate, answer, collect, iterate } from './openai-helpers.js'
@@ -51,6 +51,17 @@ export const wires: Wire[] = [
       const completion = { id: 'c1', object: 'chat.completion', created: 1, model: 'deepseek', choices: [{ index: 0, message: { role: 'assistant', content: pieces.join(''), refusal: null }, finish_reason: 'stop', logprobs: null }] } as ChatCompletion
       const message = sieveChatCompletion(completion, options).choices[0]!.message
       return { text: message.content ?? '', reasoning: message.reasoning_content ?? '', calls: (message.tool_calls ?? []).map((c) => (c.type === 'function' ? c.function.name : c.type)) }
+    },
+  },
+  {
+    name: 'openai response',
+    async read(pieces, options) {
+      const text = pieces.join('')
+      const message = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }
+      const response = sieveResponse({ id: 'resp_1', object: 'response', status: 'completed', output: [message], output_text: text } as never, options) as unknown as { output: Array<Record<string, any>> }
+      const of = (type: string) => response.output.filter((i) => i.type === type)
+      const textOf = (item: Record<string, any>) => (item.content as Array<{ text: string }>).map((c) => c.text).join('')
+      return { text: of('message').map(textOf).join(''), reasoning: of('reasoning').map(textOf).join(''), calls: of('function_call').map((i) => i.name as string) }
     },
   },
   {

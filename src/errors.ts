@@ -16,7 +16,12 @@ export type ToolsieveErrorCode =
   | 'invalid-option'
   /** `push()` was called after `end()` (a second `end()` just returns `[]`). */
   | 'sieve-finished'
-  /** `push()` was given something other than a string, `null` or `undefined` (a `Uint8Array`: decode it first). */
+  /**
+   * `push()` was given something other than a string, `null` or `undefined`
+   * (a `Uint8Array`: decode it first); or an adapter was given upstream data
+   * (a chunk, event, part or whole response) of the wrong shape, `field`
+   * naming the bad field (`choices[0].delta.tool_calls`).
+   */
   | 'invalid-chunk'
   /**
    * An adapter saw native tool calls from upstream and calls rescued from the

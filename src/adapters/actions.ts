@@ -174,6 +174,8 @@ class Actions implements ActionSieve {
         return this.emit({ type: 'reasoning', text: e.text })
       case 'reasoning-end':
         if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+        // the blank lines after `</think>` start no answer, on any wire
+        this.trimmer?.reasoningEnd()
         return this.endReasoning()
       case 'tool-call-start':
         return this.start(e.id, e.name)

@@ -1,18 +1,24 @@
 /**
- * The blank lines a model writes around a tool-call block. DeepSeek's
- * encoder puts the block after the content and `\n\n`; models add line
- * breaks after it too. Once the block is a call, that whitespace belongs to
- * nothing, and an answer shown without the block would end in blank lines.
+ * The blank lines a model writes around a tool-call block, and after its
+ * reasoning. DeepSeek's encoder puts the block after the content and
+ * `\n\n`, and the answer after `</think>` and `\n\n`; models add line
+ * breaks after a block too. Once the block is a call (or the reasoning has
+ * its own part), that whitespace belongs to nothing, and an answer shown on
+ * its own would start or end in blank lines.
  *
  * ```
  * > | Let me check.\n\n<｜DSML｜tool_calls>…</｜DSML｜tool_calls>\n\nDone.
  *                  ^^^^ dropped: before a call      ^^ dropped: line breaks after it
+ * > | <think>plan</think>\n\nHello
+ *                        ^^^^ dropped: line breaks after the reasoning
  * ```
  *
  * Streaming makes this a hold: whitespace at the end of the text so far may
  * stand before a block (dropped) or before more text (kept), and only the
  * next event says which. Only spaces, tabs and line breaks are ever held or
- * dropped, and only next to a call; everything else goes through at once.
+ * dropped, and only next to a call or after the reasoning; everything else
+ * goes through at once. Every adapter trims through this one class (via the
+ * action sieve), so a completion reads the same on every wire.
  */
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
@@ -41,6 +47,13 @@ export class BlankLineTrimmer {
    * the blank lines after it) and keeps the indentation after that.
    */
   private afterCall = false
+  /**
+   * The reasoning just ended and no text came since: the whitespace held is
+   * what follows `</think>`, dropped up to its last line break as after a
+   * call, the answer's own indentation kept. Unlike after a call, nothing of
+   * it is a separator: the reasoning is not in the content.
+   */
+  private afterReasoning = false
   /** With `oneText`: the whitespace that stood before the first call since the last text, the separator if text follows. */
   private gap: string | null = null
   /** Text other than whitespace went out. */
@@ -68,6 +81,7 @@ export class BlankLineTrimmer {
     const gap = this.afterCall && this.sent && this.gap !== null ? this.gap : ''
     const before = gap + this.release()
     this.afterCall = false
+    this.afterReasoning = false
     this.gap = null
     this.sent = true
     if (cut < text.length) this.held.push(text.slice(cut))
@@ -81,9 +95,22 @@ export class BlankLineTrimmer {
     this.afterCall = true
   }
 
-  /** The content is over: returns what is still held and sendable. Whitespace after the last call goes; other whitespace stays. */
+  /**
+   * The reasoning ended where the held whitespace ends: what follows, up to
+   * the first text, is the line breaks after `</think>`. Whitespace held
+   * from before the reasoning stood before nothing the content shows, so it
+   * goes with them.
+   */
+  reasoningEnd(): void {
+    if (this.sent) return
+    this.held = []
+    this.afterReasoning = true
+  }
+
+  /** The content is over: returns what is still held and sendable. Whitespace after the last call, or after the reasoning with no answer, goes; other whitespace stays. */
   end(): string {
-    if (this.afterCall) {
+    if (this.afterCall || this.afterReasoning) {
+      this.afterReasoning = false
       this.held = []
       this.gap = null
       return ''
@@ -98,7 +125,7 @@ export class BlankLineTrimmer {
     if (this.held.length === 0) return ''
     const all = this.held.join('')
     this.held = []
-    if (!this.afterCall) return all
+    if (!this.afterCall && !this.afterReasoning) return all
     const lastBreak = Math.max(all.lastIndexOf('\n'), all.lastIndexOf('\r'))
     return lastBreak === -1 ? all : all.slice(lastBreak + 1)
   }

@@ -1,22 +1,34 @@
 /**
- * `wrapStream`: the model's stream parts with the text sieved. Each upstream
- * text part goes through its own sieve (a block does not span text parts;
- * one left open at the part's end is text); what comes out is written as the
- * AI SDK's parts: cleaned text, reasoning, and rescued calls as
- * `tool-input-start` / `-delta` / `-end` and `tool-call`. Every other part
- * (stream-start, metadata, sources, files, native tool calls, errors) passes
- * through in its place, and the finish reason becomes `tool-calls` when calls
- * were rescued.
+ * `wrapStream`: the model's stream parts with the text sieved. Consecutive
+ * upstream text parts are one text for the sieve (a fence opened in one part
+ * hides a block in the next; a block may span parts), from the first
+ * `text-start` to the next part that is not text (reasoning, a tool part, a
+ * source, a file, an error, the finish; `raw` and `response-metadata` carry
+ * no content and do not end it). What comes out is written as the AI SDK's
+ * parts: cleaned text, reasoning, and rescued calls as `tool-input-start` /
+ * `-delta` / `-end` and `tool-call`. Every other part passes through in its
+ * place, and the finish reason becomes `tool-calls` when calls were rescued.
  *
  * The text parts are the middleware's own: a part is opened when text comes
  * out of the sieve (with the upstream part's id), closed before a rescued
  * call starts (so a consumer that builds message parts in order puts the
- * text before the call), and closed when the upstream's part ends, after
- * its sieve gave out what it held. Text after a call goes into a new part
- * (the upstream id, then `-1`, `-2`, …): no delta ever follows its part's
- * `text-end`.
+ * text before the call), and closed when the upstream's part ends: at the
+ * next upstream text part (text the sieve still held then comes out in that
+ * part), or at the end of the run, after the sieve gave out what it held.
+ * Text after a call goes into a new part (the upstream id, then `-1`, `-2`,
+ * …): no delta ever follows its part's `text-end`.
  */
-import { createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import {
+  createActionSieve,
+  malformed,
+  NativeConflictGate,
+  optionalRecord,
+  optionalString,
+  record,
+  type ActionSieve,
+  type AdapterAction,
+  type ResolvedAdapterOptions,
+} from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
@@ -29,10 +41,12 @@ const rewritable = new Set(['stop', 'other', 'unknown', 'tool-calls'])
  * `content-filter`, `error`, `interrupted`) keeps its reason, as the other
  * adapters do: the SDK runs the calls either way.
  */
-export function toolCallsReason(reason: FinishReasonLike | undefined): FinishReasonLike | undefined {
+export function toolCallsReason(reason: unknown): FinishReasonLike | undefined {
   if (typeof reason === 'string') return rewritable.has(reason) ? 'tool-calls' : reason
-  if (reason !== undefined && !rewritable.has(reason.unified)) return reason
-  return { unified: 'tool-calls', raw: reason?.raw }
+  const given = optionalRecord(reason, 'finishReason')
+  if (given !== undefined && typeof given.unified !== 'string') throw malformed('finishReason.unified', 'a string', given.unified)
+  if (given !== undefined && !rewritable.has(given.unified as string)) return reason as FinishReasonLike
+  return { unified: 'tool-calls', raw: given?.raw as string | undefined }
 }
 
 /** A native call from upstream that the consumer would run: provider-executed tools ran at the provider and are no duplicate. */
@@ -43,11 +57,26 @@ export function laterPart(resolved: ResolvedAdapterOptions): ResolvedAdapterOpti
   return { ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) }
 }
 
+/** Parts that carry no content: they pass through without ending a run of text parts. */
+const contentless = new Set(['raw', 'response-metadata', 'stream-start'])
+
 class StreamSieve {
-  /** The sieve of the upstream text part open now: each part gets its own, ended at its `text-end`, so held text never moves past a part that follows it. */
+  /**
+   * The sieve of the run of upstream text parts open now: one for the whole
+   * run (a block or a fence can span parts), ended at the first part that is
+   * not text, so held text never moves past a part that follows it.
+   */
   private sieve: ActionSieve | null = null
-  /** Upstream text parts seen: only the first starts inside the reasoning (`thinking`). */
-  private sieves = 0
+  /** Runs of text seen: only the first starts inside the reasoning (`thinking`). */
+  private runs = 0
+  /** Upstream text parts seen, for the id of a part that has none. */
+  private parts = 0
+  /**
+   * The upstream text part has ended but the run goes on: our part for it
+   * stays open, so what the sieve still holds can come out in it if the run
+   * ends here, and closes when the next text part starts.
+   */
+  private partEnded = false
   /** Native and rescued calls in one turn: the shared gate throws `native-conflict`, or holds rescued calls for `prefer-native`. */
   private readonly gate: NativeConflictGate
   /** Id of our text part open now; `null` between parts. */
@@ -69,19 +98,24 @@ class StreamSieve {
   }
 
   part(part: StreamPartLike): void {
+    record(part, 'part')
     switch (part.type) {
       case 'text-start':
-        this.endText()
-        return this.startText(part.id)
-      case 'text-delta':
-        if (this.sieve === null) this.startText(part.id)
-        return this.apply(this.sieve!.push(typeof part.delta === 'string' ? part.delta : ''))
+        return this.startPart(part.id)
+      case 'text-delta': {
+        const delta = optionalString(part.delta, 'delta')
+        // a server that skips text-start still has its text read
+        if (this.sieve === null || this.partEnded) this.startPart(part.id)
+        return this.apply(this.sieve!.push(delta))
+      }
       case 'text-end':
-        return this.endText()
+        this.partEnded = true
+        return
       case 'finish':
         this.end()
-        return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason as FinishReasonLike) } : part)
+        return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
     }
+    if (!contentless.has(part.type)) this.endRun()
     if (isNativeCall(part)) this.gate.sawNative()
     this.out(part)
   }
@@ -90,22 +124,27 @@ class StreamSieve {
   end(): void {
     if (this.ended) return
     this.ended = true
-    this.endText()
+    this.endRun()
     // the rescued calls held for prefer-native, unless a native call came
     for (const a of this.gate.finish()) this.action(a)
   }
 
-  private startText(id: unknown): void {
-    this.upstreamId = typeof id === 'string' ? id : `txt-${this.sieves}`
+  /** An upstream text part starts: the run's sieve goes on (or a run starts), and our part for the previous upstream part closes. */
+  private startPart(id: unknown): void {
+    this.upstreamId = typeof id === 'string' ? id : `txt-${this.parts}`
+    this.parts++
     this.segments = 0
-    this.sieve = createActionSieve(this.sieves++ === 0 ? this.resolved : laterPart(this.resolved))
+    this.partEnded = false
+    this.closeText()
+    if (this.sieve === null) this.sieve = createActionSieve(this.runs++ === 0 ? this.resolved : laterPart(this.resolved))
   }
 
-  /** The upstream text part is over: its sieve gives out what it holds, and our part closes. */
-  private endText(): void {
+  /** The run of text is over: its sieve gives out what it holds, and our parts close. */
+  private endRun(): void {
     if (this.sieve === null) return
     const sieve = this.sieve
     this.sieve = null
+    this.partEnded = false
     this.apply(sieve.end())
     this.closeText()
     this.closeReasoning()

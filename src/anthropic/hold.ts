@@ -12,7 +12,7 @@ import type { AdapterAction } from '../adapters/index.js'
 import type { MessagesStreamEvent } from './writer.js'
 
 /** Whatever the machine writes, as data, so that it can wait. */
-export type Item = AdapterAction | { type: 'close' } | { type: 'upstream'; event: MessagesStreamEvent } | { type: 'text-delta'; delta: RawContentBlockDeltaEvent['delta'] }
+export type Item = AdapterAction | { type: 'close'; textOnly?: boolean } | { type: 'upstream'; event: MessagesStreamEvent } | { type: 'text-delta'; delta: RawContentBlockDeltaEvent['delta'] }
 
 const callId = (item: Item): string | null =>
   item.type === 'call-start' || item.type === 'call-delta' || item.type === 'call-end' || item.type === 'call-abort' ? item.id : null

@@ -1,25 +1,46 @@
 /**
- * The Anthropic adapter's decisions, one upstream event at a time. Each
- * upstream text block runs through an action sieve of its own (ended at the
- * block's stop, so nothing it held moves past a block that follows); its
- * actions pass the turn's native-conflict gate and become text, thinking and
- * `tool_use` blocks; every other block passes through. Synchronous, so the
- * streaming and the whole-message entry points share it.
+ * The Anthropic adapter's decisions, one upstream event at a time.
+ * Consecutive upstream text blocks are one text for the sieve (a fence
+ * opened in one block hides a block in the next; a call may span blocks):
+ * one action sieve per run of text blocks, ended when another kind of block
+ * starts or the message ends, so nothing it held moves past a block that
+ * follows. Its actions pass the turn's native-conflict gate and become
+ * text, thinking and `tool_use` blocks: text read from an upstream block
+ * goes into a text block of its own (text the sieve held across a block's
+ * end comes out in the next one). Every other block passes through.
+ * Synchronous, so the streaming and the whole-message entry points share it.
  */
-import { abortedCallError, createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { abortedCallError, createActionSieve, index, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
 import { PreferNativeHold, type Item } from './hold.js'
 import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
 
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
-
-/** `text` without the blank lines at its start: the whitespace up to its last leading line break. */
-function dropLeadingBlankLines(text: string): string {
-  let lead = 0
-  while (lead < text.length && isBlank(text.charCodeAt(lead))) lead++
-  if (lead === text.length) return ''
-  const cut = Math.max(text.lastIndexOf('\n', lead - 1), text.lastIndexOf('\r', lead - 1))
-  return cut === -1 ? text : text.slice(cut + 1)
+/**
+ * The fields of an upstream event the machine acts on, checked before it
+ * reads them: block events need their `index`, a block start its
+ * `content_block`, a delta its `delta` (a text block's text a string). A
+ * field of the wrong shape is `invalid-chunk`; events of other types, and
+ * fields not read, pass through as they came.
+ */
+function checkEvent(event: unknown): asserts event is MessagesStreamEvent {
+  const e = record(event, 'event')
+  switch (e.type) {
+    case 'content_block_start': {
+      index(e.index, 'index')
+      const block = record(e.content_block, 'content_block')
+      if (block.type === 'text') optionalString(block.text, 'content_block.text')
+      return
+    }
+    case 'content_block_delta': {
+      index(e.index, 'index')
+      const delta = record(e.delta, 'delta')
+      if (delta.type === 'text_delta') optionalString(delta.text, 'delta.text')
+      return
+    }
+    case 'content_block_stop':
+      index(e.index, 'index')
+      return
+  }
 }
 
 export class MessagesMachine {
@@ -28,17 +49,11 @@ export class MessagesMachine {
   private readonly gate: NativeConflictGate | null
   /** `'prefer-native'`: everything after the first rescued call waits, in order. */
   private readonly hold: PreferNativeHold | null
-  /** The open upstream text block's sieve, and that block's upstream index. */
+  /** The sieve of the run of upstream text blocks being read, and the upstream index of the run's latest block. */
   private sieve: ActionSieve | null = null
   private sieveIndex = -1
-  /** Upstream text blocks opened so far: only the first may start with reasoning. */
-  private textBlocks = 0
-  /**
-   * The reasoning just ended and no text came since: the blank lines a model
-   * writes after `</think>` would start the text block. The shared trimmer
-   * drops them around calls only.
-   */
-  private afterReasoning = false
+  /** Runs of text blocks so far: only the first may start with reasoning. */
+  private textRuns = 0
   /** Upstream sent `error`: what was held is not flushed (nor repaired into calls) into a failed message. */
   private failed = false
 
@@ -50,11 +65,14 @@ export class MessagesMachine {
 
   /** What to send for one upstream event. */
   event(event: MessagesStreamEvent): MessagesStreamEvent[] {
+    checkEvent(event)
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block
-        if (block.type === 'text') this.openText(event.index, typeof block.text === 'string' ? block.text : '')
+        if (block.type === 'text') this.openText(event.index, block.text ?? '')
         else {
+          // another kind of block ends the run of text: what the sieve held goes before it
+          this.endRun()
           // before the native call is written: under 'error' a rescued call already out makes this throw
           if (block.type === 'tool_use') {
             this.gate?.sawNative()
@@ -71,8 +89,8 @@ export class MessagesMachine {
         } else this.out({ type: 'upstream', event })
         break
       case 'content_block_stop':
-        if (this.sieve !== null && event.index === this.sieveIndex) this.closeText()
-        else this.out({ type: 'upstream', event })
+        // the run goes on: our text block stays open for what the sieve still holds, and closes when the next block starts or the message ends
+        if (this.sieve === null || event.index !== this.sieveIndex) this.out({ type: 'upstream', event })
         break
       case 'message_delta':
         this.finish()
@@ -105,14 +123,16 @@ export class MessagesMachine {
     return this.writer.calls.size
   }
 
+  /** An upstream text block starts: a run starts, or the run goes on and our text block for the previous upstream block closes. */
   private openText(index: number, text: string): void {
-    this.closeText()
-    this.sieve = createActionSieve(this.textBlocks++ === 0 ? this.settings : this.settings.later)
+    if (this.sieve === null) this.sieve = createActionSieve(this.textRuns++ === 0 ? this.settings : this.settings.later)
+    else this.out({ type: 'close', textOnly: true })
     this.sieveIndex = index
     if (text !== '') this.write(this.sieve.push(text))
   }
 
-  private closeText(): void {
+  /** The run of text blocks is over: the sieve gives out what it held, and the open block closes. */
+  private endRun(): void {
     if (this.sieve === null) return
     const sieve = this.sieve
     this.sieve = null
@@ -123,7 +143,7 @@ export class MessagesMachine {
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
   private finish(): void {
     if (this.failed) return
-    this.closeText()
+    this.endRun()
     this.hold?.finish()
     this.writer.close()
   }
@@ -148,22 +168,16 @@ export class MessagesMachine {
       case 'text-delta':
         return w.textDelta(a.delta)
       case 'close':
-        return w.close()
-      case 'text': {
-        const text = this.afterReasoning ? dropLeadingBlankLines(a.text) : a.text
-        if (text === '') return
-        this.afterReasoning = false
-        return w.text(text)
-      }
+        return w.close(a.textOnly === true)
+      case 'text':
+        return w.text(a.text)
       case 'reasoning-start':
         return
       case 'reasoning':
         return w.thinking(a.text)
       case 'reasoning-end':
-        this.afterReasoning = this.settings.trimBlankLines
         return w.close()
       case 'call-start':
-        this.afterReasoning = false
         return w.callStart(a.id, a.name)
       case 'call-delta':
         return w.callDelta(a.id, a.delta)
@@ -178,8 +192,9 @@ export class MessagesMachine {
 
   /** `end_turn` (or a stop sequence) with rescued calls out is a tool-use turn; `max_tokens` and the like stay, as the API does for a cut call. */
   private stopReason(event: Extract<MessagesStreamEvent, { type: 'message_delta' }>): MessagesStreamEvent {
-    const reason = event.delta.stop_reason
-    if (this.writer.calls.size === 0 || !(reason === 'end_turn' || reason === 'stop_sequence' || reason === null)) return event
+    if (this.writer.calls.size === 0) return event
+    const reason = optionalString(record(event.delta, 'delta').stop_reason, 'delta.stop_reason')
+    if (!(reason === 'end_turn' || reason === 'stop_sequence' || reason === undefined)) return event
     return { ...event, delta: { ...event.delta, stop_reason: 'tool_use', stop_sequence: null } }
   }
 }

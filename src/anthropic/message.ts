@@ -4,6 +4,7 @@
  * message and its stream give the same blocks.
  */
 import type { ContentBlock, Message, MessageDeltaUsage, TextCitation } from '@anthropic-ai/sdk/resources/messages/messages'
+import { malformed, optionalArray, record } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
 import { MessagesMachine } from './machine.js'
 import { anthropicSettings, type AnthropicSieveOptions } from './options.js'
@@ -44,13 +45,21 @@ function* replay(message: Message): Generator<MessagesStreamEvent> {
  * ```
  *
  * The message given is not changed; a new one is returned. Bad options throw
- * `invalid-option` naming the field. `streamArguments` is ignored: the whole
- * text is at hand.
+ * `invalid-option` naming the field; a content block that is not an object,
+ * or a text block whose `text` is not a string (or `citations` not a list),
+ * throws `invalid-chunk` naming it (`content[1].text`). `streamArguments` is
+ * ignored: the whole text is at hand.
  */
 export function sieveMessage<M extends Message>(message: M, options?: AnthropicSieveOptions | null): M {
   if (message === null || typeof message !== 'object' || !Array.isArray(message.content)) {
     throw new ToolsieveError('invalid-option', 'message: must be a Message with a content array', 'message')
   }
+  message.content.forEach((block: unknown, i) => {
+    const b = record(block, `content[${i}]`)
+    if (b.type !== 'text') return
+    if (typeof b.text !== 'string') throw malformed(`content[${i}].text`, 'a string', b.text)
+    optionalArray(b.citations, `content[${i}].citations`)
+  })
   // checked as given (a bad streamArguments is refused too), then run without streamed arguments:
   // the whole text is at hand, so streaming could only add a way to fail (a started call that aborts)
   const checked = anthropicSettings(options)

@@ -20,8 +20,11 @@ import type { MessagesStreamEvent } from './writer.js'
  *
  * Throws (from the iteration) `native-conflict` when native and rescued
  * calls meet in one message (see `onConflict`), and `call-aborted` with
- * `streamArguments` when a call already sent fails. Options and the source
- * are checked when it is called. Leaving the loop early closes the source.
+ * `streamArguments` when a call already sent fails, and `invalid-chunk`
+ * (with `field`) for an event of the wrong shape: not an object, a block
+ * event without an integer `index`, a `content_block` or `delta` that is not
+ * an object, text that is not a string. Options and the source are checked
+ * when it is called. Leaving the loop early closes the source.
  */
 export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {
   const source = events as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined

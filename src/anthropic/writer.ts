@@ -54,9 +54,9 @@ export class BlockWriter {
     this.out.push({ type: 'content_block_delta', index: this.ensure('text'), delta })
   }
 
-  /** Closes the open block, if the adapter made one. */
-  close(): void {
-    if (this.open === null) return
+  /** Closes the open block, if the adapter made one (with `textOnly`, if it is a text block: a thinking or tool_use block goes on). */
+  close(textOnly = false): void {
+    if (this.open === null || (textOnly && this.open.kind !== 'text')) return
     this.out.push({ type: 'content_block_stop', index: this.open.index })
     this.open = null
   }

@@ -5,7 +5,19 @@
  * One per `choice.index`, since each choice is its own answer.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { abortedCallError, createActionSieve, NativeConflictGate, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import {
+  abortedCallError,
+  createActionSieve,
+  index,
+  NativeConflictGate,
+  optionalArray,
+  optionalRecord,
+  optionalString,
+  record,
+  type ActionSieve,
+  type AdapterAction,
+  type ResolvedAdapterOptions,
+} from '../adapters/index.js'
 import { legacyCallId } from './ids.js'
 
 type Choice = ChatCompletionChunk.Choice
@@ -29,6 +41,22 @@ type FinishReason = Choice['finish_reason']
 
 /** Finish reasons that say the answer ended as the model meant: a turn with calls ends in `tool_calls` instead. `length` and `content_filter` say more than that and stay. */
 const callsFinish = new Set<FinishReason | undefined>([null, undefined, 'stop', 'tool_calls', 'function_call'])
+
+/** `delta.tool_calls`: absent, or a list of objects each with its `index` (the adapter maps it); the rest of each passes through. */
+function nativeToolCalls(calls: unknown, at: string): ToolCallDelta[] | undefined {
+  const list = optionalArray(calls, at)
+  list?.forEach((call, i) => index(record(call, `${at}[${i}]`).index, `${at}[${i}].index`))
+  return list as ToolCallDelta[] | undefined
+}
+
+/** `delta.function_call`: absent, or an object whose `name` and `arguments` (copied into a tool call) are strings when there. */
+function legacyFunctionCall(call: unknown, at: string): LegacyDelta | undefined {
+  const legacy = optionalRecord(call, at)
+  if (legacy === undefined) return undefined
+  optionalString(legacy.name, `${at}.name`)
+  optionalString(legacy.arguments, `${at}.arguments`)
+  return legacy as LegacyDelta
+}
 
 export class ChoiceTurn {
   private readonly sieve: ActionSieve
@@ -63,13 +91,17 @@ export class ChoiceTurn {
    *
    * @throws {ToolsieveError} `native-conflict`, `call-aborted`.
    */
-  take(choice: Choice): Piece[] {
+  take(choice: Choice, at: string): Piece[] {
     const { delta, finish_reason: finish, index: _index, ...extra } = choice
-    const { content, tool_calls: nativeCalls, function_call: legacyCall, ...lead } = (delta ?? {}) as SievedDelta
+    const { content, tool_calls: nativeCalls, function_call: legacyCall, ...lead } = (optionalRecord(delta, `${at}.delta`) ?? {}) as SievedDelta
+    const text = optionalString(content, `${at}.delta.content`)
+    const calls = nativeToolCalls(nativeCalls, `${at}.delta.tool_calls`)
+    const legacy = legacyFunctionCall(legacyCall, `${at}.delta.function_call`)
+    optionalString(finish, `${at}.finish_reason`)
     const pieces: Piece[] = []
     if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
-    this.actions(this.sieve.push(content), pieces)
-    const natives = this.nativeDeltas(nativeCalls, legacyCall)
+    this.actions(this.sieve.push(text), pieces)
+    const natives = this.nativeDeltas(calls, legacy)
     if (natives.length > 0) pieces.push({ delta: { tool_calls: natives } })
     if (finish !== null && finish !== undefined) this.finish(finish, pieces)
     if (pieces.length === 0 && Object.keys(extra).length > 0) pieces.push({ delta: {} })
@@ -127,7 +159,7 @@ export class ChoiceTurn {
   }
 
   /** Native tool-call deltas with our indexes; a legacy `function_call` as one more tool call. */
-  private nativeDeltas(calls: ToolCallDelta[] | null | undefined, legacy: LegacyDelta | null | undefined): ToolCallDelta[] {
+  private nativeDeltas(calls: ToolCallDelta[] | undefined, legacy: LegacyDelta | undefined): ToolCallDelta[] {
     const out: ToolCallDelta[] = []
     for (const call of calls ?? []) {
       this.gate.sawNative()
@@ -136,7 +168,7 @@ export class ChoiceTurn {
       if (index === undefined) this.natives.set(call.index, (index = this.nextIndex++))
       out.push({ ...call, index })
     }
-    if (legacy !== null && legacy !== undefined) {
+    if (legacy !== undefined) {
       this.gate.sawNative()
       this.sentCalls = true
       const fn: FunctionDelta = {}

@@ -2,8 +2,20 @@
  * `sieveChatCompletion`: the same as the stream, for a whole (non-streaming)
  * chat completion: each choice's `message.content` read at once.
  */
-import type { ChatCompletion, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions'
-import { createActionSieve, NativeConflictGate, resolveAdapterOptions, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import type { ChatCompletion, ChatCompletionMessageFunctionToolCall, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions'
+import {
+  createActionSieve,
+  isRecord,
+  NativeConflictGate,
+  optionalArray,
+  optionalRecord,
+  optionalString,
+  record,
+  resolveAdapterOptions,
+  type AdapterAction,
+  type ResolvedAdapterOptions,
+} from '../adapters/index.js'
+import { ToolsieveError } from '../errors.js'
 import { legacyCallId } from './ids.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
 
@@ -27,25 +39,34 @@ export type SievedCompletion<T extends ChatCompletion = ChatCompletion> = Omit<T
  * for (const call of completion.choices[0].message.tool_calls ?? []) …
  * ```
  *
- * @throws {ToolsieveError} `invalid-option` for a bad option; `native-conflict`
- *   for a choice with native and rescued calls (unless `onConflict: 'prefer-native'`,
- *   which keeps the native ones).
+ * @throws {ToolsieveError} `invalid-option` for a bad option (or a
+ *   `completion` that is not an object); `native-conflict` for a choice with
+ *   native and rescued calls (unless `onConflict: 'prefer-native'`, which
+ *   keeps the native ones); `invalid-chunk` (with `field`) for a completion
+ *   of the wrong shape: `choices` not a list, a choice or `message` not an
+ *   object, `content` not a string, `tool_calls` not a list.
  */
 export function sieveChatCompletion<T extends ChatCompletion>(completion: T, options?: OpenAIAdapterOptions | null): SievedCompletion<T> {
   const resolved = resolveAdapterOptions(options)
-  const choices = Array.isArray(completion?.choices) ? completion.choices.map((choice) => sieveChoice(choice, resolved)) : completion?.choices
+  if (!isRecord(completion)) throw new ToolsieveError('invalid-option', 'completion: must be a chat completion object', 'completion')
+  const list = optionalArray(completion.choices, 'choices') as ChatCompletion.Choice[] | undefined
+  if (list === undefined) return { ...completion } as SievedCompletion<T>
+  const choices = list.map((choice, i) => sieveChoice(record(choice, `choices[${i}]`) as unknown as ChatCompletion.Choice, `choices[${i}]`, resolved))
   return { ...completion, choices } as SievedCompletion<T>
 }
 
-function sieveChoice(choice: ChatCompletion.Choice, resolved: ResolvedAdapterOptions): ChatCompletion.Choice {
-  const message = (choice.message ?? {}) as Message & { reasoning_content?: string | null }
+function sieveChoice(choice: ChatCompletion.Choice, at: string, resolved: ResolvedAdapterOptions): ChatCompletion.Choice {
+  // a choice without a message has nothing to read: it goes as it came
+  if (choice.message === undefined || choice.message === null) return { ...choice }
+  const message = record(choice.message, `${at}.message`) as unknown as Message & { reasoning_content?: string | null }
+  const content = optionalString(message.content, `${at}.message.content`)
   const gate = new NativeConflictGate(resolved.onConflict)
   const { function_call: legacy, ...kept } = message
-  const natives = [...(message.tool_calls ?? [])]
-  if (legacy !== null && legacy !== undefined) natives.push({ id: legacyCallId(resolved), type: 'function', function: { name: legacy.name, arguments: legacy.arguments } })
+  const natives = [...((optionalArray(message.tool_calls, `${at}.message.tool_calls`) ?? []) as ChatCompletionMessageToolCall[])]
+  if (optionalRecord(legacy, `${at}.message.function_call`) !== undefined) natives.push({ id: legacyCallId(resolved), type: 'function', function: { name: legacy!.name, arguments: legacy!.arguments } })
   if (natives.length > 0) gate.sawNative()
   const sieve = createActionSieve(resolved, { oneText: true })
-  const actions = [...gate.pass([...sieve.push(message.content), ...sieve.end()]), ...gate.finish()]
+  const actions = [...gate.pass([...sieve.push(content), ...sieve.end()]), ...gate.finish()]
   let text = ''
   let reasoning = ''
   const rescued: ChatCompletionMessageFunctionToolCall[] = []

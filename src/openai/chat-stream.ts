@@ -3,7 +3,7 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { index as indexOf, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
 
 /** A chunk as {@link sieveChatStream} gives it: the input's type, with DeepSeek's `delta.reasoning_content`. */
@@ -47,7 +47,11 @@ export type OpenAIAdapterOptions = AdapterOptions
  * ```
  *
  * @throws {ToolsieveError} at once for a bad option (`invalid-option`, with
- *   `field`); while iterating, `native-conflict` or `call-aborted`.
+ *   `field`); while iterating, `native-conflict` or `call-aborted`, and
+ *   `invalid-chunk` (with `field`, its path in the chunk) for a chunk of the
+ *   wrong shape: not an object, `choices` not a list, a choice or `delta`
+ *   not an object, `content` not a string, `tool_calls` not a list of
+ *   objects with an index.
  */
 export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
   const resolved = resolveAdapterOptions(options)
@@ -59,21 +63,24 @@ async function* run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: Resolv
   /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
   let last: ChatCompletionChunk | undefined
   for await (const chunk of chunks) {
+    record(chunk, 'chunk')
     last = chunk
-    const choices = chunk?.choices
+    const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
     // usage-only chunks (and anything else without choices) are not ours to change
-    if (!Array.isArray(choices) || choices.length === 0) {
+    if (choices === undefined || choices.length === 0) {
       yield chunk
       continue
     }
     const pieces: Array<[number, Piece[]]> = []
-    for (const choice of choices) {
-      const index = typeof choice?.index === 'number' ? choice.index : 0
+    for (const [i, choice] of choices.entries()) {
+      record(choice, `choices[${i}]`)
+      // a server that sends one choice may leave its index out
+      const index = choice.index === undefined ? 0 : indexOf(choice.index, `choices[${i}].index`)
       let turn = turns.get(index)
       if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
       // a choice that already finished is no longer a turn: what follows it goes as it came
-      if (turn.finished) pieces.push([index, [{ delta: choice.delta ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
-      else pieces.push([index, turn.take(choice)])
+      if (turn.finished) pieces.push([index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
+      else pieces.push([index, turn.take(choice, `choices[${i}]`)])
     }
     yield* chunksOf(chunk, pieces, true)
   }

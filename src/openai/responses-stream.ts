@@ -3,7 +3,17 @@
  * output text held rescued as function_call output items.
  */
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import { createActionSieve, NativeConflictGate, resolveAdapterOptions, type ActionSieve, type ResolvedAdapterOptions } from '../adapters/index.js'
+import {
+  createActionSieve,
+  NativeConflictGate,
+  optionalArray,
+  optionalRecord,
+  optionalString,
+  record,
+  resolveAdapterOptions,
+  type ActionSieve,
+  type ResolvedAdapterOptions,
+} from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
@@ -37,7 +47,10 @@ interface TextPart {
  *   (`onConflict`).
  *
  * @throws {ToolsieveError} at once for a bad option; while iterating,
- *   `native-conflict` or `call-aborted`.
+ *   `native-conflict` or `call-aborted`, and `invalid-chunk` (with `field`)
+ *   for an event of the wrong shape: not an object, a text delta that is
+ *   not a string, a final `response` that is not an object or whose
+ *   `output` is not a list. Fields the adapter does not act on pass through.
  */
 export function sieveResponsesStream<T extends ResponseStreamEvent>(events: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<T> {
   const resolved = resolveAdapterOptions(options)
@@ -100,6 +113,7 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
   }
 
   for await (const event of events) {
+    record(event, 'event')
     if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
     const key = `${String(event.item_id)}:${String(event.content_index)}`
     const part = parts.get(key)
@@ -133,7 +147,7 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
         const message = messages.get(event.item_id as string)
         const p = part ?? (message === undefined ? undefined : openPart(key, message))
         if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
-        else p.items.write(p.gate.pass(p.sieve.push(event.delta as string)), (event.logprobs as unknown[] | undefined) ?? [])
+        else p.items.write(p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
         break
       }
       case 'response.output_text.done':
@@ -163,9 +177,10 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
       case 'response.incomplete':
       case 'response.failed': {
         finish()
-        const response = event.response as { output?: unknown[] } | undefined
+        const response = optionalRecord(event.response, 'response')
+        const upstreamOutput = optionalArray(response?.output, 'response.output') ?? []
         // an item that passed through without its done event is in upstream's output, at its upstream index
-        for (const [upstream, ours] of passIndex) if (!finals.has(ours) && response?.output?.[upstream] !== undefined) finals.set(ours, response.output[upstream] as Record<string, unknown>)
+        for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
         const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
         pass(response === undefined ? event : { ...event, response: { ...response, output } })
         break

@@ -6,7 +6,8 @@
  * the record's arguments), each streamed through its own tool-input parts
  * whose deltas join to the input, the record's reasoning as reasoning parts
  * (thinking-mode records start inside it), and the record's content as text,
- * without the blank lines before the block. Records whose content leaves a
+ * without the blank lines before the block (nor, in thinking mode, those
+ * after `</think>`). Records whose content leaves a
  * fence open (their block is fenced code: text) or whose value holds the
  * exact closer (the format cannot carry it) are the core's specs' business.
  */
@@ -43,7 +44,10 @@ async function problems(loaded: LoadedLine, record: EncoderRecord): Promise<stri
   if (reasoning !== (record.reasoning ?? '')) out.push(`reasoning ${JSON.stringify(reasoning)}`)
   const texts = textsOf(parts)
   out.push(...texts.violations)
-  if (texts.text !== record.content.replace(/[ \t\r\n]+$/, '')) out.push(`text ${JSON.stringify(texts.text)}`)
+  // the blank lines before the block go, and those after </think> (a thinking-mode answer's start)
+  const content = record.content.replace(/[ \t\r\n]+$/, '')
+  const expected = record.thinking_mode === 'thinking' ? content.replace(/^[ \t\r\n]*[\r\n]/, '') : content
+  if (texts.text !== expected) out.push(`text ${JSON.stringify(texts.text)}`)
   if (parts.at(-1)?.finishReason?.unified !== 'tool-calls') out.push(`finish ${JSON.stringify(parts.at(-1))}`)
   return out
 }

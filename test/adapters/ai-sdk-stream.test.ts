@@ -103,12 +103,29 @@ for (const loaded of lines) {
       ])
     })
 
-    it('should not support a block spread over two upstream text parts: each part alone is text', async () => {
+    it('should support a block spread over two consecutive upstream text parts: they are one text', async () => {
       const half = call.length >> 1
       const parts = [
         { type: 'text-start', id: 'a' },
         { type: 'text-delta', id: 'a', delta: call.slice(0, half) },
         { type: 'text-end', id: 'a' },
+        { type: 'text-start', id: 'b' },
+        { type: 'text-delta', id: 'b', delta: call.slice(half) },
+        { type: 'text-end', id: 'b' },
+      ]
+      const { parts: out } = await wrappedStream(loaded, parts, toolsieveMiddleware())
+      expect(out.filter((p) => p.type === 'tool-call').map((p) => p.toolName)).toEqual(['read_file'])
+      expect(textsOf(out)).toMatchObject({ text: '', violations: [] })
+    })
+
+    it('should not support a block spread over two text parts that another part stands between: each run alone is text', async () => {
+      const half = call.length >> 1
+      const source = { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' }
+      const parts = [
+        { type: 'text-start', id: 'a' },
+        { type: 'text-delta', id: 'a', delta: call.slice(0, half) },
+        { type: 'text-end', id: 'a' },
+        source,
         { type: 'text-start', id: 'b' },
         { type: 'text-delta', id: 'b', delta: call.slice(half) },
         { type: 'text-end', id: 'b' },

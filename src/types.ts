@@ -324,6 +324,11 @@ export interface SieveCheckpoint {
   version: 1
   /** Fingerprint of the grammar the checkpoint was taken with. */
   grammar: string
+  /**
+   * Fingerprint of the calls in the `quoted` texts it was taken with; absent
+   * when they held none (or none were given). A resume must find the same.
+   */
+  quoted?: string
   state: unknown
 }
 

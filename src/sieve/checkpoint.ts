@@ -25,14 +25,39 @@ export function saveState(s: DriverState): unknown {
   }
 }
 
-export function restoreState(cp: SieveCheckpoint, fingerprint: string, lexer: CompiledLexer): DriverState {
+/** What a checkpoint must have been taken with to resume in this sieve. */
+export interface ResumeContext {
+  /** The grammar's fingerprint. */
+  grammar: string
+  /** The quoted calls' fingerprint (`QuotedCalls.fingerprint`), '' for none. */
+  quoted: string
+  lexer: CompiledLexer
+  streamArguments: boolean
+  reasoningCalls: boolean
+}
+
+export function restoreState(cp: SieveCheckpoint, at: ResumeContext): DriverState {
   if (cp === null || typeof cp !== 'object' || Array.isArray(cp) || cp.version !== 1 || typeof cp.state !== 'object' || cp.state === null) {
     throw new ToolsieveError('invalid-checkpoint', 'not a toolsieve checkpoint (version 1)', 'resume')
   }
-  if (cp.grammar !== fingerprint) {
+  if (cp.grammar !== at.grammar) {
     throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with a different grammar', 'resume.grammar')
   }
-  return restoreDriver(cp.state, lexer)
+  const quoted = cp.quoted ?? ''
+  if (quoted !== at.quoted) {
+    // a block half-read under one set of quoted calls would be judged under another: refused, never guessed
+    const what = quoted === '' ? 'without quoted calls, and is resumed with some' : at.quoted === '' ? 'with quoted calls, and is resumed without them' : 'with other quoted calls than it is resumed with'
+    throw new ToolsieveError('invalid-checkpoint', `the checkpoint was taken ${what}: resume with the same \`quoted\` texts`, 'resume.quoted')
+  }
+  const state = restoreDriver(cp.state, at.lexer)
+  checkOptions(state, at)
+  return state
+}
+
+/** Options the state depends on: a stream of calls needs `streamArguments`, a reasoning driver `reasoningCalls: 'call'`. */
+function checkOptions(s: DriverState, at: ResumeContext): void {
+  if (s.calls !== null && !at.streamArguments) throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with streamArguments: resume with it', 'resume.state.calls')
+  if (s.reasoning.inner != null && !at.reasoningCalls) throw new ToolsieveError('invalid-checkpoint', "the checkpoint was taken with reasoningCalls: 'call': resume with it", 'resume.state.reasoning.inner')
 }
 
 /** A saved driver state, checked and with its tokens made again. */

@@ -8,6 +8,7 @@ import { ToolsieveError } from '../errors.js'
 import type { SieveCheckpoint } from '../types.js'
 import { flushRun, loadTokens, saveTokens, type DriverState } from './state.js'
 import { checkStateShape } from './checkpoint-shape.js'
+import { checkStateRules } from './checkpoint-rules.js'
 
 export function saveState(s: DriverState): unknown {
   if (s.capture !== null) flushRun(s.capture)
@@ -32,6 +33,7 @@ export interface ResumeContext {
   /** The quoted calls' fingerprint (`QuotedCalls.fingerprint`), '' for none. */
   quoted: string
   lexer: CompiledLexer
+  captureLimit: number
   streamArguments: boolean
   reasoningCalls: boolean
 }
@@ -51,6 +53,8 @@ export function restoreState(cp: SieveCheckpoint, at: ResumeContext): DriverStat
   }
   const state = restoreDriver(cp.state, at.lexer)
   checkOptions(state, at)
+  checkStateRules(state, at)
+  if (state.reasoning.inner != null) checkStateRules(state.reasoning.inner, at, 'reasoning.inner.')
   return state
 }
 
@@ -77,7 +81,7 @@ function restoreDriver(state: unknown, lexer: CompiledLexer): DriverState {
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip && { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning == null ? { phase: 'done', held: '', pos: raw.pos } : { ...raw.reasoning, inner: raw.reasoning.inner == null ? null : restoreDriver(raw.reasoning.inner, lexer) }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip == null ? null : { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning == null ? { phase: 'done', held: '', pos: raw.pos } : { ...raw.reasoning, inner: raw.reasoning.inner == null ? null : restoreDriver(raw.reasoning.inner, lexer) }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

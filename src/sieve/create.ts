@@ -150,7 +150,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   // no call in the quoted texts is no guard: the same checkpoints as without the option
   const quoted = read === null || read.empty ? null : read
   const quotedPrint = quoted?.fingerprint() ?? ''
-  const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, { grammar: fingerprint, quoted: quotedPrint, lexer, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call' })
+  const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, { grammar: fingerprint, quoted: quotedPrint, lexer, captureLimit, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call' })
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
   const driver = new Driver(lexer, {
     captureLimit, newId: options.generateId ?? randomCallId, values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,

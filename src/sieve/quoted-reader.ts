@@ -12,9 +12,11 @@
  *                ^ read from here to its closer: rm {p: "/x"}          self-closing, read too ^
  * ```
  *
- * Each read stops at the invoke's closer, at a token a live capture would
- * break at (the invoke is not call-shaped), or at the capture limit (a live
- * invoke that long is text anyway). Reads are bounded in total
+ * Each read stops at the invoke's closer; at a token a live capture would
+ * break at, or the text's end, where the invoke counts as closed after its
+ * last complete parameter (the user left it unclosed: a model echoing it
+ * would close it); or at the capture limit (a live invoke that long is text
+ * anyway). Reads are bounded in total
  * ({@link readBudget}); an opener past the budget is recorded by its name
  * alone, so that every call of that name counts as quoted (fail closed).
  */
@@ -58,7 +60,12 @@ export function readQuoted(texts: readonly string[], lexer: CompiledLexer, opts:
   return found
 }
 
-type Read = { closed: IToken[] } | { broken: true } | { open: true }
+/**
+ * How a read ended: at the invoke's closer; or cut (a token a live capture
+ * would break at, or the text's end) with `whole` its tokens up to the last
+ * point between parameters, or null; or still open at a window's end.
+ */
+type Read = { closed: IToken[] } | { cut: IToken[] | null } | { open: true }
 
 class Reader {
   private readonly starts: ReadonlySet<number>
@@ -78,28 +85,32 @@ class Reader {
   }
 
   read(text: string): void {
-    let budget = readBudget * text.length + this.opts.captureLimit
+    const budget = { left: readBudget * text.length + this.opts.captureLimit }
     // only a tag start a little before an invoke name can open an invoke: the rest of the text is never lexed
     const names = this.names
     names.lastIndex = 0
     let p = 0
     for (let m = names.exec(text); m !== null; m = names.exec(text)) {
       if (m[0].length === 0) names.lastIndex++
-      const q = m.index
-      for (p = Math.max(p, q - this.lexer.maxDelimiter); p < q; p++) {
-        if (!this.starts.has(text.charCodeAt(p)) || !this.opensInvoke(text, p)) continue
-      if (budget <= 0) {
-        this.nameOnly(text, p)
-        continue
-      }
-      const { read, cost } = this.invokeAt(text, p)
-      budget -= cost
-      if ('closed' in read) this.record(read.closed)
-      // an invoke still open where reading stopped (the budget, the limit, the text's end) cannot be compared
-      // by its arguments: its name alone marks it, when the budget cut it short
-      else if ('open' in read && budget <= 0) this.nameOnly(text, p)
+      for (p = Math.max(p, m.index - this.lexer.maxDelimiter); p < m.index; p++) {
+        if (this.starts.has(text.charCodeAt(p)) && this.opensInvoke(text, p)) this.invoke(text, p, budget)
       }
     }
+  }
+
+  /** The invoke opened at `p`: its call, or past the budget its name. */
+  private invoke(text: string, p: number, budget: { left: number }): void {
+    if (budget.left <= 0) return this.nameOnly(text, p)
+    const { read, cost } = this.invokeAt(text, p)
+    budget.left -= cost
+    if ('closed' in read) this.record(read.closed)
+    // an invoke the user left unclosed (prose, or the text's end, after it): the call its complete parameters make,
+    // which a model echoing it with a closer would write
+    else if ('cut' in read) {
+      if (read.cut !== null) this.record(read.cut)
+    }
+    // still open where the budget cut its reading short: its arguments cannot be compared, its name marks it
+    else if ('open' in read && budget.left <= 0) this.nameOnly(text, p)
   }
 
   /** Whether an invoke opener of any spelling starts at `p`. */
@@ -119,26 +130,33 @@ class Reader {
       cost += end - p
       // tokens near a window's cut may read differently with more text: only those ending a delimiter before it count
       const trusted = final ? end - p : end - p - this.lexer.maxDelimiter
-      const read = this.walk(this.lexer.tokenize(text.slice(p, end), modes.prose, context(final)), trusted)
+      const read = this.walk(this.lexer.tokenize(text.slice(p, end), modes.prose, context(final)), trusted, final)
       if (!('open' in read) || end === last) return { read, cost }
     }
   }
 
-  /** The tokens of one invoke from its opener, by the rules a live capture follows. */
-  private walk(tokens: IToken[], trusted: number): Read {
+  /**
+   * The tokens of one invoke from its opener, by the rules a live capture
+   * follows. `final`: the tokens run to the text's end.
+   */
+  private walk(tokens: IToken[], trusted: number, final: boolean): Read {
     const out: IToken[] = []
     let mode: ModeName = modes.prose
+    // tokens up to the last point between parameters (after the opener's tag, or a parameter's closer)
+    let whole = 0
+    const cut = (): Read => ({ cut: whole === 0 ? null : [...out.slice(0, whole), this.close] })
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i]!
       if (tok.startOffset + tok.image.length > trusted) return { open: true }
       const info = this.lexer.infoByIdx[tok.tokenTypeIdx]!
-      if (i > 0 && !this.rules.continues(mode, info.category)) return { broken: true }
+      if (i > 0 && !this.rules.continues(mode, info.category)) return cut()
       out.push(tok)
       if (info.selfClose === true) return { closed: [...out, this.close] }
       if (i > 0 && info.category === 'InvokeClose') return { closed: out }
       if (info.push !== null) mode = info.push
+      if (mode === modes.invokeBody) whole = out.length
     }
-    return { open: true }
+    return final ? cut() : { open: true }
   }
 
   /** A closed invoke, decoded as a live call is: its name and input. */

@@ -117,3 +117,16 @@ describe('quoted texts: what is read', () => {
     expect(calls([...other.push('<tool_calls><invoke name="ls"></invoke></tool_calls>'), ...other.end()])).toEqual([{ name: 'ls', input: {} }])
   })
 })
+
+describe('quoted texts: invokes the user left unclosed', () => {
+  it('should not support an echo, closed, of an invoke quoted without its closer (read up to its last complete parameter)', () => {
+    expectExample(echo, { quoted: ['What does `<｜DSML｜invoke name="delete_file">' + param + '` do?'] })
+    expectExample(echo, { quoted: ['<｜DSML｜invoke name="delete_file">' + param] })
+    expectExample('<tool_calls><invoke name="reboot"></invoke></tool_calls>', { quoted: ['what would <invoke name="reboot"> do?'] })
+  })
+
+  it('should support a call with more than the unclosed quoted invoke held', () => {
+    const more = echo.replace('</｜DSML｜invoke>', '<｜DSML｜parameter name="force" string="true">yes</｜DSML｜parameter></｜DSML｜invoke>')
+    expect(calls(expectChunkInvariant(more, { quoted: ['What does `<｜DSML｜invoke name="delete_file">' + param + '` do?'] }))).toEqual([{ name: 'delete_file', input: { path: '/etc/passwd', force: 'yes' } }])
+  })
+})

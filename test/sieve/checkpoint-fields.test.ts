@@ -40,6 +40,7 @@ function edited(edit: (s: State) => void, opts: SieveOptions = {}, text = head):
 describe('checkpoint fields checked against what the state can be', () => {
   it.each<[string, (s: State) => void, string, SieveOptions?, string?]>([
     ['a capture token whose text is emptied', (s) => { s.capture.tokens[1][1] = '' }, 'resume.state.capture.tokens[1]'],
+    ['an invoke closer whose text is emptied', (s) => { const t = s.capture.tokens; t[t.length - 1][1] = ''; s.capture.length -= 9 }, 'resume.state.capture.tokens[5]', {}, '<tool_calls><invoke name="x"></invoke>'],
     ['a capture length that is not its tokens\'', (s) => { s.capture.length += 3 }, 'resume.state.capture.length'],
     ['a capture that does not begin with its opener', (s) => { s.capture.tokens.shift() }, 'resume.state.capture.tokens'],
     ['a capture past the stream position', (s) => { s.capture.start = s.pos }, 'resume.state.capture.start'],
@@ -65,7 +66,7 @@ describe('checkpoint fields checked against what the state can be', () => {
   })
 
   it('should support the unedited checkpoints of the cases above', () => {
-    for (const [opts, text] of [[{}, head], [{ streamArguments: true }, head], [{}, '<tool_calls><invoke name="a"><parameter name="x">see </invoke>'], [{}, 'plain text']] as const) {
+    for (const [opts, text] of [[{}, head], [{ streamArguments: true }, head], [{}, '<tool_calls><invoke name="a"><parameter name="x">see </invoke>'], [{}, 'plain text'], [{}, '<tool_calls><invoke name="x"/>']] as const) {
       const r = resumed(taken(opts, text), opts)
       expect(r.events?.some((e) => e.type === 'diagnostic' && e.code === 'internal-error')).toBe(false)
     }

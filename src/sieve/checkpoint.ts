@@ -61,6 +61,7 @@ export function restoreState(cp: SieveCheckpoint, at: ResumeContext): DriverStat
 /** Options the state depends on: a stream of calls needs `streamArguments`, a reasoning driver `reasoningCalls: 'call'`. */
 function checkOptions(s: DriverState, at: ResumeContext): void {
   if (s.calls !== null && !at.streamArguments) throw new ToolsieveError('invalid-checkpoint', 'the checkpoint was taken with streamArguments: resume with it', 'resume.state.calls')
+  if (s.reasoning.inner != null && s.reasoning.phase !== 'in') throw new ToolsieveError('invalid-checkpoint', "the checkpoint's reasoning.inner is set outside the reasoning", 'resume.state.reasoning.inner')
   if (s.reasoning.inner != null && !at.reasoningCalls) throw new ToolsieveError('invalid-checkpoint', "the checkpoint was taken with reasoningCalls: 'call': resume with it", 'resume.state.reasoning.inner')
 }
 

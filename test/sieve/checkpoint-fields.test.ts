@@ -101,3 +101,18 @@ describe('checkpoints and the quoted texts', () => {
     expect(resumed(cp, {}, example.slice(40)).events!.filter((e) => e.type === 'tool-call')).toHaveLength(1)
   })
 })
+
+describe('checkpoints of a reasoning sieved for calls', () => {
+  const opts: SieveOptions = { reasoningCalls: 'call', startInReasoning: true }
+  const text = 'thinking <tool_calls><invoke name="a">'
+
+  it('should not support its reasoning driver resumed without reasoningCalls, or outside the reasoning (invalid-checkpoint)', () => {
+    expect(resumed(taken(opts, text), {})).toEqual({ code: 'invalid-checkpoint', field: 'resume.state.reasoning.inner' })
+    expect(resumed(edited((s) => { s.reasoning.phase = 'done' }, opts, text), opts)).toEqual({ code: 'invalid-checkpoint', field: 'resume.state.reasoning.inner' })
+  })
+
+  it('should support it resumed with reasoningCalls', () => {
+    const r = resumed(taken(opts, text), opts, '</invoke></tool_calls></think>ok')
+    expect(r.events!.filter((e) => e.type === 'tool-call').map((e) => e.type === 'tool-call' && e.name)).toEqual(['a'])
+  })
+})

@@ -56,9 +56,8 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
     check(s.carry.len >= 1 && s.carry.len <= maxDepth, f('carry.len'), 'is out of range')
     check(s.carry.indent >= -1 && s.carry.indent <= maxDepth, f('carry.indent'), 'is out of range')
   }
-  check(s.pending.length <= Math.max(ctx.lexer.maxDelimiter, ctx.captureLimit), f('pending'), 'is longer than anything the sieve holds')
   check(s.noHoldUntil >= -1, f('noHoldUntil'), 'is below -1')
-  if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= 3, f('paragraphEnd'), 'is out of range')
+  if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= maxDepth, f('paragraphEnd'), 'is out of range')
   const inCapture = captureModes.has(s.mode)
   check(inCapture === (s.capture !== null), f('mode'), s.capture === null ? `is a block's (${s.mode}) with no capture` : `is not a block's (${s.mode}) with a capture`)
   check((s.mode === modes.skip) === (s.skip !== null), f('skip'), s.skip === null ? 'is missing in skip mode' : 'is set outside skip mode')
@@ -118,7 +117,7 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   check(cap.overflow || cap.paramSeen === param, f('paramSeen'), 'does not match its tokens')
   check(cap.overflow || cap.lastClose <= cap.tokens.length && (cap.lastClose === 0 || categoryOf(lexer, cap.tokens[cap.lastClose - 1]!) === 'InvokeClose'), f('lastClose'), 'is not after an invoke closer')
   lineState(cap.lineState, f('lineState'))
-  if (s.raw !== null) {
+  if (s.raw !== null && !cap.overflow) {
     let k = cap.tokens.length - 1
     while (k >= 0 && categoryOf(lexer, cap.tokens[k]!) !== 'ParamOpen') k--
     check(k >= 0 && tagKey(cap.tokens[k]!.image) === s.raw, at + 'raw', 'is not the open parameter\'s tag')
@@ -129,13 +128,15 @@ function checkCalls(st: CallStreamState, s: DriverState, at: string): void {
   const f = (name: string): string => at + 'calls.' + name
   const cap = s.capture
   check(st.capture === -1 || (cap !== null && st.capture === cap.start), f('capture'), 'is not the capture being read')
+  // over the limit, the capture's tokens went out as text: what was read of them is no longer there to check
+  const kept = cap !== null && !cap.overflow
   const tokens = cap?.tokens.length ?? 0
-  check(st.seen <= tokens || st.capture === -1, f('seen'), 'is past the capture\'s tokens')
+  check(!kept || st.capture === -1 || st.seen <= tokens, f('seen'), 'is past the capture\'s tokens')
   for (const k of ['invokeAt', 'invokeBody', 'paramAt', 'paramBody'] as const) check(st[k] >= -1 && st[k] <= st.seen, f(k), 'is out of range')
   check(st.at >= st.callStart && st.callStart >= Math.min(st.capture, 0) && (st.capture === -1 || st.callStart >= st.capture), f('callStart'), 'is out of range')
-  if (cap !== null && st.capture !== -1) {
+  if (kept && st.capture !== -1) {
     let to = cap.start
-    for (let i = 0; i < st.seen; i++) to += cap.tokens[i]!.image.length
+    for (let i = 0; i < st.seen; i++) to += cap!.tokens[i]!.image.length
     check(st.at === to, f('at'), 'does not match the tokens read')
   }
   check(st.high === '' || (st.high.length === 1 && st.high.charCodeAt(0) >= 0xd800 && st.high.charCodeAt(0) <= 0xdbff), f('high'), 'is not a high surrogate')

@@ -284,7 +284,12 @@ export interface SieveOptions {
   generateId?: () => string
   /**
    * Continue from a {@link SieveCheckpoint} taken from a sieve with the same
-   * grammar. Anything else throws `invalid-checkpoint`.
+   * grammar, the same calls in `quoted`, and `streamArguments` /
+   * `reasoningCalls: 'call'` if the checkpoint's state uses them. Every field
+   * of its state is checked against what the state can be (types, ranges,
+   * the fields agreeing with each other and with the captured text): anything
+   * else throws `invalid-checkpoint` whose `field` names the field
+   * (`resume.state.capture.length`, `resume.quoted`).
    */
   resume?: SieveCheckpoint
   /**
@@ -309,11 +314,20 @@ export interface SieveOptions {
    */
   reasoningCalls?: 'text' | 'call'
   /**
-   * Texts whose tool-call blocks are examples, typically the user's latest
-   * message: a block whose calls all equal (name and input deep-equal, in
-   * order) the calls of a block in one of them is released as text with a
-   * `quoted-example` diagnostic, so a model repeating the user's example
-   * does not run it. Any other call runs as usual. Default: none.
+   * Texts whose tool calls are examples, typically the user's latest
+   * message. Every call-shaped thing in them is read, wherever it stands (a
+   * bare or self-closing invoke, one in a code span or fence or in another
+   * invoke's value, a block broken by prose; any spelling family), decoded
+   * as a live call is (value rules, `tools` schemas) within `captureLimit`.
+   * A block with ANY call equal to one of those (same name; inputs equal
+   * with keys in any order and scalars compared as text, so `string="true">1`
+   * and `>1` are one call) is released as text, all of it, with a
+   * `quoted-example` diagnostic: fail closed, so a model echoing the example
+   * inside a block of its own calls does not run it either. With
+   * `streamArguments`, a block starts no further call while one of its calls
+   * has the name of a quoted call and its arguments are still being read.
+   * A checkpoint records the quoted calls (a fingerprint) and a resume must
+   * give the same. Default: none.
    */
   quoted?: ReadonlyArray<string>
   /**
@@ -335,6 +349,11 @@ export interface SieveCheckpoint {
   version: 1
   /** Fingerprint of the grammar the checkpoint was taken with. */
   grammar: string
+  /**
+   * Fingerprint of the calls in the `quoted` texts it was taken with; absent
+   * when they held none (or none were given). A resume must find the same.
+   */
+  quoted?: string
   state: unknown
 }
 

@@ -28,7 +28,6 @@ import { writeJson } from '../values/json-write.js'
 import { callInput } from './calls.js'
 import type { Emitter } from './emitter.js'
 import { callId } from './ids.js'
-import { callKey } from './quoted.js'
 import type { Capture, DriverOptions, DriverState } from './state.js'
 
 /** One invoke of the capture being read. */
@@ -71,18 +70,12 @@ export interface CallStreamState {
   /** The open parameter's value streams as it arrives; a high surrogate at its end waits for its pair. */
   live: boolean
   high: string
-  /** Indexes of the quoted blocks this block may still be; null: no quoted texts. */
+  /** Indexes of this block's calls that are, or may still be, quoted ones (`quoted.ts`): nothing is sent while any is; null: no quoted calls. */
   quoted: number[] | null
 }
 
 export function initialCallStream(): CallStreamState {
   return { next: 0, capture: -1, seen: 0, at: 0, callStart: 0, calls: [], invokeAt: -1, invokeBody: -1, paramAt: -1, paramBody: -1, live: false, high: '', quoted: null }
-}
-
-/** A quoted block as the guard compares a block in progress with it: its calls' names and keys. */
-export interface QuotedBlock {
-  names: string[]
-  keys: string[]
 }
 
 /** JSON string content of `s` (no quotes): pieces written one after another are the string written whole. */
@@ -192,7 +185,7 @@ export class CallStream {
 
   private reset(capture: number): void {
     const next = this.st.next
-    this.st = { ...initialCallStream(), next, capture, at: capture, callStart: capture, quoted: this.opts.quotedBlocks === null ? null : this.opts.quotedBlocks.map((_, i) => i) }
+    this.st = { ...initialCallStream(), next, capture, at: capture, callStart: capture, quoted: this.opts.quoted === null ? null : [] }
   }
 
   private read(tokens: readonly IToken[], i: number): void {
@@ -233,10 +226,8 @@ export class CallStream {
     // a call its block would be rejected for (`onInvalid: 'reject'`) never starts
     const refused = name !== null && tools !== null && this.opts.onInvalid === 'reject' && !tools.has(name)
     st.calls.push({ name: refused ? null : name, start: st.callStart, id: null, idProblem: null, index: -1, sent: '', pending: '{', stalled: name === null, changed: false, keys: [] })
-    if (st.quoted !== null) {
-      const k = st.calls.length - 1
-      st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.names[k] === name)
-    }
+    // a call named as a quoted one holds the block's sending until its arguments tell
+    if (st.quoted !== null && name !== null && this.opts.quoted?.named(name) === true) st.quoted.push(st.calls.length - 1)
   }
 
   /** A parameter's opening tag is whole: a `string` value its schema keeps a string streams from here. */
@@ -293,10 +284,10 @@ export class CallStream {
     if (d === undefined || !d.ok) return void (c.stalled = true)
     const tool = this.opts.tools?.get(d.name)
     const { input, written } = callInput(d, tool?.schema ?? null)
-    if (st.quoted !== null) {
-      const key = callKey(d.name, input)
+    // not a quoted call after all: it no longer holds the block (one that is holds it to the end: the block is text)
+    if (st.quoted !== null && this.opts.quoted?.matches(d.name, input) !== true) {
       const k = st.calls.length - 1
-      st.quoted = st.quoted.filter((b) => this.opts.quotedBlocks![b]!.keys[k] === key)
+      st.quoted = st.quoted.filter((i) => i !== k)
     }
     // what the parameters sent, or would have by now, must begin the final text (a parameter given twice does not)
     if (!written.json.startsWith(c.sent + c.pending)) c.changed = true

@@ -13,7 +13,6 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls, type BlockOutcome } from './calls.js'
-import { blockKey } from './quoted.js'
 import type { Emitter } from './emitter.js'
 import type { CallStream } from './call-stream.js'
 import { flushRun, type Capture, type DriverOptions, type DriverState } from './state.js'
@@ -41,11 +40,11 @@ function joined(tokens: IToken[]): string {
 function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text: string, outcome: BlockOutcome & { ok: true }): void {
   d.s.sawSyntax = true
   const quoted = d.opts.quoted
-  if (quoted !== null && quoted.has(blockKey(outcome.calls))) {
+  if (quoted !== null && quoted.anyOf(outcome.calls)) {
     // the model repeating a block of the user's own message: an example, not a call
     d.calls?.finish('quoted-example')
     d.out.text(text)
-    d.diagnostic('quoted-example', 'block released as text: its calls are those of a block in a quoted text', cap.start, cap.start + text.length)
+    d.diagnostic('quoted-example', 'block released as text: a call in it is one of the calls in a quoted text', cap.start, cap.start + text.length)
     return
   }
   if (d.calls !== null && !d.calls.complete(cap.start, tokens, outcome.calls)) {

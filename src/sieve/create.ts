@@ -11,8 +11,8 @@ import { GrammarError, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { initialReasoning } from './reasoning.js'
-import { blockKey, callKey } from './quoted.js'
-import type { QuotedBlock } from './call-stream.js'
+import type { QuotedCalls } from './quoted.js'
+import { readQuoted, type ReadOptions } from './quoted-reader.js'
 import { extendGrammar } from '../grammar/extend.js'
 import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
@@ -106,30 +106,19 @@ export interface SieveInternals {
 }
 
 /**
- * The block keys of the `quoted` texts, each read as a stream of its own
- * with the sieve's spellings but no Markdown guard: a user quotes an example
- * in a code fence or span as often as not, and it is the example either way.
+ * The calls of the `quoted` texts (`quoted-reader.ts`), read with the sieve's
+ * spellings but no Markdown guard (a user quotes an example in a code fence
+ * or span as often as not, and it is the example either way), decoded with
+ * the sieve's tools and read within its capture limit.
  */
-function quotedBlocks(texts: unknown, base: Grammar, tools: SieveOptions['tools']): { keys: ReadonlySet<string>; blocks: QuotedBlock[] } {
+function quotedCalls(texts: unknown, base: Grammar, opts: ReadOptions): QuotedCalls {
   if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
-  // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
-  const grammar = derived(base, 'unguarded', () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
-  const keys = new Set<string>()
-  const blocks: QuotedBlock[] = []
-  const onBlock = (calls: ToolCallEvent[]): void => {
-    const key = blockKey(calls)
-    if (keys.has(key)) return
-    keys.add(key)
-    blocks.push({ names: calls.map((c) => c.name), keys: calls.map((c) => callKey(c.name, c.input)) })
-  }
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
-    // with the same tools: an echoed example's input is coerced by its schema, and so must the quoted one be
-    const reader = sieveWith({ grammar, reasoning: false, tools, onInvalid: 'emit' }, { onBlock })
-    reader.push(text)
-    reader.end()
   })
-  return { keys, blocks }
+  // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
+  const grammar = derived(base, 'unguarded', () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
+  return readQuoted(texts as string[], compileLexer(grammar), opts)
 }
 
 /** {@link createSieve} with internals set. */
@@ -156,12 +145,16 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const reasoning = options.reasoning !== false
   const reasoningCalls = options.reasoningCalls ?? 'text'
   if (reasoningCalls !== 'text' && reasoningCalls !== 'call') throw invalid('reasoningCalls', `must be 'text' or 'call', got ${describe(reasoningCalls)}`)
-  const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, fingerprint, lexer)
+  const values = valueOptions(grammar)
+  const read = absent(options.quoted) ? null : quotedCalls(options.quoted, grammar, { values, tools, captureLimit })
+  // no call in the quoted texts is no guard: the same checkpoints as without the option
+  const quoted = read === null || read.empty ? null : read
+  const quotedPrint = quoted?.fingerprint() ?? ''
+  const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, { grammar: fingerprint, quoted: quotedPrint, lexer, captureLimit, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call' })
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
-  const quoted = absent(options.quoted) ? null : quotedBlocks(options.quoted, grammar, options.tools)
   const driver = new Driver(lexer, {
-    captureLimit, newId: options.generateId ?? randomCallId, values: valueOptions(grammar), tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
-    quoted: quoted?.keys ?? null, quotedBlocks: quoted?.blocks ?? null, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,
+    captureLimit, newId: options.generateId ?? randomCallId, values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
+    quoted, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,
   }, state)
   let finished = false
 
@@ -198,7 +191,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
       finished = true
       return events()
     },
-    checkpoint: (): SieveCheckpoint => ({ version: 1, grammar: fingerprint, state: saveState(driver.s) }),
+    checkpoint: (): SieveCheckpoint => (quotedPrint === '' ? { version: 1, grammar: fingerprint, state: saveState(driver.s) } : { version: 1, grammar: fingerprint, quoted: quotedPrint, state: saveState(driver.s) }),
     stats: () => ({ ...driver.stats }),
     sawToolCallSyntax: () => driver.s.sawSyntax,
   }

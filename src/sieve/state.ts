@@ -11,7 +11,8 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import type { BlockOptions } from './calls.js'
 import type { ToolCallEvent } from '../types.js'
 import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
-import type { CallStreamState, QuotedBlock } from './call-stream.js'
+import type { CallStreamState } from './call-stream.js'
+import type { QuotedCalls } from './quoted.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {
@@ -127,10 +128,8 @@ export interface DriverOptions extends BlockOptions {
   captureLimit: number
   /** The reasoning tags (the grammar's `reasoning`, or `<think>` / `</think>`). */
   reasoningTags: ReasoningTags
-  /** The keys (`quoted.ts`) of the blocks in the `quoted` texts: a block with one of them is an example. null: none given. */
-  quoted: ReadonlySet<string> | null
-  /** The same blocks call by call, for a block still being read (`streamArguments`); null: none given. */
-  quotedBlocks: readonly QuotedBlock[] | null
+  /** The calls of the `quoted` texts (`quoted.ts`): a block with one of them is an example. null: none given, or none found. */
+  quoted: QuotedCalls | null
   /** `streamArguments`: calls start and stream while their block is captured (`call-stream.ts`). */
   streamArguments: boolean
   /** `reasoningCalls: 'call'`: the reasoning is sieved for calls by a driver of its own (`reasoning-calls.ts`). */

@@ -1,7 +1,7 @@
 /**
- * The prompt-example guard (`quoted`): a block whose calls all equal the
- * calls of a block in one of the quoted texts is the model repeating the
- * user's example: text with `quoted-example`. Any other call runs.
+ * The prompt-example guard (`quoted`): a block with any call equal to a call
+ * written anywhere in one of the quoted texts is the model repeating the
+ * user's example: text with `quoted-example`. Any other block runs.
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve } from '../../src/index.js'
@@ -31,9 +31,12 @@ describe('quoted examples', () => {
     expect(calls(events)).toEqual([{ name: 'delete_file', input: { path: '/tmp/scratch' } }])
   })
 
-  it('should support a block that only partly repeats the example (its calls are not all those of a quoted block)', () => {
+  it('should not support a block that repeats the example among calls of its own (fails closed: the whole block is text)', () => {
     const more = example.replace('</｜DSML｜tool_calls>', '<｜DSML｜invoke name="ls">\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>')
-    expect(calls(expectChunkInvariant(more, { quoted: [user] }))).toHaveLength(2)
+    const events = expectChunkInvariant(more, { quoted: [user] })
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(more)
+    expect(codes(events)).toEqual(['quoted-example'])
   })
 
   it('should not support quoted texts that are not strings (invalid-option naming the field)', () => {

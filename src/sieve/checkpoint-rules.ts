@@ -1,0 +1,153 @@
+/**
+ * What a restored checkpoint state can be, beyond its shape
+ * (`checkpoint-shape.ts`): ranges, enums, and the fields agreeing with each
+ * other and with the capture's tokens. A checkpoint edited by hand or
+ * corrupted in storage is refused here (`invalid-checkpoint` naming the
+ * field), never left to end in an `internal-error` or a push that never
+ * returns. Each rule is one the driver keeps at every point between pushes.
+ */
+import { ToolsieveError } from '../errors.js'
+import type { CompiledLexer } from '../lexer/lexer.js'
+import { tagKey } from '../lexer/context.js'
+import { captureModes, modes, type ModeName } from '../lexer/modes.js'
+import { categoryOf } from '../lexer/token-instance.js'
+import { codeLevel, commentLevel } from '../lexer/html.js'
+import type { CallStreamState } from './call-stream.js'
+import type { DriverState } from './state.js'
+
+/** What the rules need of the sieve resuming. */
+export interface RuleContext {
+  lexer: CompiledLexer
+  captureLimit: number
+}
+
+function fail(field: string, what: string): never {
+  throw new ToolsieveError('invalid-checkpoint', `the checkpoint's ${field} ${what}`, `resume.state.${field}`)
+}
+
+function check(ok: boolean, field: string, what: string): void {
+  if (!ok) fail(field, what)
+}
+
+/** Line states use bits 0-29; position 3 is none. */
+function lineState(v: number, field: string): void {
+  check(v >= 0 && v < 2 ** 30 && (v & 3) !== 3, field, `is not a line state (${v})`)
+}
+
+const backtick = 0x60
+const tilde = 0x7e
+/** Far past any real nesting, and small enough that the counts stay cheap. */
+const maxDepth = 1 << 20
+const holdModes: ReadonlySet<ModeName> = new Set([modes.spanHold, modes.fenceInfoHold, modes.spanHoldFenceInfo])
+
+/** Throws `invalid-checkpoint` unless `s` (at `at`: '' or 'reasoning.inner.') is a state the driver can be in. */
+export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void {
+  const f = (name: string): string => at + name
+  const md = s.md
+  check(md.levels.every((n) => (n >= 1 && n <= maxDepth) || n === codeLevel || n === commentLevel), f('md.levels'), 'holds something not a run length, `<code>` or a comment')
+  check(md.levels.length <= maxDepth, f('md.levels'), 'is too long')
+  check(md.holdDepth <= md.levels.length, f('md.holdDepth'), 'is deeper than the open levels')
+  check(md.fenceCh === 0 || md.fenceCh === backtick || md.fenceCh === tilde, f('md.fenceCh'), 'is not a fence character')
+  check(md.fenceCh === 0 ? md.fenceLen === 0 : md.fenceLen >= 3 && md.fenceLen <= maxDepth, f('md.fenceLen'), 'does not fit the fence character')
+  check(md.fenceDepth <= maxDepth && md.fenceIndent <= maxDepth, f('md.fenceDepth'), 'is out of range')
+  lineState(s.lineState, f('lineState'))
+  if (s.carry !== null) {
+    check(s.carry.ch === backtick || s.carry.ch === tilde, f('carry.ch'), 'is not a run character')
+    check(s.carry.len >= 1 && s.carry.len <= maxDepth, f('carry.len'), 'is out of range')
+    check(s.carry.indent >= -1 && s.carry.indent <= maxDepth, f('carry.indent'), 'is out of range')
+  }
+  check(s.noHoldUntil >= -1, f('noHoldUntil'), 'is below -1')
+  if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= maxDepth, f('paragraphEnd'), 'is out of range')
+  const inCapture = captureModes.has(s.mode)
+  check(inCapture === (s.capture !== null), f('mode'), s.capture === null ? `is a block's (${s.mode}) with no capture` : `is not a block's (${s.mode}) with a capture`)
+  check((s.mode === modes.skip) === (s.skip !== null), f('skip'), s.skip === null ? 'is missing in skip mode' : 'is set outside skip mode')
+  if (s.skip !== null) {
+    check(s.skip.depth >= 1 && s.skip.depth <= maxDepth, f('skip.depth'), 'is out of range')
+    check(s.skip.frame === '*' || frames(ctx.lexer).has(s.skip.frame), f('skip.frame'), 'is not a frame of the grammar')
+  }
+  if (s.hold !== null) {
+    const h = s.hold
+    check(s.capture === null, f('hold'), 'is set with a capture')
+    // a hold given up (over the limit) went out as text and holds nothing more
+    check(h.givenUp || (h.parts.length > 0 && h.parts[0] !== ''), f('hold.parts'), 'is empty')
+    check(h.givenUp || h.length === h.parts.reduce((n, p) => n + p.length, 0), f('hold.length'), 'does not match its parts')
+    check(h.givenUp || h.start + h.length <= s.pos, f('hold.start'), 'runs past the position')
+    lineState(h.lineState, f('hold.lineState'))
+  } else check(!holdModes.has(s.mode), f('mode'), `is a hold's (${s.mode}) with no hold`)
+  check(s.raw === null || (s.mode === modes.rawValue && s.raw !== ''), f('raw'), 'is set outside a raw value')
+  if (s.capture !== null) checkCapture(s, ctx, at)
+  if (s.calls !== null) checkCalls(s.calls, s, at)
+}
+
+function frames(lexer: CompiledLexer): Set<string> {
+  const out = new Set<string>([''])
+  for (const info of lexer.infoByIdx) if (info?.frame !== undefined) out.add(info.frame)
+  return out
+}
+
+
+function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
+  const f = (name: string): string => at + 'capture.' + name
+  const cap = s.capture!
+  const lexer = ctx.lexer
+  // over the limit, what it held went out as text: it keeps only the tokens of a tag still open
+  if (!cap.overflow) {
+    check(cap.tokens.length > 0, f('tokens'), 'is empty')
+    const first = categoryOf(lexer, cap.tokens[0]!)
+    check(first === (cap.wrapper ? 'WrapperOpen' : 'InvokeOpen'), f('tokens'), `begins with ${first}, not the opener its wrapper flag says`)
+    check(cap.frame === '*' || cap.frame === (lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame ?? ''), f('frame'), "is not its opener's")
+  } else check(cap.frame === '*' || frames(lexer).has(cap.frame), f('frame'), 'is not a frame of the grammar')
+  let length = 0
+  let invoke = !cap.wrapper
+  let param = false
+  for (let i = 0; i < cap.tokens.length; i++) {
+    const t = cap.tokens[i]!
+    const category = categoryOf(lexer, t)
+    // empty only where the driver makes it so: a self-closing invoke's closer, the closer of a CDATA cut at the stream's end
+    const empty = (category === 'InvokeClose' && i > 0 && lexer.infoByIdx[cap.tokens[i - 1]!.tokenTypeIdx]?.selfClose === true) || (category === 'CDataClose' && cap.repairedCdata !== undefined)
+    if (t.image === '' && !empty) fail(`${at}capture.tokens[${i}]`, 'has an empty text')
+    length += t.image.length
+    if (category === 'InvokeOpen') invoke = true
+    else if (category === 'ParamOpen') param = true
+  }
+  check(cap.length === length, f('length'), `is ${cap.length}, its tokens hold ${length}`)
+  check(cap.overflow || cap.length <= ctx.captureLimit, f('length'), 'is over the capture limit')
+  check(cap.start + cap.length <= s.pos, f('start'), 'runs past the position')
+  check(cap.overflow || cap.invokeSeen === invoke, f('invokeSeen'), 'does not match its tokens')
+  check(cap.overflow || cap.paramSeen === param, f('paramSeen'), 'does not match its tokens')
+  check(cap.overflow || cap.lastClose <= cap.tokens.length && (cap.lastClose === 0 || categoryOf(lexer, cap.tokens[cap.lastClose - 1]!) === 'InvokeClose'), f('lastClose'), 'is not after an invoke closer')
+  lineState(cap.lineState, f('lineState'))
+  if (s.raw !== null && !cap.overflow) {
+    let k = cap.tokens.length - 1
+    while (k >= 0 && categoryOf(lexer, cap.tokens[k]!) !== 'ParamOpen') k--
+    check(k >= 0 && tagKey(cap.tokens[k]!.image) === s.raw, at + 'raw', 'is not the open parameter\'s tag')
+  }
+}
+
+function checkCalls(st: CallStreamState, s: DriverState, at: string): void {
+  const f = (name: string): string => at + 'calls.' + name
+  const cap = s.capture
+  check(st.capture === -1 || (cap !== null && st.capture === cap.start), f('capture'), 'is not the capture being read')
+  // over the limit, the capture's tokens went out as text: what was read of them is no longer there to check
+  const kept = cap !== null && !cap.overflow
+  const tokens = cap?.tokens.length ?? 0
+  check(!kept || st.capture === -1 || st.seen <= tokens, f('seen'), 'is past the capture\'s tokens')
+  for (const k of ['invokeAt', 'invokeBody', 'paramAt', 'paramBody'] as const) check(st[k] >= -1 && st[k] <= st.seen, f(k), 'is out of range')
+  check(st.at >= st.callStart && st.callStart >= Math.min(st.capture, 0) && (st.capture === -1 || st.callStart >= st.capture), f('callStart'), 'is out of range')
+  if (kept && st.capture !== -1) {
+    let to = cap.start
+    for (let i = 0; i < st.seen; i++) to += cap!.tokens[i]!.image.length
+    check(st.at === to, f('at'), 'does not match the tokens read')
+  }
+  check(st.high === '' || (st.high.length === 1 && st.high.charCodeAt(0) >= 0xd800 && st.high.charCodeAt(0) <= 0xdbff), f('high'), 'is not a high surrogate')
+  const ids = new Set<string>()
+  st.calls.forEach((c, i) => {
+    const g = (name: string): string => `${at}calls.calls[${i}].${name}`
+    check(c.id === null || (c.id !== '' && !ids.has(c.id)), g('id'), 'is empty or repeated')
+    if (c.id !== null) ids.add(c.id)
+    check(c.id === null ? c.index === -1 && c.sent === '' : c.index >= 0 && c.index < st.next, g('index'), 'does not fit its call')
+    check(c.name !== null || c.id === null, g('name'), 'is missing on a started call')
+    check(c.start >= Math.max(st.capture, 0) && c.start <= st.at, g('start'), 'is out of range')
+  })
+  if (st.quoted !== null) check(st.quoted.every((k) => k < st.calls.length), f('quoted'), 'names a call that is not there')
+}

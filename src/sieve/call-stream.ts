@@ -126,11 +126,8 @@ export class CallStream {
   private catchUp(start: number, tokens: readonly IToken[]): void {
     if (this.st.capture !== start) this.reset(start)
     const st = this.st
-    if (st.seen > tokens.length) {
-      // an unclosed CDATA cut at the stream's end rewrote a plain value's tokens (never sent): read them again;
-      // or the stream cut the block and only its complete invokes, all read, are given
-      st.seen = st.paramBody >= 0 && st.paramBody <= tokens.length ? st.paramBody : tokens.length
-    }
+    // the stream cut the block and only its complete invokes, all read, are given
+    if (st.seen > tokens.length) st.seen = tokens.length
     for (; st.seen < tokens.length; st.seen++) {
       const t = tokens[st.seen]!
       this.read(tokens, st.seen)
@@ -167,6 +164,21 @@ export class CallStream {
       }
     }
     return true
+  }
+
+  /**
+   * The capture's tokens from `index` on were replaced, the first of them
+   * at stream offset `at` (an unclosed CDATA cut at its parameter's closer
+   * when the stream ended): what was read of the old ones is read again
+   * from the new. Those tokens are a plain value's, never streamed as they
+   * came (only a `string` value is, and CDATA is not markup there), so
+   * nothing sent is taken back.
+   */
+  rewind(index: number, at: number): void {
+    const st = this.st
+    if (st.seen <= index) return
+    st.seen = index
+    st.at = at
   }
 
   /** The ids the started calls have, by invoke: `buildCalls` gives them to the calls. */

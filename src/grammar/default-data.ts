@@ -28,7 +28,7 @@ export const defaultGrammarConfig: unknown = {
   "frames": [
     {
       "name": "dsml",
-      "description": "DeepSeek DSML with ASCII or U+FF5C bars: <｜DSML｜tool_calls>, </｜DSML｜invoke>. Drift seen from real models, bounded: 1-4 leading '<' (all belong to the tag); up to 4 spaces, tabs and bars in any order on each side of DSML (doubled, missing or mixed bars, < |DSML| parameter, </ DSML | tool_calls >); DSML written twice (<DSML|DSML|tool_calls>); DSML missing, a lone bar in its place (<|tool_calls>, <｜parameter name=\"x\">, </|tool_calls>); '/' before or after the prefix in closers; the V4.1 spaced form <｜DSML｜ calls>; and a trailing bar that ends the tag with or without '>' (<|DSML|invoke name=\"x\"|>, </|DSML|parameter|, <|DSML|tool_calls|); a bar between the name and the attributes (<|DSML|invoke| name=\"x\">) is not read yet.",
+      "description": "DeepSeek DSML with ASCII or U+FF5C bars: <｜DSML｜tool_calls>, </｜DSML｜invoke>. Drift seen from real models, bounded: 1-4 leading '<' (all belong to the tag); up to 4 spaces, tabs and bars in any order on each side of DSML (doubled, missing or mixed bars, < |DSML| parameter, </ DSML | tool_calls >); DSML written twice (<DSML|DSML|tool_calls>); DSML missing, a lone bar in its place (<|tool_calls>, <｜parameter name=\"x\">, </|tool_calls>); '/' before or after the prefix in closers; the V4.1 spaced form <｜DSML｜ calls>; a trailing bar that ends the tag with or without '>' (<|DSML|invoke name=\"x\"|>, </|DSML|parameter|, <|DSML|tool_calls|); and 1-2 bars between the name and an attribute, or between attributes (<|DSML|invoke| name=\"x\">), read as a space where blanks and an attribute follow them.",
       "open": [
         [
           {
@@ -314,11 +314,23 @@ export const defaultGrammarConfig: unknown = {
             "max": 2
           }
         ]
+      ],
+      "beforeAttributes": [
+        [
+          {
+            "lit": [
+              "|",
+              "｜"
+            ],
+            "min": 1,
+            "max": 2
+          }
+        ]
       ]
     },
     {
       "name": "fullwidth",
-      "description": "Fully fullwidth frame: ＜ＤＳＭＬ＜tool_calls＞ … ＜／ＤＳＭＬ＜／tool_calls＞ (＜ U+FF1C, ＞ U+FF1E, ／ U+FF0F), and ＜｜ＤＳＭＬ｜tool_calls＞. Same bounded drift as dsml: 1-4 leading ＜, spaces, 1-2 separators, ASCII DSML, ASCII '/' or '>'.",
+      "description": "Fully fullwidth frame: ＜ＤＳＭＬ＜tool_calls＞ … ＜／ＤＳＭＬ＜／tool_calls＞ (＜ U+FF1C, ＞ U+FF1E, ／ U+FF0F), and ＜｜ＤＳＭＬ｜tool_calls＞. Same bounded drift as dsml: 1-4 leading ＜, spaces, 1-2 separators, ASCII DSML, ASCII '/' or '>', and bars before an attribute (＜ＤＳＭＬ＜invoke｜ name=\"x\"＞).",
       "open": [
         [
           {
@@ -529,6 +541,18 @@ export const defaultGrammarConfig: unknown = {
             ]
           }
         ],
+        [
+          {
+            "lit": [
+              "|",
+              "｜"
+            ],
+            "min": 1,
+            "max": 2
+          }
+        ]
+      ],
+      "beforeAttributes": [
         [
           {
             "lit": [

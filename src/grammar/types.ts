@@ -29,6 +29,14 @@ export interface Frame {
   open: FrameSequence[]
   close: FrameSequence[]
   end: FrameSequence[]
+  /**
+   * Drift a tag may have before an attribute, after its name or another
+   * attribute: literals only, like `end` (`|` in `<|DSML|invoke| name="x">`).
+   * It is read as a space only where blanks and an attribute's name follow
+   * it; anywhere else it is what it would be without this (a bar alone ends
+   * the tag). Default: none.
+   */
+  beforeAttributes?: FrameSequence[]
 }
 
 /** A local name of a role; `frames` limits it to some frames (default: all). */

@@ -129,9 +129,21 @@ function part(value: unknown, field: string): Part {
   return { lit, min, max }
 }
 
-function sequence(value: unknown, field: string, kind: 'open' | 'close' | 'end'): FrameSequence {
+function sequence(value: unknown, field: string, kind: 'open' | 'close' | 'end' | 'beforeAttributes'): FrameSequence {
   const parts = array(value, field, true).map((item, i) => part(item, at(field, i)))
   const slots = parts.flatMap((p, i) => ('name' in p ? [i] : []))
+  if (kind === 'beforeAttributes') {
+    if (slots[0] !== undefined) fail(at(field, slots[0]), 'an attribute gap cannot hold the name slot')
+    if (!parts.some((p) => 'lit' in p && p.min >= 1)) fail(field, 'can match the empty string; give some part min >= 1')
+    // read between attributes, a gap must not be what an attribute is made of: blanks, its name, `=`, quotes
+    parts.forEach((p, i) => {
+      if (!('lit' in p)) return
+      p.lit.forEach((lit, j) => {
+        if (/[\s\w.:\-="']/.test(lit)) fail(at(at(at(field, i), 'lit'), j), `must not contain a blank, a name character, '=' or a quote, got ${describe(lit)}`)
+      })
+    })
+    return parts
+  }
   if (kind === 'end') {
     if (slots[0] !== undefined) fail(at(field, slots[0]), 'an end sequence cannot hold the name slot')
     // An end that matches nothing would end every tag right after its attributes, unseen.
@@ -171,11 +183,11 @@ function claimedFirst(ch: string): string | null {
   return null
 }
 
-const sequences = (value: unknown, field: string, kind: 'open' | 'close' | 'end'): FrameSequence[] =>
+const sequences = (value: unknown, field: string, kind: 'open' | 'close' | 'end' | 'beforeAttributes'): FrameSequence[] =>
   array(value, field, true).map((item, i) => sequence(item, at(field, i), kind))
 
 function frame(value: unknown, field: string): Frame {
-  const raw = object(value, field, ['name', 'description', 'open', 'close', 'end'])
+  const raw = object(value, field, ['name', 'description', 'open', 'close', 'end', 'beforeAttributes'])
   const frameName = string(raw.name, at(field, 'name'))
   return {
     name: frameName,
@@ -183,6 +195,7 @@ function frame(value: unknown, field: string): Frame {
     open: sequences(raw.open, at(field, 'open'), 'open'),
     close: sequences(raw.close, at(field, 'close'), 'close'),
     end: sequences(raw.end, at(field, 'end'), 'end'),
+    ...(raw.beforeAttributes === undefined ? {} : { beforeAttributes: sequences(raw.beforeAttributes, at(field, 'beforeAttributes'), 'beforeAttributes') }),
   }
 }
 

@@ -160,6 +160,43 @@ export function compileTagEnd(grammar: Grammar): CompiledDelimiter {
   return compile(seqs, '')
 }
 
+/** Blanks between an attribute gap and the attribute's name: the `Attr` token's blanks, bounded as all drift is. */
+const gapBlanks: Piece = { lits: [' ', '\t', '\r', '\n'], min: 1, max: 4 }
+const nameChars: Piece = { lits: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'], min: 1, max: 1 }
+
+/** The frames' `beforeAttributes` drift, compiled: read as a space where blanks and an attribute's name follow it. */
+export interface CompiledGap {
+  /** The gap, at lastIndex, where up to 4 blanks and a name character follow it (neither taken). */
+  sticky: RegExp
+  /**
+   * The gap, blanks and a name character as one delimiter: a tail that is a
+   * prefix of it (`|` + ` ` at a chunk end) is undecided, since a bar alone
+   * would end the tag.
+   */
+  held: CompiledDelimiter
+  /** First characters of a gap. */
+  firstChars: number[]
+}
+
+/** The attribute gaps of every frame (a block may mix spellings), or null when no frame has one. */
+export function compileAttrGap(grammar: Grammar): CompiledGap | null {
+  const seqs: Piece[][] = []
+  const seen = new Set<string>()
+  for (const f of grammar.frames) {
+    for (const g of f.beforeAttributes ?? []) {
+      const key = JSON.stringify(g)
+      if (seen.has(key)) continue
+      seen.add(key)
+      seqs.push(piecesOf(g, []))
+    }
+  }
+  if (seqs.length === 0) return null
+  const full = seqs.map(fullSource).map((s) => '(?:' + s + ')').join('|')
+  const held = compile(seqs.map((s) => [...s, gapBlanks, nameChars]), '')
+  const sticky = new RegExp(`(?:${full})(?=[ \\t\\r\\n]{1,4}[${nameCharClass}])`, 'y')
+  return { sticky, held, firstChars: held.firstChars }
+}
+
 /** A fixed literal delimiter such as `<![CDATA[` or `-->`. */
 export function compileLiteral(lit: string, caseInsensitive = false): CompiledDelimiter {
   return compile([[{ lits: [lit], min: 1, max: 1 }]], caseInsensitive ? 'i' : '')

@@ -7,12 +7,12 @@ import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
 import { classUnits, codes, escapeRegExp, isNameChar } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
-import { canGrow, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { canGrow, compileAttrGap, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
-import type { TailMatcher } from './tail.js'
+import { TailMatcher } from './tail.js'
 import { TokenFactory, type TokenInfo } from './token-factory.js'
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
@@ -263,6 +263,18 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
   out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
 
+  // `<|DSML|invoke| name="x">`: a frame's drift before an attribute, a space where an attribute follows it (a Ws token);
+  // where the text ends before that is known it is held, before the tag end could take a bar alone
+  const gap = compileAttrGap(grammar)
+  const gapHeld = gap === null ? null : new TailMatcher([gap.held])
+  const gapTokens = (mode: ModeName): TokenType[] => gap === null || gapHeld === null ? [] : [
+    f.regex(`${mode}.AttrGap`, 'Ws', null, gap.sticky, gap.firstChars, false),
+    f.make(`${mode}.GapIncomplete`, 'Incomplete', null, (t, o) => {
+      const c = ctx.current
+      return c.final || t.length - o > gap.held.maxLength || !gapHeld.isPrefix(t, o) ? null : [t.substring(o)]
+    }, gap.firstChars, true),
+  ]
+
   for (const role of roles) {
     const tagMode = tagModeOf[role]
     const dq = role === 'wrapper' ? modes.attrDqWrapper : role === 'invoke' ? modes.attrDqInvoke : modes.attrDqParameter
@@ -277,6 +289,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     const rawEnd = role === 'parameter' ? [f.delimiterWhen(`${tagMode}.TagEndRaw`, 'TagEnd', modes.rawValue, tagEnd, (c) => c.rawNext === true)] : []
     build(tagMode, reopen, [
       ...md.runs(tagMode),
+      ...gapTokens(tagMode),
       ...rawEnd,
       f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
       ...selfCloses,
@@ -291,7 +304,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
       oneChar(tagMode, 'Junk', asText, anyChar()),
-    ], true, [[tagEnd, null], ...selfClose.filter(() => role === 'invoke').map((d): [CompiledDelimiter, null] => [d, null])])
+    ], true, [[tagEnd, null], ...(gap === null ? [] : [[gap.held, null] as [CompiledDelimiter, null]]), ...selfClose.filter(() => role === 'invoke').map((d): [CompiledDelimiter, null] => [d, null])])
     out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
     out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
   }

@@ -78,12 +78,25 @@ export function initialCallStream(): CallStreamState {
   return { next: 0, capture: -1, seen: 0, at: 0, callStart: 0, calls: [], invokeAt: -1, invokeBody: -1, paramAt: -1, paramBody: -1, live: false, high: '', quoted: null }
 }
 
+/** A call that has nothing more to send: stalled (nothing is added to it any more), its rest sent, started unless it never may. */
+const done = (c: StreamedCall): boolean => c.stalled && c.pending === '' && (c.id !== null || c.name === null)
+
 /** JSON string content of `s` (no quotes): pieces written one after another are the string written whole. */
 const escaped = (s: string): string => JSON.stringify(s).slice(1, -1)
 
 export class CallStream {
   /** Empty closers that make an invoke read so far a block the parser takes. */
   private readonly close: IToken[]
+  /** Each call's keys as a set (see `addKey`). */
+  private readonly keySets = new WeakMap<StreamedCall, Set<string>>()
+  /**
+   * Calls of `sendState` before this index have nothing more to send: a
+   * block of thousands of invokes pushed in token-sized chunks asked every
+   * call of it at every push. Kept beside the state, not in it (a restored
+   * checkpoint starts again from 0, once).
+   */
+  private sendFrom = 0
+  private sendState: CallStreamState | null = null
   private readonly paramClose: IToken
 
   /** `host.s.calls` is where the stream stands: the driver state, so that a checkpoint carries it. */
@@ -112,18 +125,22 @@ export class CallStream {
     this.catchUp(cap.start, cap.tokens)
     const st = this.st
     if (!live || (st.quoted !== null && st.quoted.length > 0)) return
-    for (const c of st.calls) this.send(c)
+    if (this.sendState !== st) {
+      this.sendState = st
+      this.sendFrom = 0
+    }
+    const calls = st.calls
+    for (let i = this.sendFrom; i < calls.length; i++) this.send(calls[i]!)
+    // a call whose invoke closed (or that stalled) and sent its all gets nothing more, and the calls before it neither
+    while (this.sendFrom < calls.length && done(calls[this.sendFrom]!)) this.sendFrom++
   }
 
   /** Reads the tokens of the capture at `start` not read yet. */
   private catchUp(start: number, tokens: readonly IToken[]): void {
     if (this.st.capture !== start) this.reset(start)
     const st = this.st
-    if (st.seen > tokens.length) {
-      // an unclosed CDATA cut at the stream's end rewrote a plain value's tokens (never sent): read them again;
-      // or the stream cut the block and only its complete invokes, all read, are given
-      st.seen = st.paramBody >= 0 && st.paramBody <= tokens.length ? st.paramBody : tokens.length
-    }
+    // the stream cut the block and only its complete invokes, all read, are given
+    if (st.seen > tokens.length) st.seen = tokens.length
     for (; st.seen < tokens.length; st.seen++) {
       const t = tokens[st.seen]!
       this.read(tokens, st.seen)
@@ -160,6 +177,21 @@ export class CallStream {
       }
     }
     return true
+  }
+
+  /**
+   * The capture's tokens from `index` on were replaced, the first of them
+   * at stream offset `at` (an unclosed CDATA cut at its parameter's closer
+   * when the stream ended): what was read of the old ones is read again
+   * from the new. Those tokens are a plain value's, never streamed as they
+   * came (only a `string` value is, and CDATA is not markup there), so
+   * nothing sent is taken back.
+   */
+  rewind(index: number, at: number): void {
+    const st = this.st
+    if (st.seen <= index) return
+    st.seen = index
+    st.at = at
   }
 
   /** The ids the started calls have, by invoke: `buildCalls` gives them to the calls. */
@@ -211,6 +243,22 @@ export class CallStream {
     }
   }
 
+  /**
+   * Adds `key` to the call's keys; false when it has it already (a
+   * parameter given twice). Looked up in a set kept beside the plain list (a
+   * checkpoint carries the list): a search of the list per parameter was
+   * quadratic in a block of many parameters.
+   */
+  private addKey(c: StreamedCall, key: string): boolean {
+    let set = this.keySets.get(c)
+    // a call read before a checkpoint was restored has its list only
+    if (set === undefined || set.size !== c.keys.length) this.keySets.set(c, (set = new Set(c.keys)))
+    if (set.has(key)) return false
+    set.add(key)
+    c.keys.push(key)
+    return true
+  }
+
   private current(): StreamedCall | null {
     const calls = this.st.calls
     return calls.length === 0 ? null : calls[calls.length - 1]!
@@ -241,8 +289,7 @@ export class CallStream {
     if (param == null) return void (c.stalled = true)
     // the value is the exact text between the tags (rule 1), unless the schema makes it something else
     if (!param.exact || !this.keepsString(c.name ?? '', param.key)) return
-    if (c.keys.includes(param.key)) return void (c.stalled = true)
-    c.keys.push(param.key)
+    if (!this.addKey(c, param.key)) return void (c.stalled = true)
     c.pending += (c.keys.length > 1 ? ',' : '') + JSON.stringify(param.key) + ':"'
     st.live = true
     st.high = ''
@@ -264,10 +311,9 @@ export class CallStream {
       return
     }
     const param = this.decode([...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(from, i + 1)])?.param(this.opts.values.stringAttr)
-    if (param == null || c.keys.includes(param.key)) return void (c.stalled = true)
+    if (param == null || !this.addKey(c, param.key)) return void (c.stalled = true)
     const schema = this.opts.tools?.get(c.name ?? '')?.schema ?? null
     const one = objectOf([[param.key, param.node]], schema === null ? null : resolve(schema, schema), schema ?? {})
-    c.keys.push(param.key)
     c.pending += (c.keys.length > 1 ? ',' : '') + writeJson(one).json.slice(1, -1)
   }
 

@@ -36,8 +36,8 @@ function joined(tokens: IToken[]): string {
   return out
 }
 
-/** The calls of a parsed block, each followed by the problems it was emitted despite. */
-function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text: string, outcome: BlockOutcome & { ok: true }): void {
+/** The calls of a parsed block, each followed by the problems it was emitted despite; false: the block went out as text. */
+function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text: string, outcome: BlockOutcome & { ok: true }): boolean {
   d.s.sawSyntax = true
   const quoted = d.opts.quoted
   if (quoted !== null && quoted.anyOf(outcome.calls)) {
@@ -45,12 +45,12 @@ function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text:
     d.calls?.finish('quoted-example')
     d.out.text(text)
     d.diagnostic('quoted-example', 'block released as text: a call in it is one of the calls in a quoted text', cap.start, cap.start + text.length)
-    return
+    return false
   }
   if (d.calls !== null && !d.calls.complete(cap.start, tokens, outcome.calls)) {
     d.out.text(text)
     d.diagnostic('streamed-arguments-changed', 'block released as text: a call\'s arguments do not continue what was streamed of them (a parameter given twice?)', cap.start, cap.start + text.length)
-    return
+    return false
   }
   d.opts.onBlock?.(outcome.calls)
   for (const c of outcome.calls) {
@@ -58,6 +58,7 @@ function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text:
     // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
     if (c.diagnostics !== undefined) for (const e of c.diagnostics) d.out.event(e)
   }
+  return true
 }
 
 /** A block that did not become calls: its markup as text, and why. */
@@ -75,12 +76,13 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   d.stats.blocksParsed++
   const text = joined(cap.tokens)
   const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.ids())
-  if (outcome.ok) emitCalls(d, cap, cap.tokens, text, outcome)
-  else emitFailed(d, cap, text, outcome)
+  const called = outcome.ok && emitCalls(d, cap, cap.tokens, text, outcome)
+  if (!outcome.ok) emitFailed(d, cap, text, outcome)
   // (every started call has ended by now: this only forgets the block)
   d.calls?.finish('malformed-block', outcome.ok ? outcome.calls.length : 0)
   const cut = cap.repairedCdata
-  if (outcome.ok && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
+  // the repair is reported with the calls it made; a block released as text (a quoted example) repaired nothing
+  if (called && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
 }
 
 /**
@@ -111,7 +113,10 @@ export function cutCdata(d: DriverCore): { text: string; base: number } | null {
   }
   if (at < 0) return null
   const kept = cap.tokens.slice(0, k + 1)
-  const open = cap.start + joined(kept).length - kept[k]!.image.length
+  const head = joined(kept).length
+  const open = cap.start + head - kept[k]!.image.length
+  // the section's tokens are rewritten from here: a streamed reading of them reads the new ones
+  d.calls?.rewind(k + 1, cap.start + head)
   if (at > 0) kept.push(tokenOf(d.lexer.typeByName.get('CDataText')!, content.slice(0, at), NaN))
   kept.push(tokenOf(d.lexer.typeByName.get('CDataClose')!, '', NaN))
   cap.tokens = kept

@@ -217,7 +217,9 @@ export class Driver implements DriverCore, RunHost {
   private plain(head: string, a: Answer): void {
     const s = this.s
     const cap = s.capture
-    if (cap !== null && !cap.overflow) {
+    // over the limit a capture still keeps an open tag's tokens (`passOverflow`): its attribute text joins them, or
+    // it would leave before its own tag
+    if (cap !== null && (!cap.overflow || cap.tokens.length > 0 || cap.run !== null)) {
       if (cap.run === null || cap.run.type !== a.type) {
         flushRun(cap)
         cap.run = { type: a.type!, blocks: [], parts: [] }
@@ -230,6 +232,11 @@ export class Driver implements DriverCore, RunHost {
         run.parts = []
       }
       cap.length += head.length
+      // a tag longer than the limit by itself goes out whole (`passOverflow`): memory stays bounded
+      if (cap.overflow && cap.length > this.opts.captureLimit) {
+        flushRun(cap)
+        passOverflow(this, cap)
+      }
     } else if (cap === null && s.hold !== null) {
       s.hold.parts.push(head)
       s.hold.length += head.length

@@ -17,9 +17,9 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { copyMarkdown, type MarkdownState } from '../lexer/context.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
-import type { TailMatcher } from '../lexer/tail.js'
+import { TailMatcher } from '../lexer/tail.js'
 import { attribute, stringFlag } from '../lexer/tokens.js'
-import { growsAt } from '../lexer/frames.js'
+import { compileAttrGap, growsAt, type CompiledGap } from '../lexer/frames.js'
 import { CaptureRules } from './capture-rules.js'
 import type { CharSet } from './char-set.js'
 
@@ -29,6 +29,8 @@ interface TagTypes {
   attr: TokenType
   ws: TokenType
   end: TokenType
+  /** The frames' drift before an attribute (`<|DSML|invoke| name="x">`), when the grammar has any. */
+  gap?: TokenType
   body: ModeName
   /** A parameter tag's end when its `string` attribute makes the value raw, and that mode. */
   raw?: { end: TokenType; body: ModeName }
@@ -54,6 +56,8 @@ export class TagReader {
   private readonly rules = new CaptureRules()
   /** The grammar's `string` attribute, lower case. */
   private readonly stringName: string
+  /** The grammar's attribute gaps, and a matcher of what may still become one (see `compileAttrGap`); null: none. */
+  private readonly gap: { compiled: CompiledGap; held: TailMatcher } | null
 
   constructor(private readonly lexer: CompiledLexer, private readonly tagStarts: CharSet) {
     const type = (name: string): TokenType => {
@@ -62,7 +66,11 @@ export class TagReader {
       return t
     }
     const bodyOf: Array<[ModeName, ModeName]> = [[modes.tagWrapper, modes.wrapperBody], [modes.tagInvoke, modes.invokeBody], [modes.tagParameter, modes.value]]
-    for (const [tag, body] of bodyOf) this.tags.set(tag, { mode: tag, attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body })
+    const compiled = compileAttrGap(lexer.grammar)
+    this.gap = compiled === null ? null : { compiled, held: new TailMatcher([compiled.held]) }
+    for (const [tag, body] of bodyOf) {
+      this.tags.set(tag, { mode: tag, attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body, ...(compiled === null ? {} : { gap: type(`${tag}.AttrGap`) }) })
+    }
     this.tags.get(modes.tagParameter)!.raw = { end: type(`${modes.tagParameter}.TagEndRaw>${modes.rawValue}`), body: modes.rawValue }
     this.stringName = (lexer.grammar.attributes?.string ?? 'string').toLowerCase()
     for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
@@ -93,6 +101,19 @@ export class TagReader {
     let raw: boolean | null = null
     for (;;) {
       if (at >= text.length) return null
+      // a gap before an attribute comes before the tag end, which would take a bar alone; one the text end leaves
+      // undecided is the lexer's to hold
+      const gap = this.gap
+      if (gap !== null && tag.gap !== undefined) {
+        const re = gap.compiled.sticky
+        re.lastIndex = at
+        if (re.test(text)) {
+          tokens.push(token(tag.gap, text, at, re.lastIndex))
+          at = re.lastIndex
+          continue
+        }
+        if (text.length - at <= gap.compiled.held.maxLength && gap.held.isPrefix(text, at)) return null
+      }
       // the tag end (spaces before it included) comes first in a tag mode's tokens; one the text end could still
       // lengthen is the lexer's to hold
       // (sticky tests: where a match ends is their lastIndex, with no match array made)

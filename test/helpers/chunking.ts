@@ -135,9 +135,55 @@ function splitPoints(input: string): number[] {
 }
 
 /**
+ * The large chunk pushed after small ones: longer than the 1 KiB a capture
+ * keeps a tag's text unlexed (`deferral.ts`), so it is read by the fast path
+ * or the lexer with whatever the small chunks before it left held.
+ */
+export const LARGE_CHUNK = 1100
+/** Where the large chunk starts: about this many offsets right after a construct character, plus the first and the middle. */
+const LARGE_STARTS = 8
+/** Characters after which a large chunk starts inside something: a quote's text, a tag's body, a value, CDATA. */
+const OPENS = new Set([...'"\'>＞=[<＜|｜'])
+
+/**
+ * Offsets where {@link largeAfterSmall} starts its large chunk: after
+ * construct characters, sampled evenly, and the three that begin the
+ * longest stretches without one (a long value or attribute, which a large
+ * chunk can then hold whole); the first and the middle.
+ */
+function largeStarts(input: string): number[] {
+  const after: number[] = []
+  for (let i = 0; i < input.length - 1; i++) if (OPENS.has(input[i] ?? '')) after.push(i + 1)
+  const stride = Math.max(1, Math.ceil(after.length / LARGE_STARTS))
+  const stretch = (k: number) => (after[k + 1] ?? input.length) - after[k]!
+  const longest = after.map((_, k) => k).sort((a, b) => stretch(b) - stretch(a)).slice(0, 3).map((k) => after[k]!)
+  const starts = new Set([1, Math.floor(input.length / 2), ...after.filter((_, i) => i % stride === 0), ...longest])
+  return [...starts].filter((at) => at > 0 && at < input.length).sort((a, b) => a - b)
+}
+
+/**
+ * Small chunks, then one large chunk from each of {@link largeStarts}, then
+ * small chunks; and the same with all before the large chunk pushed as one
+ * (small chunks leave a tag's text held, one chunk leaves nothing held). The
+ * large chunk is {@link LARGE_CHUNK} long where the input allows it, else
+ * three quarters of what is left, so small chunks follow it.
+ */
+function* largeAfterSmall(input: string, random: () => number): Generator<Chunking> {
+  for (const at of largeStarts(input)) {
+    const left = input.length - at
+    const size = left > LARGE_CHUNK ? LARGE_CHUNK : Math.max(1, Math.ceil((left * 3) / 4))
+    const large = input.slice(at, at + size)
+    const after = randomSplit(input.slice(at + size), random)
+    yield { name: `small chunks, ${size} at ${at}, small chunks`, chunks: [...randomSplit(input.slice(0, at), random), large, ...after] }
+    yield { name: `one chunk, ${size} at ${at}, small chunks`, chunks: [input.slice(0, at), large, ...after] }
+  }
+}
+
+/**
  * The named chunkings of `input`: whole, one unit at a time, every split
  * point into two chunks (sampled for inputs over {@link EXHAUSTIVE_SPLIT_LIMIT}),
- * and `randomRuns` seeded random splits with sizes 1–12.
+ * `randomRuns` seeded random splits with sizes 1–12, and small chunks with
+ * one large chunk among them at several offsets ({@link largeAfterSmall}).
  */
 export function* chunkings(input: string, seed = seedOf(input), randomRuns = 4): Generator<Chunking> {
   yield { name: 'whole', chunks: [input] }
@@ -146,6 +192,7 @@ export function* chunkings(input: string, seed = seedOf(input), randomRuns = 4):
   for (const at of splitPoints(input)) yield { name: `split at ${at}`, chunks: [input.slice(0, at), input.slice(at)] }
   const random = prng(seed)
   for (let run = 0; run < randomRuns; run++) yield { name: `random #${run} (seed ${seed})`, chunks: randomSplit(input, random) }
+  yield* largeAfterSmall(input, random)
 }
 
 /**

@@ -148,4 +148,32 @@ describe('capture limit', () => {
     expect(codes(events)).toEqual(['capture-limit'])
     expect(textOf(events)).toBe(input)
   })
+
+  it('should support a tag\'s attribute text over the limit leaving after its tag, pushed as one chunk over 1 KiB', () => {
+    // the capture over the limit keeps the open tag's tokens until its end; a long attribute chunk read by the fast
+    // path went out at once, before the tag it belongs to
+    const head = `<tool_calls><invoke name="a"><parameter name="x">${'v'.repeat(2100)}</parameter></invoke><invoke name="`
+    const name = 'n'.repeat(1100)
+    const tail = '"></invoke></tool_calls> after'
+    const input = head + name + tail
+    for (const opts of [{ captureLimit: 2000 }, { captureLimit: 2000, streamArguments: true }]) {
+      const sieve = createSieve(opts)
+      const events = [...sieve.push(head), ...sieve.push(name), ...sieve.push(tail), ...sieve.end()]
+      expect(textOf(events)).toBe(input)
+      expect(codes(events)).toEqual(['capture-limit'])
+    }
+    expect(textOf(expectChunkInvariant(input, { captureLimit: 2000 }))).toBe(input)
+  })
+
+  it('should support a tag longer than the limit by itself leaving in order, its attribute text pushed in large chunks', () => {
+    const head = `<tool_calls><invoke name="a"><parameter name="x">${'v'.repeat(300)}</parameter></invoke><invoke name="`
+    const input = head + 'n'.repeat(1500) + '"><parameter name="y">z</parameter></invoke></tool_calls> after'
+    const sieve = createSieve({ captureLimit })
+    const events = [...sieve.push(head)]
+    for (let i = head.length; i < input.length; i += 1100) events.push(...sieve.push(input.slice(i, i + 1100)))
+    events.push(...sieve.end())
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['capture-limit'])
+    expect(textOf(expectChunkInvariant(input, { captureLimit }))).toBe(input)
+  })
 })

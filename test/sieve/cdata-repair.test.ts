@@ -62,4 +62,16 @@ describe('unclosed CDATA at end of stream: what the repair refuses', () => {
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
   })
+
+  it('should not support a repair report for a block that went out as text (a quoted example)', () => {
+    const quoted = 'what does <tool_calls><invoke name="a"><parameter name="p"><![CDATA[x]]></parameter></invoke></tool_calls> do?'
+    const input = 'Sure: <tool_calls><invoke name="a"><parameter name="p"><![CDATA[x</parameter></invoke></tool_calls>'
+    for (const streamArguments of [false, true]) {
+      const events = expectChunkInvariant(input, { quoted: [quoted], streamArguments })
+      expect(calls(events)).toEqual([])
+      expect(textOf(events)).toBe(input)
+      expect(codes(events)).toEqual(['quoted-example'])
+    }
+  })
 })
+

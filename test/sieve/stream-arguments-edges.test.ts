@@ -62,4 +62,21 @@ describe('streamed calls at the edges', () => {
     const codes = streamed(chars(bad), { tools, onInvalid: 'reject' }).aborts.map((e) => e.code)
     expect(codes).toEqual(['invalid-arguments', 'invalid-arguments', 'bad-json-value'])
   })
+
+  it('should support an unclosed CDATA its parameter\'s closer ends at the stream\'s end giving the same call in every cut into three', () => {
+    // the cut rewrites the section's tokens; a reading that had passed more of them than the cut leaves skipped the
+    // parameter's closer, and the call's arguments seemed to change
+    const parts = ['<tool_calls><invoke name="a"><parameter name="n"><![CDATA[x', '\n', '</parameter><parameter name="b">y</parameter></invoke></tool_calls>']
+    const text = parts.join('')
+    const want = comparable(unstreamed([text]))
+    expect(want.filter((e) => (e as SieveEvent).type !== 'text').map((e) => (e as SieveEvent).type)).toEqual(['tool-call', 'diagnostic'])
+    const cuts: string[][] = [parts]
+    for (let i = 1; i < text.length; i++) for (let j = i + 1; j < text.length; j += 11) cuts.push([text.slice(0, i), text.slice(i, j), text.slice(j)])
+    for (const chunks of cuts) {
+      const s = streamed(chunks)
+      expect(comparable(s.rest), JSON.stringify(chunks)).toEqual(want)
+      expect([...s.args.values()]).toEqual(['{"n":"x\\n","b":"y"}'])
+    }
+  })
 })
+

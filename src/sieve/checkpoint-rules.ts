@@ -29,9 +29,9 @@ function check(ok: boolean, field: string, what: string): void {
   if (!ok) fail(field, what)
 }
 
-/** Line states use bits 0-29; position 3 is none. */
+/** Line states use bits 0-30 (bit 30 pages the kinds of a rule-like line: `lexer/lines.ts`); position 3 is none. */
 function lineState(v: number, field: string): void {
-  check(v >= 0 && v < 2 ** 30 && (v & 3) !== 3, field, `is not a line state (${v})`)
+  check(Number.isInteger(v) && v >= 0 && v < 2 ** 31 && (v & 3) !== 3, field, `is not a line state (${v})`)
 }
 
 const backtick = 0x60

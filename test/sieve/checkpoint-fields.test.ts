@@ -116,3 +116,19 @@ describe('checkpoints of a reasoning sieved for calls', () => {
     expect(r.events!.filter((e) => e.type === 'tool-call').map((e) => e.type === 'tool-call' && e.name)).toEqual(['a'])
   })
 })
+
+describe('checkpoints taken on every kind of line', () => {
+  const block = '<tool_calls>\n    <invoke name="a"><parameter name="p">v</parameter></invoke>\n    </tool_calls>\n'
+  // a line of only *, -, _ or = so far is read as a break, an underline, a list item or a paragraph line when it ends
+  for (const line of ['**', '--', '_ _', '==', '* ', '- ', '1.']) {
+    it(`should support resuming inside a line that starts ${JSON.stringify(line)}`, () => {
+      const text = `Intro\n\n${line}`
+      const rest = `${line.trim().charAt(0).repeat(3)}\n    ${block}\nDone.`
+      const whole = createSieve()
+      const expected = [...whole.push(text + rest), ...whole.end()].filter((e) => e.type === 'tool-call').length
+      const out = resumed(taken({}, text), {}, rest)
+      expect(out.code).toBeUndefined()
+      expect(out.events!.filter((e) => e.type === 'tool-call').length).toBe(expected)
+    })
+  }
+})

@@ -11,7 +11,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { tagKey } from '../lexer/context.js'
 import { captureModes, modes, type ModeName } from '../lexer/modes.js'
 import { categoryOf } from '../lexer/token-instance.js'
-import { codeLevel, commentLevel } from '../lexer/html.js'
+import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
 import type { DriverState } from './state.js'
 
@@ -44,7 +44,7 @@ const holdModes: ReadonlySet<ModeName> = new Set([modes.spanHold, modes.fenceInf
 export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void {
   const f = (name: string): string => at + name
   const md = s.md
-  check(md.levels.every((n) => (n >= 1 && n <= maxDepth) || n === codeLevel || n === commentLevel), f('md.levels'), 'holds something not a run length, `<code>` or a comment')
+  check(md.levels.every((n) => Number.isInteger(n) && ((n >= 1 && n <= maxDepth) || isCodeLevel(n) || n === commentLevel)), f('md.levels'), 'holds something not a run length, `<code>` (one level for a run of them) or a comment')
   check(md.levels.length <= maxDepth, f('md.levels'), 'is too long')
   check(md.holdDepth <= md.levels.length, f('md.holdDepth'), 'is deeper than the open levels')
   check(md.fenceCh === 0 || md.fenceCh === backtick || md.fenceCh === tilde, f('md.fenceCh'), 'is not a fence character')

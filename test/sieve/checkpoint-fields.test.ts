@@ -132,3 +132,19 @@ describe('checkpoints taken on every kind of line', () => {
     })
   }
 })
+
+describe('checkpoints taken inside runs of inline <code>', () => {
+  it('should support resuming after two <code> tags opened in a row (one level holds both)', () => {
+    const text = 'x <code></tool_calls> yx <code>Use '
+    const rest = '<tool_calls> to open. </code> y'
+    const whole = createSieve()
+    const expected = [...whole.push(text + rest), ...whole.end()]
+    const first = createSieve()
+    const before = first.push(text)
+    const cp = JSON.parse(JSON.stringify(first.checkpoint())) as SieveCheckpoint
+    const out = resumed(cp, {}, rest)
+    expect(out.code).toBeUndefined()
+    const textOf = (events: SieveEvent[]) => events.map((e) => (e.type === 'text' ? e.text : `[${e.type}]`)).join('')
+    expect(textOf([...before, ...out.events!])).toBe(textOf(expected))
+  })
+})

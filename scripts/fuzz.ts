@@ -8,6 +8,7 @@
  * streams with capture limits of 64 and 200.
  */
 import { parseArgs } from 'node:util'
+import { nonNegativeInt } from './args.js'
 import { fuzz } from '../test/properties/check.js'
 
 const { values } = parseArgs({
@@ -19,18 +20,10 @@ const { values } = parseArgs({
   },
 })
 
-function int(name: string, raw: string): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`--${name} must be a non-negative integer, got ${raw}`)
-    process.exit(2)
-  }
-  return n
-}
 
-const streams = int('streams', values.streams)
-const seed = values.seed === undefined ? Date.now() % 2 ** 31 : int('seed', values.seed)
-const seconds = int('seconds', values.seconds)
+const streams = nonNegativeInt('streams', values.streams)
+const seed = values.seed === undefined ? Date.now() % 2 ** 31 : nonNegativeInt('seed', values.seed)
+const seconds = nonNegativeInt('seconds', values.seconds)
 const started = Date.now()
 const result = fuzz({ streams, seed, timeLimitMs: seconds * 1000, smallLimits: !values['default-limit-only'] })
 const took = ((Date.now() - started) / 1000).toFixed(1)

@@ -7,22 +7,15 @@
  * counterexample and exits 1.
  */
 import { parseArgs } from 'node:util'
+import { nonNegativeInt } from './args.js'
 import { hostileFuzz, type Ending } from '../test/properties/hostile.js'
 
 const { values } = parseArgs({ options: { cases: { type: 'string', default: '1000' }, seed: { type: 'string' }, seconds: { type: 'string', default: '0' }, endings: { type: 'string', default: 'lf,cr,crlf,mixed' } } })
 
-function int(name: string, raw: string): number {
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`--${name} must be a non-negative integer, got ${raw}`)
-    process.exit(2)
-  }
-  return n
-}
 
-const seconds = int('seconds', values.seconds)
-const cases = seconds > 0 && values.cases === '1000' ? Number.MAX_SAFE_INTEGER : int('cases', values.cases)
-const seed = values.seed === undefined ? Date.now() % 2 ** 31 : int('seed', values.seed)
+const seconds = nonNegativeInt('seconds', values.seconds)
+const cases = seconds > 0 && values.cases === '1000' ? Number.MAX_SAFE_INTEGER : nonNegativeInt('cases', values.cases)
+const seed = values.seed === undefined ? Date.now() % 2 ** 31 : nonNegativeInt('seed', values.seed)
 const started = Date.now()
 const endings = values.endings.split(',') as Ending[]
 if (endings.some((e) => !['lf', 'cr', 'crlf', 'mixed'].includes(e))) {

@@ -40,7 +40,7 @@ export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools'
    * model with native tools that sometimes writes its calls as text.
    */
   transformParams?: boolean | null
-  /** The markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
+  /** With `transformParams: true`, the markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
   dialect?: 'dsml' | 'xml' | null
   /**
    * Stream each rescued call's input as it is written (`tool-input-start` as

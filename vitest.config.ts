@@ -2,8 +2,20 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+// the current SDK lines need Node 22 and live in their own install (tools/sdk-current): their names resolve from there
+const sdkCurrent = fileURLToPath(new URL('./tools/sdk-current/package.json', import.meta.url))
+const sdkCurrentName = /^(openai7|ai7|ai-sdk-provider-v4)(\/|$)/
 
 export default defineConfig({
+  plugins: [
+    {
+      name: 'toolsieve-sdk-current',
+      enforce: 'pre',
+      resolveId(source, _importer, options) {
+        return sdkCurrentName.test(source) ? this.resolve(source, sdkCurrent, { ...options, skipSelf: true }) : null
+      },
+    },
+  ],
   resolve: {
     // the examples import the package by its name, as users do; here that name is the sources (tsconfig `paths` too)
     alias: [

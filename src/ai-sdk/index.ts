@@ -1,6 +1,7 @@
 /**
  * `toolsieve/ai-sdk`: a middleware for the AI SDK's `wrapLanguageModel` that
- * gives a model without native tools tool calls from its text. One object
+ * turns tool calls a model wrote as text into tool calls, and on request
+ * prompts a model without native tools for them. One object
  * serves the `ai` 6 line (LanguageModelV3) and the `ai` 7 line
  * (LanguageModelV4): their middleware, call options and parts agree on
  * everything it touches, and its functions are generic over each line's own
@@ -22,7 +23,7 @@ export type * from './types.js'
  */
 export interface ToolsieveMiddleware {
   readonly specificationVersion: 'v3'
-  /** Puts the tools into the system prompt and the conversation's tool calls and results into text (see `transformParams`). */
+  /** Returns the params as given, unless the `transformParams` option is on: then puts the tools into the system prompt and the conversation's tool calls and results into text. */
   transformParams: <P extends CallOptionsLike>(options: { type: 'generate' | 'stream'; params: P }) => Promise<P>
   /** Sieves the text parts of the stream. */
   wrapStream: <R extends StreamResultLike>(options: { doStream: () => PromiseLike<R>; params: CallOptionsLike }) => Promise<R>
@@ -35,8 +36,10 @@ export interface ToolsieveMiddleware {
  * become `tool-call` parts the AI SDK runs (streamed as `tool-input-start` /
  * `-delta` / `-end` first), `<think>` reasoning becomes reasoning parts, the
  * text is cleaned of the markup, and the finish reason is `tool-calls` when
- * calls were rescued. By default it also rewrites the call for a model
- * without native tools (see {@link ToolsieveMiddlewareOptions.transformParams}).
+ * calls were rescued. The call itself reaches the model unchanged (native
+ * `tools` included); for a model without native tools,
+ * `transformParams: true` puts the tools into its prompt instead (see
+ * {@link ToolsieveMiddlewareOptions.transformParams}).
  *
  * ```ts
  * import { streamText, wrapLanguageModel } from 'ai'

@@ -30,15 +30,17 @@ export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools'
    */
   quoted?: QuotedSource | false | null
   /**
-   * Rewrite the call for a model without native tools: the tools go into the
-   * system prompt ({@link buildToolPrompt}), earlier assistant tool calls
-   * into DSML text and tool results into user text, and `tools` /
-   * `toolChoice` are removed (provider tools stay). `false` leaves the params
-   * alone: for a model that has the tools in its own prompt already. Default
-   * `true`.
+   * Rewrite the call for a model without native tools (prompt-based tool
+   * calling): the tools go into the system prompt ({@link buildToolPrompt}),
+   * earlier assistant tool calls into DSML text and tool results into user
+   * text, and `tools` / `toolChoice` are removed (provider tools stay).
+   * Default `false`: the call reaches the model as it was made, native
+   * `tools` and prompt unchanged, and the middleware only repairs the answer
+   * (the call's tools and last user message still feed the sieve), for a
+   * model with native tools that sometimes writes its calls as text.
    */
   transformParams?: boolean | null
-  /** The markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
+  /** With `transformParams: true`, the markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
   dialect?: 'dsml' | 'xml' | null
   /**
    * Stream each rescued call's input as it is written (`tool-input-start` as
@@ -94,7 +96,7 @@ export function middlewareSettings(given: ToolsieveMiddlewareOptions | null | un
     base,
     tools: absent(tools) ? undefined : tools,
     quoted: absent(quoted) ? undefined : quoted,
-    transformParams: transformParams ?? true,
+    transformParams: transformParams ?? false,
     dialect: dialect ?? 'dsml',
     streamArguments: streamArguments ?? true,
   }

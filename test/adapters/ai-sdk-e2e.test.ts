@@ -2,9 +2,10 @@
  * `toolsieve/ai-sdk` end to end: the AI SDK's own `streamText` and
  * `generateText` over its mock model, wrapped with `toolsieveMiddleware()`,
  * with tools that run. Multi-step: the model calls a tool in DSML split at
- * awkward places, the SDK runs it and calls the model again with the result,
- * which the middleware turned into text. On `ai` 6 (MockLanguageModelV3) and,
- * on Node 22, `ai` 7 (MockLanguageModelV4).
+ * awkward places, the SDK runs it and calls the model again with the result:
+ * by default as native tool calls and results, with `transformParams: true`
+ * as text. On `ai` 6 (MockLanguageModelV3) and, on Node 22, `ai` 7
+ * (MockLanguageModelV4).
  */
 import { describe, expect, it } from 'vitest'
 import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
@@ -32,12 +33,35 @@ const first = `Let me read both.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke na
 for (const loaded of lines) {
   const { ai } = loaded
   describe(`ai ${loaded.line.major} end to end`, () => {
-    it('should support streamText running the rescued calls with their input, and the next step seeing calls and results as text', async () => {
+    it('should support streamText running the rescued calls, and the next step given the native tools, calls and results by default', async () => {
+      const model = new loaded.Mock({ doStream: [{ stream: loaded.stream(textStream(awkward(first))) }, { stream: loaded.stream(textStream(['Both are short.'])) }] })
+      const ran: unknown[] = []
+      const result = ai.streamText({
+        model: ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware() }),
+        system: 'Be brief.',
+        prompt: 'Read a.ts and b.ts',
+        tools: tools(loaded, ran),
+        stopWhen: ai.stepCountIs(3),
+      })
+      expect(await result.text).toBe('Both are short.')
+      expect(ran).toEqual([{ path: 'src/a.ts', limit: 20 }, { path: 'src/b & <c>.ts' }])
+      for (const call of callsOf(model, 'doStreamCalls')) {
+        expect(call.tools.map((t: { name: string }) => t.name)).toEqual(['read_file'])
+        expect(call.prompt[0]).toEqual({ role: 'system', content: 'Be brief.' })
+      }
+      const second = callsOf(model, 'doStreamCalls')[1]!
+      const parts = second.prompt.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+      expect(parts.filter((p: { type: string }) => p.type === 'tool-call').map((p: { input: unknown }) => p.input)).toEqual([{ path: 'src/a.ts', limit: 20 }, { path: 'src/b & <c>.ts' }])
+      expect(parts.filter((p: { type: string }) => p.type === 'tool-result')).toHaveLength(2)
+      expect(JSON.stringify(second.prompt)).not.toContain('DSML')
+    })
+
+    it('should support streamText running the rescued calls with their input, and the next step seeing calls and results as text with transformParams: true', async () => {
       for (const chunks of [awkward(first), [...first]]) {
         const model = new loaded.Mock({ doStream: [{ stream: loaded.stream(textStream(chunks)) }, { stream: loaded.stream(textStream(['Both are short.'])) }] })
         const ran: unknown[] = []
         const result = ai.streamText({
-          model: ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware() }),
+          model: ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware({ transformParams: true }) }),
           prompt: 'Read a.ts and b.ts',
           tools: tools(loaded, ran),
           stopWhen: ai.stepCountIs(3),

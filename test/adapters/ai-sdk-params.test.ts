@@ -1,5 +1,6 @@
 /**
- * `toolsieveMiddleware().transformParams`: a call for a model with tools,
+ * `toolsieveMiddleware().transformParams`: by default the call as it was
+ * made; with `transformParams: true`, a call for a model with tools
  * rewritten for a model without them. Checked on the params themselves (the
  * AI SDK passes what `transformParams` returns straight to the model) and
  * through the SDK: what the mock model was given.
@@ -13,12 +14,31 @@ import { readFileTool, textStream, loadLines, wrappedStream, dsml, textsOf } fro
 const lines = await loadLines()
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] })
 
+/** The params the prompt-based mode (`transformParams: true`) gives the model. */
 async function transform(params: Record<string, unknown>, options?: Parameters<typeof toolsieveMiddleware>[0]) {
-  const m = toolsieveMiddleware(options)
+  const m = toolsieveMiddleware({ transformParams: true, ...options })
   return (await m.transformParams({ type: 'stream', params: { prompt: [user('Go.')], ...params } as never })) as Record<string, any>
 }
 
-describe('transformParams', () => {
+describe('transformParams by default', () => {
+  it('should support the call left as it was made: native tools, tool choice and prompt unchanged', async () => {
+    const prompt = [
+      { role: 'system', content: 'Be brief.' },
+      user('Read a.'),
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'a' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', output: { type: 'text', value: 'A' } }] },
+    ]
+    const params = { prompt, tools: [readFileTool], toolChoice: { type: 'required' } }
+    const copy = structuredClone(params)
+    for (const m of [toolsieveMiddleware(), toolsieveMiddleware(null), toolsieveMiddleware({ transformParams: null })]) {
+      const out = await m.transformParams({ type: 'stream', params: params as never })
+      expect(out).toBe(params)
+      expect(out).toEqual(copy)
+    }
+  })
+})
+
+describe('transformParams: true', () => {
   it('should support the tools in the system prompt, tools and toolChoice removed', async () => {
     const out = await transform({ tools: [readFileTool], toolChoice: { type: 'auto' } })
     expect(out.tools).toBeUndefined()
@@ -144,10 +164,20 @@ describe('transformParams', () => {
 
 for (const loaded of lines) {
   describe(`transformParams through the SDK (ai ${loaded.line.major})`, () => {
-    it('should support the model given the rewritten params, and a repeat of the prompt example kept as text', async () => {
+    it('should support the model given the native tools and the prompt as they were by default, and a leaked call rescued', async () => {
+      const prompt = [{ role: 'system', content: 'Be brief.' }, user('Read a.')]
+      const { parts, model } = await wrappedStream(loaded, textStream([dsml('read_file', { path: 'a' })]), toolsieveMiddleware(), { prompt, toolChoice: { type: 'auto' } })
+      const given = (model as { doStreamCalls: Array<Record<string, any>> }).doStreamCalls[0]!
+      expect(given.tools).toEqual([readFileTool])
+      expect(given.toolChoice).toEqual({ type: 'auto' })
+      expect(given.prompt).toEqual(prompt)
+      expect(parts.filter((p) => p.type === 'tool-call').map((p) => [p.toolName, p.input])).toEqual([['read_file', '{"path":"a"}']])
+    })
+
+    it('should support the model given the rewritten params with transformParams: true, and a repeat of the prompt example kept as text', async () => {
       // a model that echoes the prompt's own example call: quoted, so it does not run
       const example = parseToolCalls(buildToolPrompt([readFileTool])).calls[0]!.raw
-      const { parts, model } = await wrappedStream(loaded, textStream([`Like ${example}`]), toolsieveMiddleware())
+      const { parts, model } = await wrappedStream(loaded, textStream([`Like ${example}`]), toolsieveMiddleware({ transformParams: true }))
       const given = (model as { doStreamCalls: Array<Record<string, any>> }).doStreamCalls[0]!
       expect(given.tools).toBeUndefined()
       expect(given.prompt[0]).toEqual({ role: 'system', content: buildToolPrompt([readFileTool]) })
@@ -155,12 +185,14 @@ for (const loaded of lines) {
       expect(textsOf(parts).text).toBe(`Like ${example}`)
     })
 
-    it('should support calls checked against the tools from the params even with transformParams: false', async () => {
-      const seen: string[] = []
-      const { parts, model } = await wrappedStream(loaded, textStream([dsml('read_file', { nope: 'x' })]), toolsieveMiddleware({ transformParams: false, onDiagnostic: (d) => seen.push(d.code) }))
-      expect((model as { doStreamCalls: Array<Record<string, any>> }).doStreamCalls[0]!.tools).toHaveLength(1)
-      expect(seen).toEqual(['invalid-arguments'])
-      expect(parts.some((p) => p.type === 'tool-call')).toBe(true)
+    it('should support calls checked against the tools from the params when the params are left alone', async () => {
+      for (const transformParams of [undefined, false]) {
+        const seen: string[] = []
+        const { parts, model } = await wrappedStream(loaded, textStream([dsml('read_file', { nope: 'x' })]), toolsieveMiddleware({ transformParams, onDiagnostic: (d) => seen.push(d.code) }))
+        expect((model as { doStreamCalls: Array<Record<string, any>> }).doStreamCalls[0]!.tools).toHaveLength(1)
+        expect(seen).toEqual(['invalid-arguments'])
+        expect(parts.some((p) => p.type === 'tool-call')).toBe(true)
+      }
     })
   })
 }

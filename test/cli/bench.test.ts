@@ -3,7 +3,7 @@
  * transcript whose manifest says how many calls it holds; and memory that
  * stays bounded when the input grows (no timing is asserted anywhere).
  */
-import { createWriteStream, writeFileSync } from 'node:fs'
+import { createWriteStream, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { once } from 'node:events'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -88,6 +88,7 @@ describe('toolsieve bench', () => {
     const large = await bigJsonl(128)
     // Held whole, the file's text alone (128 MB, one byte per character) would not fit: V8 would abort with out of memory.
     const run = await cli(['bench', large.file, '--json', '--jobs', '1', '--chunk', 'whole'], '', { NODE_OPTIONS: '--max-old-space-size=64' })
+    rmSync(large.file) // 128 MB: gone now rather than after the file's last test
     expect(run.stderr).not.toMatch(/out of memory/)
     expect(run.code).toBe(0)
     const s = JSON.parse(run.stdout) as Summary

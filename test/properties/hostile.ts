@@ -121,7 +121,14 @@ function withEndings(text: string, ending: Ending, seed: number): string {
   if (ending === 'cr') return text.replace(/\n/g, '\r')
   if (ending === 'crlf') return text.replace(/\n/g, '\r\n')
   let i = seed
-  return text.replace(/\n/g, () => ['\n', '\r', '\r\n'][(i = (i * 1103515245 + 12345) >>> 0) % 3]!)
+  let afterCr = false
+  // a CR then an LF would be one CRLF line ending, not two: after a lone CR the next ending is never a lone LF
+  return text.replace(/\n/g, () => {
+    const pick = ['\n', '\r', '\r\n'][(i = (i * 1103515245 + 12345) >>> 0) % 3]!
+    const ending = afterCr && pick === '\n' ? '\r\n' : pick
+    afterCr = ending === '\r'
+    return ending
+  })
 }
 
 const ENDINGS: readonly Ending[] = ['lf', 'cr', 'crlf', 'mixed']

@@ -138,6 +138,9 @@ export const leaveCode: LineMark = { clear: KIND | candidateBits, set: CODE_OK }
 
 export const applyMark = (ls: LineState, m: LineMark): LineState => (ls & ~m.clear) | m.set
 
+/** A number a line state can be (a checkpoint's): bits 0-30 (bit 30 pages the rule-like kinds), every position value used. */
+export const isLineState = (v: number): boolean => Number.isInteger(v) && v >= 0 && v < 2 ** 31
+
 /** The start of a stream: column 0, no paragraph before it. */
 export const streamStart: LineState = linePositions.start | CODE_OK
 /**

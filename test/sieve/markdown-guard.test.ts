@@ -379,6 +379,11 @@ describe('markdown guard: CR, LF and CRLF line endings', () => {
       '<!--\n' + live + '\n-->\n' + live,
       'Say `it\n---\n' + live,
       '~~~ info\n' + live + '\n~~~~~\n' + live,
+      '<pre>\n' + live + '\n</pre> tail\n' + live,
+      '<!-- a\n' + live + ' --> tail\n    ' + live + '\n\nok',
+      'Say `it\nTitle\n===\n' + live,
+      '# Title `x\n' + live + '\nstill` here',
+      'Say <a title="`\n' + live + '\n">`\n\n' + live,
     ]) sameAs(doc, eol)
   })
 

@@ -24,7 +24,7 @@ function callNames(input: string, quoted: string[], size: number): string[] {
 
 describe('line endings', () => {
   it('should support CR, CRLF and mixed documents as their LF forms, in every chunking', () => {
-    const cases = fc.sample(hostileCase, { numRuns: 200, seed: 20261204 }).filter((c) => c.input.includes('\r'))
+    const cases = fc.sample(hostileCase(['cr', 'crlf', 'mixed']), { numRuns: 200, seed: 20261204 }).filter((c) => c.input.includes('\r'))
     expect(cases.length).toBeGreaterThan(100)
     for (const c of cases) {
       const want = callNames(asLf(c.input), c.quoted.map(asLf), 0)

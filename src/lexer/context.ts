@@ -11,8 +11,8 @@ export * from './line-prefix.js'
 
 /**
  * Line positions (the low bits of a {@link LineState}): start is column 0
- * (stream start, or right after a line feed), where a fence may open; blank
- * means only spaces/tabs since the last line feed, so a line feed now ends a
+ * (stream start, or right after a line ending: CR, LF or CRLF), where a fence may open; blank
+ * means only spaces/tabs since the last line ending, so a line feed now ends a
  * blank line; mid means content was seen on this line.
  */
 export const lineStates = linePositions
@@ -146,12 +146,12 @@ export function positionBefore(text: string, pos: number, initial: LineState): n
   let quoted = false
   while (i >= 0) {
     const c = text.charCodeAt(i)
-    if (c === codes.lineFeed) {
+    if (c === codes.lineFeed || c === codes.carriageReturn) {
       if (quoted) return markersOnly(text, i + 1, pos, 0) ? lineStates.blank : lineStates.mid
       return i === pos - 1 ? lineStates.start : lineStates.blank
     }
     if (c === codes.greaterThan) quoted = true
-    else if (c !== codes.space && c !== codes.tab && c !== codes.carriageReturn) return lineStates.mid
+    else if (c !== codes.space && c !== codes.tab) return lineStates.mid
     i--
   }
   const at = positionOf(initial)
@@ -161,7 +161,7 @@ export function positionBefore(text: string, pos: number, initial: LineState): n
 }
 
 /**
- * `text[from, to)` (spaces, tabs, CR and `>`, from `cols` columns into the
+ * `text[from, to)` (spaces, tabs and `>`, from `cols` columns into the
  * line's leading whitespace) holds `>` only as block quote markers: each
  * at most 3 columns after the line start or the marker before it.
  */
@@ -169,7 +169,7 @@ function markersOnly(text: string, from: number, to: number, cols: number): bool
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i)
     if (c === codes.space) cols = Math.min(4, cols + 1)
-    else if (c === codes.tab || c === codes.carriageReturn) cols = 4
+    else if (c === codes.tab) cols = 4
     else if (c === codes.greaterThan) {
       if (cols > 3) return false
       cols = 0
@@ -178,7 +178,7 @@ function markersOnly(text: string, from: number, to: number, cols: number): bool
   return true
 }
 
-/** Whether the line feed at `pos` ends a line that holds only spaces, tabs or CR. */
+/** Whether the line ending (CR or LF) at `pos` ends a line that holds only spaces and tabs. */
 export function endsBlankLine(text: string, pos: number, initial: LineState): boolean {
   return positionBefore(text, pos, initial) !== lineStates.mid
 }

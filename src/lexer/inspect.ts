@@ -75,7 +75,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   const lineStartOf = (pos: number) => {
     let i = pos
     while (i > 0 && text.charCodeAt(i - 1) === codes.space) i--
-    return i === 0 || text.charCodeAt(i - 1) === codes.lineFeed ? i : pos
+    return i === 0 || text.charCodeAt(i - 1) === codes.lineFeed || text.charCodeAt(i - 1) === codes.carriageReturn ? i : pos
   }
   const lineEnd = (lf: number) => (lf > 0 && text.charCodeAt(lf - 1) === codes.carriageReturn ? lf - 1 : lf)
 
@@ -93,7 +93,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       const target = info.push
       const ch = tok.image.charCodeAt(0)
       const isRun = (ch === codes.graveAccent || ch === codes.tilde) && info.category === 'Text' && tok.tokenType.name.includes('.run')
-      const isLf = tok.image === '\n' && info.category === 'Text' && tok.tokenType.name.includes('.lf')
+      const isLf = (tok.image === '\n' || tok.image === '\r') && info.category === 'Text' && tok.tokenType.name.includes('.lf')
       if (isRun) {
         if (target === modes.fenceInfo || target === modes.spanHoldFenceInfo) opener = { start: at, len: tok.image.length, lineStart: lineStartOf(at) }
         else if ((mode === modes.fenceInfo || mode === modes.spanHoldFenceInfo) && (target === modes.prose || target === modes.span || target === modes.spanHold)) {

@@ -21,7 +21,7 @@ export const candidateLookahead = 256
 export class LineCursor {
   private at = 0
   private state: LineState
-  private readonly ahead: Ahead = { lt: -1, lf: -1 }
+  private readonly ahead: Ahead = { lt: -1, lf: -1, cr: -1 }
   /** The points where the lexer changed the state ({@link mark}), in order: a position and the change. */
   private marks: Array<{ pos: number; m: LineMark }> | null = null
 
@@ -33,7 +33,7 @@ export class LineCursor {
     if (pos < this.at) {
       this.at = 0
       this.state = this.initial
-      this.ahead.lt = this.ahead.lf = -1
+      this.ahead.lt = this.ahead.lf = this.ahead.cr = -1
       // a mark at the text's start (a held tag there, `tokens-html.ts`) holds from the start on
       const first = this.marks?.[0]
       if (first !== undefined && first.pos === 0) this.state = applyMark(this.state, first.m)

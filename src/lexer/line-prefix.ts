@@ -5,7 +5,7 @@
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
 import { codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
-import { columnsOf, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
+import { columnsOf, isLineEnding, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
 export const maxQuotePrefix = 8
@@ -24,7 +24,7 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
   while (i >= 0 && text.charCodeAt(i) === codes.space) i--
   const spaces = pos - 1 - i
   if (spaces > 4) return -1
-  if (i >= 0 && text.charCodeAt(i) === codes.lineFeed) return spaces <= 3 ? spaces : -1
+  if (i >= 0 && isLineEnding(text.charCodeAt(i))) return spaces <= 3 ? spaces : -1
   if (spaces >= 1 && i >= 0) {
     // right after a list marker (`- `, `1. `): the item's first line; its content column is the construct's
     const w = listItemColumn(text, i, pos, initial)
@@ -39,7 +39,7 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
   }
   const n = pos - 1 - i
   if (i >= 0) {
-    if (text.charCodeAt(i) !== codes.lineFeed) return -1
+    if (!isLineEnding(text.charCodeAt(i))) return -1
     if (!quoted) return n <= 3 ? n : -1
     return quotePrefix(text, i + 1, pos, 0, 0, false)
   }
@@ -80,7 +80,7 @@ export function quotePrefix(text: string, from: number, to: number, depth: numbe
 export function heldLinePrefix(text: string, offset: number, initial: LineState, quotes: boolean): boolean {
   const n = text.length - offset
   if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
-  if (offset > 0 ? text.charCodeAt(offset - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return false
+  if (offset > 0 ? !isLineEnding(text.charCodeAt(offset - 1)) : positionOf(initial) !== lineStates.start) return false
   if (quotes && listMarkerPrefix(text, offset)) return true
   let quoted = false
   for (let i = offset; i < text.length; i++) {
@@ -142,7 +142,7 @@ function listItemColumn(text: string, i: number, pos: number, initial: LineState
   } else if (!isBulletMarker(c)) return -1
   let k = start
   while (k > 0 && text.charCodeAt(k - 1) === codes.space && start - k < 3) k--
-  if (k > 0 ? text.charCodeAt(k - 1) !== codes.lineFeed : positionOf(initial) !== lineStates.start) return -1
+  if (k > 0 ? !isLineEnding(text.charCodeAt(k - 1)) : positionOf(initial) !== lineStates.start) return -1
   return pos - k <= maxQuotePrefix ? pos - k : -1
 }
 
@@ -156,7 +156,7 @@ export function rawIndent(text: string, pos: number, initial: LineState): number
   let i = pos - 1
   while (i >= 0 && text.charCodeAt(i) === codes.space) i--
   const n = pos - 1 - i
-  if (i >= 0) return text.charCodeAt(i) === codes.lineFeed && n <= 7 ? n : -1
+  if (i >= 0) return isLineEnding(text.charCodeAt(i)) && n <= 7 ? n : -1
   if (positionOf(initial) === lineStates.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
   return Math.min(7, columnsOf(initial) + n)
 }

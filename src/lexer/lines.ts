@@ -7,9 +7,10 @@
  * the lexer or the fast lane took it.
  *
  * ```
- * bits 0-1  position: start (column 0), blank (only spaces, tabs, CR so far), mid
+ * bits 0-1  position: start (column 0), blank (only spaces and tabs so far), mid, or
+ *           start right after a CR (an LF there ends no second line)
  * bits 2-4  columns of leading whitespace so far (since the last quote marker), saturating at 7;
- *           a tab or CR counts 7: nothing after it on the line is a fence or a marker
+ *           a tab counts 7: nothing after it on the line is a fence or a marker
  * bit 5     codeOk: the line before was blank or indented code (or there is none),
  *           so this line may be indented code: it interrupts no paragraph
  * bit 6     list: a line began with a list-marker character and no line since
@@ -44,6 +45,13 @@ import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
 const POSITION = 3
+/**
+ * Column 0 right after a CR: the position's fourth value. A CR ends its line
+ * at once (CommonMark reads CR, LF and CRLF alike as line endings); an LF
+ * right after it is the same line ending, skipped. Kept in the state, so a
+ * CR that ends one chunk and the LF that starts the next are one ending too.
+ */
+const AFTER_CR = 3
 const COLUMN_SHIFT = 2
 const COLUMNS = 7 << COLUMN_SHIFT
 const CODE_OK = 1 << 5
@@ -130,6 +138,9 @@ export const leaveCode: LineMark = { clear: KIND | candidateBits, set: CODE_OK }
 
 export const applyMark = (ls: LineState, m: LineMark): LineState => (ls & ~m.clear) | m.set
 
+/** A number a line state can be (a checkpoint's): bits 0-30 (bit 30 pages the rule-like kinds), every position value used. */
+export const isLineState = (v: number): boolean => Number.isInteger(v) && v >= 0 && v < 2 ** 31
+
 /** The start of a stream: column 0, no paragraph before it. */
 export const streamStart: LineState = linePositions.start | CODE_OK
 /**
@@ -138,7 +149,17 @@ export const streamStart: LineState = linePositions.start | CODE_OK
  */
 export const midLine: LineState = linePositions.mid | LIST
 
-export const positionOf = (ls: LineState): number => ls & POSITION
+/** The position (start, blank or mid); right after a CR is the start. */
+export const positionOf = (ls: LineState): number => {
+  const p = ls & POSITION
+  return p === AFTER_CR ? linePositions.start : p
+}
+
+/** Right after a CR: an LF here belongs to it (one line ending, CRLF). */
+export const afterCarriageReturn = (ls: LineState): boolean => (ls & POSITION) === AFTER_CR
+
+/** A line ending character: CR or LF (CRLF is one ending: see {@link afterCarriageReturn}). */
+export const isLineEnding = (c: number): boolean => c === codes.lineFeed || c === codes.carriageReturn
 
 /** Still in the line's leading whitespace, on a line that may be indented code: four columns in, it is. */
 export function mayStartCode(ls: LineState): boolean {
@@ -245,12 +266,12 @@ function classify(ls: LineState, c: number): LineState {
 
 /** One character of leading whitespace or content, from a position that is not mid-line. */
 function step(ls: LineState, c: number): LineState {
-  if (c === codes.lineFeed) return lineFeed(ls)
+  if (c === codes.lineFeed || c === codes.carriageReturn) return lineFeed(ls)
   const cols = (ls & COLUMNS) >> COLUMN_SHIFT
   // columns saturate at 7: enough for `lineStartIndent` to tell 3 after a marker's own space from 4
   if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(7, cols + 1) << COLUMN_SHIFT)
-  // a tab or a stray CR: nothing after it on this line is a fence or a quote marker (the lexer's scans back stop there)
-  if (c === codes.tab || c === codes.carriageReturn) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
+  // a tab: nothing after it on this line is a fence or a quote marker (the lexer's scans back stop there)
+  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
   // a block quote marker: leading whitespace as far as the line's blankness goes; columns count from it,
   // and the markers so far are counted where a line start's classification counts later (COUNT)
   if (c === codes.greaterThan && cols <= 3) {
@@ -261,6 +282,7 @@ function step(ls: LineState, c: number): LineState {
 }
 
 const lf = codes.lineFeed
+const cr = codes.carriageReturn
 const lt = codes.lessThan
 
 /** Sentinel of {@link advance}: indented code starts in the text. */
@@ -268,16 +290,23 @@ const CODE_STARTS = -1
 
 /** One character, from any position: the line part, then the inline HTML candidate (`inline-html.ts`). */
 export function next(ls: LineState, c: number): LineState {
+  if ((ls & POSITION) === AFTER_CR) {
+    // the LF of a CRLF: the line ended at its CR
+    ls &= ~POSITION
+    if (c === lf) return ls
+  }
   const mid = (ls & POSITION) === linePositions.mid
+  const eol = c === lf || c === cr
   let line: LineState
   if (!mid) line = step(ls, c)
-  else if (c !== codes.lineFeed) line = settled(ls & KIND) ? ls : classify(ls, c)
+  else if (!eol) line = settled(ls & KIND) ? ls : classify(ls, c)
   else {
     // a marker alone on its line is an (empty) list item
     const kind = ls & KIND
     line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : isRule(kind) ? ruleEnd(ls, kind) : ls)
   }
-  return (line & ~candidateBits) | candidateAfter(ls, line, c, mid)
+  if (c === cr) line |= AFTER_CR
+  return (line & ~candidateBits) | candidateAfter(ls, line, eol, c, mid)
 }
 
 /**
@@ -287,9 +316,9 @@ export function next(ls: LineState, c: number): LineState {
  * fence line, a heading, a list item); block quote markers at a line start
  * are the quote's, not the tag's.
  */
-function candidateAfter(ls: LineState, line: LineState, c: number, mid: boolean): number {
+function candidateAfter(ls: LineState, line: LineState, eol: boolean, c: number, mid: boolean): number {
   let h = ls & candidateBits
-  if (c === codes.lineFeed) {
+  if (eol) {
     // the line that ends was no paragraph line (blank, code, a fence, a heading): the next is no continuation
     if ((line & CODE_OK) !== 0) return 0
   } else if (!mid) {
@@ -319,16 +348,18 @@ const settle = (h: number): number => (h < 0 ? 0 : h)
  * line or indented code. A code span left open in the paragraph never closes.
  */
 export function endsParagraph(ls: LineState): boolean {
-  return (next(ls, codes.lineFeed) & CODE_OK) !== 0
+  // a CR ends a line wherever it stands (an LF right after a CR would end none)
+  return (next(ls, cr) & CODE_OK) !== 0
 }
 
-/** Where the next `<` and line feed are, so a long quiet line costs two `indexOf`s, not one step per character. */
+/** Where the next `<`, line feed and CR are, so a long quiet line costs three `indexOf`s, not one step per character. */
 export interface Ahead {
   lt: number
   lf: number
+  cr: number
 }
 
-/** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line feed or `<` counts. */
+/** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line ending or `<` counts. */
 export function quiet(ls: LineState): boolean {
   return (ls & (POSITION | candidateBits)) === linePositions.mid && settled(ls & KIND)
 }
@@ -348,13 +379,14 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
       if (to - i <= 32) {
         while (i < to) {
           const c = text.charCodeAt(i)
-          if (c === codes.lineFeed || c === codes.lessThan) break
+          if (c === lf || c === lt || c === cr) break
           i++
         }
       } else {
         if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
         if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
-        i = Math.min(ahead.lt, ahead.lf)
+        if (ahead.cr < i) ahead.cr = indexOr(text, '\r', i)
+        i = Math.min(ahead.lt, ahead.lf, ahead.cr)
       }
       if (i >= to) return ls
     }
@@ -381,7 +413,7 @@ function advance(ls: LineState, text: string, from: number, to: number, findCode
     if (quiet(ls)) {
       while (i < to) {
         const c = text.charCodeAt(i)
-        if (c === lf || c === lt) break
+        if (c === lf || c === lt || c === cr) break
         i++
       }
     }

@@ -203,12 +203,12 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       // the block ends with its line: an HTML candidate begun in it (`<a title="` after `-->`) is none outside it, and
       // the next line follows no paragraph (it may be indented code)
       c.lines.mark(t, o + 1, leaveCode)
-      return apply(c, { target: modes.prose, md: freshMarkdown() }, '\n')
-    }, [codes.lineFeed], true)
+      return apply(c, { target: modes.prose, md: freshMarkdown() }, t.charAt(o))
+    }, [codes.lineFeed, codes.carriageReturn], true)
     return {
       htmlComment: closer(modes.htmlComment, commentCloserAt, codes.dash),
       htmlRaw: closer(modes.htmlRaw, rawCloserAt, codes.lessThan),
-      htmlEnd: [endLine, text(modes.htmlEnd, [codes.lineFeed])],
+      htmlEnd: [endLine, text(modes.htmlEnd, [codes.lineFeed, codes.carriageReturn])],
     }
   }
 

@@ -7,7 +7,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codes } from './codes.js'
 import { endsBlankLine, freshMarkdown, keepsFence, lineStartIndent, lineStates, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
-import { columnsOf, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
+import { afterCarriageReturn, columnsOf, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -29,6 +29,17 @@ export function apply(c: LexContext, d: Decision, image: string): CustomPatternM
     m.payload = d.md satisfies MarkdownState
   }
   return m
+}
+
+/** The LF at `offset` follows a CR: the CR ended the line (CRLF is one line ending). */
+export function crsLineFeed(c: LexContext, text: string, offset: number): boolean {
+  if (text.charCodeAt(offset) !== codes.lineFeed) return false
+  return offset > 0 ? text.charCodeAt(offset - 1) === codes.carriageReturn : afterCarriageReturn(c.lineState)
+}
+
+/** Where the line after the line ending at `offset` starts (past the LF of a CRLF). */
+function nextLine(text: string, offset: number): number {
+  return text.charCodeAt(offset) === codes.carriageReturn && text.charCodeAt(offset + 1) === codes.lineFeed ? offset + 2 : offset + 1
 }
 
 /** Where a run stands at its line start: in a list item's fence, its plain indent (a closer's place); else `lineStartIndent`. */
@@ -162,36 +173,44 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     return out
   }
 
+  /**
+   * The line endings of `mode`: a CR or an LF ends a line at once; an LF
+   * right after a CR (in this text, or carried in the line state when the
+   * CR ended the last one) is the same ending, plain text that decides
+   * nothing: CRLF is one line ending however a chunk cuts it.
+   */
   function lineFeeds(mode: ModeName): TokenType[] {
     // the modes whose line feed may end a fence that began in a block quote (or the line that opened one)
     const quotedFence = mode === modes.fence || mode === modes.fenceInfo || mode === modes.fenceInfoHold
     const out = lineFeedTargets(mode).map((target) =>
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
+        if (crsLineFeed(c, text, offset)) return null
         // a break or a heading ends the paragraph as a blank line does (the lines that hold no run of their own)
         const ends = endsBlankLine(text, offset, c.lineState) || ((mode === modes.span || mode === modes.spanHold) && endsParagraph(c.lines.stateAt(text, offset)))
         let d = decideLineFeed(mode, ends, c)
         if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
           // indent (or be blank, in a list item); no lazy lines
-          const kept = keepsFence(text, offset + 1, c.fenceDepth, c.fenceIndent)
+          const kept = keepsFence(text, nextLine(text, offset), c.fenceDepth, c.fenceIndent)
           if (kept === null && !c.final) return null
           if (kept === false) d = { target: modes.prose, md: freshMarkdown() }
         }
         if (d.target !== target) return null
         const m = lineMarkAt(mode, target)
         if (m !== null) c.lines.mark(text, offset + 1, m)
-        return apply(c, d, '\n')
-      }, [codes.lineFeed], true),
+        return apply(c, d, text.charAt(offset))
+      }, [codes.lineFeed, codes.carriageReturn], true),
     )
     if (quotedFence) {
       // the next line's markers cut by the end of the text: held with the line feed until they are known
       out.unshift(f.make(`${mode}.quoteLf`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
-        if (c.final || (c.fenceDepth === 0 && c.fenceIndent === 0)) return null
-        return keepsFence(text, offset + 1, c.fenceDepth, c.fenceIndent) === null ? [text.substring(offset)] : null
-      }, [codes.lineFeed], true))
+        if (c.final || (c.fenceDepth === 0 && c.fenceIndent === 0) || crsLineFeed(c, text, offset)) return null
+        return keepsFence(text, nextLine(text, offset), c.fenceDepth, c.fenceIndent) === null ? [text.substring(offset)] : null
+      }, [codes.lineFeed, codes.carriageReturn], true))
     }
+    out.unshift(f.make(`${mode}.crLf`, 'Text', null, (text, offset) => (crsLineFeed(ctx.current, text, offset) ? ['\n'] : null), [codes.lineFeed], true))
     return out
   }
 

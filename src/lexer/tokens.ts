@@ -202,7 +202,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)
   const nlWs = (mode: ModeName) => f.regex(`${mode}.Nl`, 'Ws', null, /\n/y, [codes.lineFeed], true)
   // `<` too: where no frame starts with it, the HTML guard's tokens (`tokens-html.ts`) still see it first
-  const prosey = [...new Set([...tagStartChars, codes.lessThan]), codes.graveAccent, codes.tilde, codes.lineFeed]
+  const prosey = [...new Set([...tagStartChars, codes.lessThan]), codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
   const proseTagStarts = [...new Set([...tagStartChars, codes.lessThan])]
 
   // A new opener inside a capture diverges from it and starts a capture of its own, as it would in prose.
@@ -248,20 +248,21 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
   // a hold's text stops at `-` and `<` too: `-->` or `</code>` may end what the held tag stood in
-  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.dash, codes.lessThan]),
+  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn, codes.dash, codes.lessThan]),
     oneChar(modes.spanHold, 'Text', null, [codes.dash, codes.lessThan])], true)
   // raw HTML (`tokens-html.ts`) is tried first at a `<`: before the plain-`<` token and the tags
   for (const mode of [modes.prose, modes.span, modes.spanHold]) out[mode] = [...html.first(mode), ...out[mode]]
   Object.assign(out, html.blockModes())
   const infoHold: TagTargets = { 'open.wrapper': modes.fenceInfoHold, ...(repair ? { 'open.invoke': modes.fenceInfoHold } : {}) }
   build(modes.fenceInfo, infoHold, md.runs(modes.fenceInfo),
-    [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
-  const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed]
+    [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.carriageReturn, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
+  const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
   out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', heldLine, null, false)]
   out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
-  out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed])]
-  build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed])], true)
-  out[modes.fenceClose] = [ws(modes.fenceClose), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
+  out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed, codes.carriageReturn])]
+  build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn])], true)
+  // after a closer only spaces and tabs: a CR is its line ending
+  out[modes.fenceClose] = [f.regex(`${modes.fenceClose}.Ws`, 'Ws', null, /[ \t]+/y, [codes.space, codes.tab], false), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
 
   // `<|DSML|invoke| name="x">`: a frame's drift before an attribute, a space where an attribute follows it (a Ws token);
   // where the text ends before that is known it is held, before the tag end could take a bar alone

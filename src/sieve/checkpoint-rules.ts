@@ -9,6 +9,7 @@
 import { ToolsieveError } from '../errors.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { tagKey } from '../lexer/context.js'
+import { isLineState } from '../lexer/lines.js'
 import { captureModes, modes, type ModeName } from '../lexer/modes.js'
 import { categoryOf } from '../lexer/token-instance.js'
 import { commentLevel, isCodeLevel } from '../lexer/html.js'
@@ -29,9 +30,9 @@ function check(ok: boolean, field: string, what: string): void {
   if (!ok) fail(field, what)
 }
 
-/** Line states use bits 0-30 (bit 30 pages the kinds of a rule-like line: `lexer/lines.ts`); position 3 is none. */
+/** What `lexer/lines.ts` says a line state can be (bits 0-30; position 3 is right after a CR). */
 function lineState(v: number, field: string): void {
-  check(Number.isInteger(v) && v >= 0 && v < 2 ** 31 && (v & 3) !== 3, field, `is not a line state (${v})`)
+  check(isLineState(v), field, `is not a line state (${v})`)
 }
 
 const backtick = 0x60

@@ -24,7 +24,10 @@ import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
 import { releases } from './holds.js'
 import { ShortcutBase } from './shortcut-base.js'
+import { CharSet } from './char-set.js'
 import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
+
+const lineEnding = new CharSet([codes.lineFeed, codes.carriageReturn])
 
 export abstract class MarkdownShortcuts extends ShortcutBase {
   /**
@@ -93,7 +96,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
           cut = end
           break
         }
-      } else if (c === codes.lineFeed) {
+      } else if (c === codes.lineFeed || c === codes.carriageReturn) {
         if (mode === modes.span) return null
       } else if (this.tables.tagStarts.has(c) && !matcher.startsNothingAt(chunk, i)) {
         // a tag start the chunk end leaves undecided (`` `<｜DS ``): held, as the lexer's Incomplete token of the
@@ -217,7 +220,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return null
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
-      if (c === codes.lineFeed) return null
+      if (c === codes.lineFeed || c === codes.carriageReturn) return null
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       let end = i + 1
       while (end < chunk.length && chunk.charCodeAt(end) === c) end++
@@ -254,12 +257,13 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
     const mode = s.mode
     if (s.capture !== null || s.hold !== null) return null
     if (mode === modes.fenceInfo ? s.md.fenceDepth > 0 || s.md.fenceIndent > 0 : mode !== modes.fenceClose && mode !== modes.indented) return null
-    const lf = chunk.indexOf('\n')
+    // the line's ending: a CR or an LF (an LF after the CR goes with the next line, as the lexer's token leaves it)
+    const lf = lineEnding.find(chunk)
     if (lf < 0) return null
     for (let i = 0; i < lf; i++) {
       const c = chunk.charCodeAt(i)
       // after a closer only spaces may follow (anything else makes the run content), in an info string no tag or run
-      if (fp === null ? c !== codes.space && c !== codes.tab && c !== codes.carriageReturn : fp.special.has(c)) return null
+      if (fp === null ? c !== codes.space && c !== codes.tab : fp.special.has(c)) return null
     }
     const d = decideLineFeed(mode, false, s.md)
     const a = plainThen(this.a, lf + 1, 'more')

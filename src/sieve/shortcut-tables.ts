@@ -41,6 +41,8 @@ export interface ModeShortcut {
 }
 
 const charClass = (cs: number[]): CharSet => new CharSet(cs)
+/** CR, LF and CRLF all end a line (CommonMark), so both characters matter wherever a line end does. */
+const lineEnds = [codes.lineFeed, codes.carriageReturn]
 
 /** The fast paths of each mode, and the character sets of tags that the fast lane and the deferral test against. */
 export interface ShortcutTables {
@@ -53,7 +55,7 @@ export interface ShortcutTables {
   tagReader: TagReader
   /**
    * The characters that matter to inline text in prose or a code span
-   * (`inlineRuns`): a backtick or tilde, a line feed, a `<` (the line
+   * (`inlineRuns`): a backtick or tilde, a line ending (CR or LF), a `<` (the line
    * state's), a tag start.
    */
   inlineStops: CharSet
@@ -67,7 +69,7 @@ export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
 function buildTables(lexer: CompiledLexer): ShortcutTables {
   const tagStarts = new CharSet(lexer.tagStartChars)
   const tagEnds = new CharSet(lexer.tagEndChars)
-  const inlineStops = new CharSet([codes.graveAccent, codes.tilde, codes.lineFeed, codes.lessThan, ...lexer.tagStartChars])
+  const inlineStops = new CharSet([codes.graveAccent, codes.tilde, ...lineEnds, codes.lessThan, ...lexer.tagStartChars])
   return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops }
 }
 
@@ -85,14 +87,14 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeShor
   const capture = (mode: ModeName, name: string, special: number[]): [ModeName, PathSpec] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
   const out: Array<[ModeName, PathSpec]> = [
     [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
-    [modes.span, { special: charClass([...tags, ...runs, codes.lineFeed]), sink: 'text', notTag: charClass([...runs, codes.lineFeed]) }],
-    [modes.spanHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    [modes.indented, { special: charClass([codes.lineFeed]), sink: 'text' }],
+    [modes.span, { special: charClass([...tags, ...runs, ...lineEnds]), sink: 'text', notTag: charClass([...runs, ...lineEnds]) }],
+    [modes.spanHold, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
+    [modes.indented, { special: charClass(lineEnds), sink: 'text' }],
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
     [modes.fence, { special: charClass(runs), sink: 'text' }],
-    [modes.fenceInfo, { special: charClass([...tags, codes.lineFeed, ...runs]), sink: 'text' }],
-    [modes.spanHoldFenceInfo, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
-    [modes.fenceInfoHold, { special: charClass([...runs, codes.lineFeed]), sink: 'hold' }],
+    [modes.fenceInfo, { special: charClass([...tags, ...lineEnds, ...runs]), sink: 'text' }],
+    [modes.spanHoldFenceInfo, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
+    [modes.fenceInfoHold, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
     [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
     [modes.rawValue, { special: charClass(tags), sink: 'capture', type: type(`${modes.rawValue}.ValueText`), notTag: null }],
     [modes.skip, { special: charClass(tags), sink: 'text', notTag: null }],
@@ -109,7 +111,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeShor
     out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
     out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
   }
-  return Object.fromEntries(out.map(([mode, fp]) => [mode, { ...fp, quotes: lexer.prefixModes.has(mode), specialOrLine: fp.special.with([codes.lineFeed, codes.lessThan]) }]))
+  return Object.fromEntries(out.map(([mode, fp]) => [mode, { ...fp, quotes: lexer.prefixModes.has(mode), specialOrLine: fp.special.with([...lineEnds, codes.lessThan]) }]))
 }
 
 /**

@@ -36,7 +36,7 @@ export class Shortcuts extends MarkdownShortcuts {
     const still = quiet(line) && fp.specialOrLine.find(chunk) < 0
     if (!still) {
       // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
-      if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && chunk.indexOf('\n') >= 0) return null
+      if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && (chunk.indexOf('\n') >= 0 || chunk.indexOf('\r') >= 0)) return null
       const special = fp.special.find(chunk)
       if (special >= 0) {
         cut = this.plainUpTo(chunk, fp, special)

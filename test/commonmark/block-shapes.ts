@@ -3,7 +3,8 @@
  * indented code: thematic breaks, setext underlines, HTML blocks closed on
  * their line or later, fences, headings, block quotes with a break, list
  * markers inside fences and HTML blocks; then a line four columns in (or a
- * line with a block mid-line), with `\n`, `\r\n` or `\r` line endings.
+ * line with a block mid-line), with `\n`, `\r\n` or `\r` line endings, or
+ * all three in one document.
  */
 import fc from 'fast-check'
 import { SPELLINGS } from '../helpers/blocks.js'
@@ -41,6 +42,15 @@ export const shapeLine = (lists: boolean) =>
     { arbitrary: other, weight: 2 },
   )
 
+/** Line endings of one kind each, in turn, for {@link mixed} documents. */
+const kinds = ['\n', '\r\n', '\r']
+
+/**
+ * `mixed` as an ending: each line ending of the document is LF, CRLF or CR
+ * in turn (from a random first one), so every pair of kinds meets.
+ */
+export const mixed = 'mixed'
+
 /** A document of lines with one valid block (on one line) after them, and lines after it; the block's offset. */
 export const shapeWithBlock = (endings: readonly string[] = ['\n', '\r\n', '\r'], lists = false) =>
   fc
@@ -50,9 +60,12 @@ export const shapeWithBlock = (endings: readonly string[] = ['\n', '\r\n', '\r']
       validBlock(SPELLINGS, true, ['']),
       fc.array(shapeLine(lists), { maxLength: 3 }),
       fc.constantFrom(...endings),
+      fc.nat({ max: 2 }),
     )
-    .map(([before, lead, b, after, eol]) => {
-      const lines = (ls: string[]) => ls.join('\n').replace(/\n/g, eol)
-      const head = lines(before) + eol + lead
-      return { text: head + b.markup + (after.length > 0 ? eol + lines(after) : ''), blockStart: head.length, eol }
+    .map(([before, lead, b, after, ending, turn]) => {
+      let k = turn
+      const next = () => (ending === mixed ? kinds[k++ % 3]! : ending)
+      const lines = (ls: string[]) => ls.join('\n').replace(/\n/g, next)
+      const head = lines(before) + next() + lead
+      return { text: head + b.markup + (after.length > 0 ? next() + lines(after) : ''), blockStart: head.length, eol: ending }
     })

@@ -76,13 +76,14 @@ export function normaliseFenced(text: string, spans: readonly Span[]): Span[] {
   return spans.map(({ start, end }) => {
     let s = start
     while (s > 0 && (text.charCodeAt(s - 1) === 0x20 || text.charCodeAt(s - 1) === 0x09)) s--
-    if (s > 0 && text.charCodeAt(s - 1) !== 0x0a) s = start
+    // a line starts after LF or CR (CRLF too: its LF)
+    if (s > 0 && text.charCodeAt(s - 1) !== 0x0a && text.charCodeAt(s - 1) !== 0x0d) s = start
     let e = end
     for (;;) {
       while (e > s && isBlank(text.charCodeAt(e - 1))) e--
       let b = e
       while (b > s && (text.charCodeAt(b - 1) === 0x3e || text.charCodeAt(b - 1) === 0x20 || text.charCodeAt(b - 1) === 0x09)) b--
-      if (b === e || b === s || text.charCodeAt(b - 1) !== 0x0a) break
+      if (b === e || b === s || (text.charCodeAt(b - 1) !== 0x0a && text.charCodeAt(b - 1) !== 0x0d)) break
       e = b
     }
     return { start: s, end: e }

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { shapeWithBlock } from './block-shapes.js'
+import { mixed, shapeWithBlock } from './block-shapes.js'
 import { disagreements } from './decisions.js'
 
 const runs = Number(process.env.ORACLE_RUNS ?? 300)
@@ -19,6 +19,8 @@ describe('CommonMark oracle: what ends a paragraph before indented code', () => 
   it.each([
     ['line feeds', ['\n'], 11, runs],
     ['CRLF line endings', ['\r\n'], 12, runs],
+    ['CR line endings', ['\r'], 14, runs],
+    ['mixed line endings', [mixed], 15, runs],
   ] as const)('should find a block exactly when micromark puts it outside code (%s)', (_label, endings, seed, n) => {
     const cases = fc.sample(shapeWithBlock(endings), { numRuns: n, seed })
     const wrong = disagreements(cases)

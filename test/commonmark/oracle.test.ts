@@ -54,6 +54,16 @@ describe('CommonMark oracle', () => {
     report('random guard documents', docs.map(compare), { plain: 400, containers: 0 })
   })
 
+  it.each([
+    ['CR', (t: string) => t.replace(/\n/g, '\r')],
+    ['CRLF', (t: string) => t.replace(/\n/g, '\r\n')],
+    // each line ending LF, CR or CRLF in turn, so every pair of kinds meets (CR then LF is two endings, a blank line)
+    ['mixed', (t: string) => { let k = 0; return t.replace(/\n/g, () => ['\n', '\r', '\r\n'][k++ % 3]!) }],
+  ] as const)('should agree with micromark on random documents of paragraphs, fences, code spans and mentions with %s line endings', (label, endings) => {
+    const docs = fc.sample(markdownDocument(guardLine), { numRuns: 400, seed: 7 })
+    report(`random guard documents (${label})`, docs.map((d) => compare(endings(d))), { plain: 400, containers: 0 })
+  })
+
   it('should agree with micromark on random documents with other CommonMark blocks (headings, HTML, quotes, lists, indented code)', () => {
     const docs = fc.sample(markdownDocument(blockLine), { numRuns: 400, seed: 8 })
     report('random block documents', docs.map(compare), { plain: 105, containers: 194 })

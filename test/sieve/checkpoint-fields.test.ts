@@ -45,7 +45,7 @@ describe('checkpoint fields checked against what the state can be', () => {
     ['a capture that does not begin with its opener', (s) => { s.capture.tokens.shift() }, 'resume.state.capture.tokens'],
     ['a capture past the stream position', (s) => { s.capture.start = s.pos }, 'resume.state.capture.start'],
     ['a line state out of range', (s) => { s.lineState = 2 ** 40 }, 'resume.state.lineState'],
-    ['a line state with no position', (s) => { s.lineState = 3 }, 'resume.state.lineState'],
+    ['a line state that is no integer', (s) => { s.lineState = 2.5 }, 'resume.state.lineState'],
     ['a capture\'s line state out of range', (s) => { s.capture.lineState = -5 }, 'resume.state.capture.lineState'],
     ['a fence character that is none', (s) => { s.md.fenceCh = 65 }, 'resume.state.md.fenceCh'],
     ['a fence length with no fence', (s) => { s.md.fenceLen = 4 }, 'resume.state.md.fenceLen'],

@@ -338,3 +338,78 @@ describe('markdown guard: a break or heading ends the paragraph of a held tag', 
     expectOneCall(input)
   })
 })
+
+describe('markdown guard: CR, LF and CRLF line endings', () => {
+  const dsml = (eol: string) => block(SPELLINGS[0]!, [{ name: 'ex', params: { path: 'a' } }], eol)
+  /** `doc` (written with LF) with every line ending spelled `eol`: the guard reads it as it reads `doc`. */
+  const sameAs = (doc: string, eol: string) => {
+    const lf = outline(expectChunkInvariant(doc))
+    const spelled = lf.map((o) => (typeof o === 'string' ? o.replace(/\n/g, eol) : o))
+    expect(outline(expectChunkInvariant(doc.replace(/\n/g, eol)))).toEqual(spelled)
+  }
+
+  it.each([
+    ['~~~', (e: string) => `Example:${e}~~~${e}${dsml(e)}${e}~~~${e}Done.`],
+    ['```', (e: string) => `Example:${e}\`\`\`xml${e}${dsml(e)}${e}\`\`\`${e}Done.`],
+    ['indented code after a blank line', (e: string) => `Example:${e}${e}    ${dsml(e).split(e).join(`${e}    `)}`],
+    ['a code span over a line ending', (e: string) => `See \`${e}${dsml(e)}${e}\` there.`],
+  ])('should support markup in code ended by CR alone as text (%s)', (_label, doc) => {
+    expectText(doc('\r'))
+  })
+
+  it('should support the CR examples as their LF forms read them', () => {
+    sameAs('Example:\n~~~\n' + dsml('\n') + '\n~~~\nDone.', '\r')
+    sameAs('Example:\n\n    ' + dsml('\n'), '\r')
+  })
+
+  it.each([
+    ['CR', '\r'],
+    ['CRLF', '\r\n'],
+  ])('should support %s documents as their LF forms read them', (_label, eol) => {
+    for (const doc of [
+      'Example:\n```\n' + live + '\n```\nNow:\n' + live,
+      '```\nx\n```  \t\n' + live + '\nbye',
+      'Say `it\n' + live + '\n\nok',
+      'Say `it\n\n' + live + '\nok',
+      'Say `it\n' + live + '\nstill` here',
+      'Text\n\n    ' + live + '\nafter',
+      'Text\n    ' + live + '\n\nok',
+      '> ```\n> ' + live + '\n' + live,
+      '- ```\n  ' + live + '\n  ```\n' + live,
+      '<!--\n' + live + '\n-->\n' + live,
+      'Say `it\n---\n' + live,
+      '~~~ info\n' + live + '\n~~~~~\n' + live,
+      '<pre>\n' + live + '\n</pre> tail\n' + live,
+      '<!-- a\n' + live + ' --> tail\n    ' + live + '\n\nok',
+      'Say `it\nTitle\n===\n' + live,
+      '# Title `x\n' + live + '\nstill` here',
+      'Say <a title="`\n' + live + '\n">`\n\n' + live,
+    ]) sameAs(doc, eol)
+  })
+
+  it('should support a blank line of CR CR ending a span\'s paragraph (the block after it is live)', () => {
+    expect(outline(expectChunkInvariant('Say `it\r\r' + live + '\rstill` here'))).toEqual(['Say `it\r\r', call, '\rstill` here'])
+  })
+
+  it('should not support a CRLF line inside a paragraph as a blank line', () => {
+    expectText('Say `it\r\n' + live + '\r\nstill` here')
+  })
+
+  it.each([
+    ['CR then CRLF', 'Say `it\r\r\n' + live + '\rstill` here'],
+    ['CRLF then CR', 'Say `it\r\n\r' + live + '\r\nstill` here'],
+    ['CRLF then LF', 'Say `it\r\n\n' + live + '\nstill` here'],
+    ['LF then CR', 'Say `it\n\r' + live + '\rstill` here'],
+    ['CR then LF then CR', 'Say `it\r\n\r\n' + live + '\rstill` here'],
+  ])('should support a blank line of mixed endings ending a span\'s paragraph (%s)', (_label, doc) => {
+    expect(calls(expectChunkInvariant(doc))).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+  })
+
+  it.each([
+    ['CR', 'Example:\r~~~\r' + live + '\r~~~\rok ' + live],
+    ['mixed', 'Example:\r\n~~~\r' + live + '\n~~~\r\nok\r' + live],
+    ['CR, a closer with trailing blanks', 'Example:\r~~~\r' + live + '\r~~~ \t\rok ' + live],
+  ])('should support a fence closed on a CR line and a live block after it (%s)', (_label, doc) => {
+    expect(calls(expectChunkInvariant(doc))).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+  })
+})

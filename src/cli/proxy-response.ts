@@ -73,7 +73,9 @@ function drained(res: ServerResponse): Promise<void> {
  *   the client went away
  */
 export async function sendResponse(answer: Response, res: ServerResponse): Promise<unknown> {
-  res.writeHead(answer.status, answer.statusText, nodeHeaders(answer.headers))
+  // a Response made here has no status text: Node's own reason phrase then
+  if (answer.statusText === '') res.writeHead(answer.status, nodeHeaders(answer.headers))
+  else res.writeHead(answer.status, answer.statusText, nodeHeaders(answer.headers))
   if (answer.body === null) {
     res.end()
     return undefined

@@ -166,9 +166,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, settings: Setti
   // The body broke off once the head was sent: an event stream the repair read ends with an error event after what it held; anything else is cut.
   const { code, message } = brokeOff(failure)
   entry.upstreamFailed = true
-  entry.note = `upstream failed mid-${entry.mode === 'stream' ? 'stream' : 'body'} (${code === 'upstream-failed' ? describe(failure) : code})`
-  if (entry.mode === 'stream') res.end(errorFrame(kind, code, message))
-  else res.destroy()
+  const why = `upstream failed mid-${entry.mode === 'stream' ? 'stream' : 'body'} (${code === 'upstream-failed' ? describe(failure) : code})`
+  if (entry.mode === 'stream') {
+    // in place of the repair's own note, which says the same of the failure
+    entry.note = why
+    res.end(errorFrame(kind, code, message))
+  } else {
+    entry.note = entry.note === undefined ? why : `${entry.note}, ${why}`
+    res.destroy()
+  }
 }
 
 /** The repair's options for one request: its diagnostics and report go to the request's log line. */

@@ -82,6 +82,51 @@ describe('toolsieve proxy: the repair is toolsieve/fetch\'s', () => {
     expect(res.text).toBe('')
   })
 
+  it('should not support native and rescued calls in one whole answer: a 502 Bad Gateway in OpenAI\'s shape', async () => {
+    up.answer = (_req, res) => {
+      const message = { role: 'assistant', content: block, tool_calls: [{ id: 'call_n', type: 'function', function: { name: 'read_file', arguments: '{}' } }] }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'tool_calls', message }] }))
+    }
+    const { hostname, port } = new URL(proxy.url)
+    const got = await new Promise<{ status: number; reason: string; body: string }>((resolve, reject) => {
+      const req = request({ hostname, port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } })
+      req.on('response', (res) => {
+        let body = ''
+        res.on('data', (b: Buffer) => (body += b.toString('utf8')))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? '', body }))
+      })
+      req.on('error', reject)
+      req.end(JSON.stringify({ model: 'm', messages: [] }))
+    })
+    expect(got).toMatchObject({ status: 502, reason: 'Bad Gateway' })
+    expect(JSON.parse(got.body)).toMatchObject({ error: { type: 'toolsieve_error', code: 'native-conflict' } })
+    expect(logs.at(-1)).toMatch(/ 502 whole \d+ ms, 0 calls rescued, diagnostics [^,]*, refused: native-conflict$/)
+  })
+
+  it('should not support an error event added to a body that was passed, not repaired: it is cut, the log says why', async () => {
+    up.answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('part of it')
+      setTimeout(() => res.socket?.destroy(), 50)
+    }
+    const { hostname, port } = new URL(proxy.url)
+    const got = await new Promise<{ text: string; cut: boolean }>((resolve) => {
+      const req = request({ hostname, port, method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' } })
+      req.on('response', (res) => {
+        let text = ''
+        res.on('data', (b: Buffer) => (text += b.toString('utf8')))
+        res.on('end', () => resolve({ text, cut: false }))
+        res.on('error', () => resolve({ text, cut: true }))
+      })
+      req.on('error', () => resolve({ text: '', cut: true }))
+      req.end(chat)
+    })
+    expect(got).toEqual({ text: 'part of it', cut: true })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(logs.at(-1)).toMatch(/ 200 passed \d+ ms, not repaired: content-type text\/plain, upstream failed mid-body \(/)
+  })
+
   it('should support a client that goes away mid-stream: the upstream\'s stream is cut, the log says so', async () => {
     let upstreamClosed!: () => void
     const closed = new Promise<void>((r) => (upstreamClosed = r))

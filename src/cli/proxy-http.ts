@@ -172,30 +172,3 @@ export function sendError(res: ServerResponse, status: number, code: string, mes
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 }
-
-/** Writes and waits for `drain` when the client reads slower than the upstream writes. */
-export async function write(res: ServerResponse, text: string | Buffer): Promise<void> {
-  if (!res.write(text)) await new Promise<void>((resolve) => {
-    const done = (): void => {
-      res.off('drain', done)
-      res.off('close', done)
-      resolve()
-    }
-    res.on('drain', done)
-    res.on('close', done)
-  })
-}
-
-/** Response headers for a body the proxy rewrote: the upstream's, without length and encoding (both change). */
-export function rewrittenHeaders(upstream: IncomingMessage): Record<string, string | string[]> {
-  return forwardHeaders(upstream.headers, ['content-encoding']) as Record<string, string | string[]>
-}
-
-/** A body as JSON, or `undefined` when it is not JSON. */
-export const parseJson = (data: string): unknown => {
-  try {
-    return JSON.parse(data) as unknown
-  } catch {
-    return undefined
-  }
-}

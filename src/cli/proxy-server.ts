@@ -1,15 +1,39 @@
 /**
- * The proxy as a server: `startProxy` listens, routes each request (the
- * repaired routes, or a pass-through that streams both ways unbuffered),
- * turns an unreachable upstream into a 502 with a JSON error, and writes
- * one log line per request.
+ * The proxy as a server: `startProxy` listens, routes each request, turns
+ * an unreachable or silent upstream into a 502 or 504 with a JSON error, and
+ * writes one log line per request. The repair itself is `toolsieve/fetch`'s
+ * `repairResponse`, the same as `sieveFetch`'s: a repaired route's answer
+ * goes to it as a `Response` and what it returns goes to the client. Every
+ * other request is a pass-through that streams both ways unbuffered.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { DiagnosticEvent, ErrorEvent } from '../index.js'
+import { resolveAdapterOptions } from '../adapters/index.js'
+import type { OpenAIAdapterOptions } from '../openai/index.js'
+import { repairResponse, requestOptions, routeOf, type SieveFetchOptions } from '../fetch/index.js'
+import { adapterPart } from '../fetch/options.js'
+import { SSE_LIMIT } from '../fetch/sse.js'
+import { errorFrame } from '../fetch/stream.js'
 import { asIsHeaders, closeAgents, forwardHeaders, readBody, relay, requestUpstream, sendError, type UpstreamCall } from './proxy-http.js'
 import { upstreamTarget } from './proxy-path.js'
-import { adapterOptions, readableOptions, repairResponse, type RepairLog, type RouteKind } from './proxy-repair.js'
-import { EVENT_LIMIT } from './proxy-sse.js'
+import { representable, sendResponse, upstreamAnswer } from './proxy-response.js'
+
+/** What a request's log line says. */
+interface RepairLog {
+  /** `stream` or `whole` (repaired), `passed` (relayed as it came), `failed` (the proxy answered with an error). */
+  mode: string
+  rescued: number
+  diagnostics: Map<string, number>
+  /** Why the response was not repaired, or what stopped it. */
+  note?: string | undefined
+  /** The request's path, without its query (which may carry a key). */
+  path: string
+  /** The repair said what it did (for a stream: once it ended). */
+  reported?: boolean
+  /** The upstream's side broke off (not the client's). */
+  upstreamFailed?: boolean
+}
 
 export interface ProxyOptions {
   /** The upstream's base URL; a request's path is appended to its path (`https://api.deepseek.com` + `/v1/chat/completions`). */
@@ -44,14 +68,6 @@ export interface RunningProxy {
   close(graceMs?: number): Promise<void>
 }
 
-/** Which route a request takes: the repaired kinds by the path's end, so any prefix (`/v1`, `/api/v1`) works. */
-function routeOf(req: IncomingMessage, path: string): RouteKind | undefined {
-  if (req.method !== 'POST') return undefined
-  if (path.endsWith('/chat/completions')) return 'chat'
-  if (path.endsWith('/responses')) return 'responses'
-  return undefined
-}
-
 const describe = (error: unknown): string => {
   const e = error as NodeJS.ErrnoException
   return e.code ?? e.message ?? String(error)
@@ -66,7 +82,7 @@ export function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     upstream: options.upstream,
     limit: options.maxRequestBytes ?? 32 * 1024 * 1024,
     timeoutMs: options.upstreamTimeoutMs ?? 120_000,
-    eventLimit: options.maxEventSize ?? EVENT_LIMIT,
+    eventLimit: options.maxEventSize ?? SSE_LIMIT,
   }
   const server = createServer((req, res) => {
     const started = performance.now()
@@ -116,7 +132,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, settings: Setti
     timeoutMs: settings.timeoutMs,
     clientBackedUp: () => res.writableNeedDrain,
   })
-  const kind = routeOf(req, target.logPath)
+  const kind = routeOf(req.method, target.logPath)
   if (kind === undefined) return passThrough(req, res, call(req.method ?? 'GET', asIsHeaders(req.headers), req), entry)
 
   const body = await readBody(req, settings.limit)
@@ -128,22 +144,74 @@ async function handle(req: IncomingMessage, res: ServerResponse, settings: Setti
   } catch {
     request = undefined
   }
+  const options = repairOptions(settings, entry)
   // Decided before the upstream is called (and bills): a request whose tools cannot be read is relayed unrepaired, never answered then failed.
-  const options = request === undefined ? undefined : adapterOptions(kind, request, entry)
-  const unreadable = options === undefined ? undefined : readableOptions(options)
+  const unreadable = request === undefined ? undefined : readableOptions({ ...adapterPart(options), ...requestOptions(kind, request) })
   // The body goes as the client sent it; only its length is set again. Identity, so the proxy can read the answer.
   const headers = { ...forwardHeaders(req.headers, ['accept-encoding']), 'content-length': String(body.length) }
   const response = await upstreamResponse(requestUpstream(call('POST', headers, body)), res, target.url, entry)
   if (response === null) return
-  const pipeAsIs = (): void => {
+  if (request === undefined || unreadable !== undefined || !representable(response.statusCode)) {
+    entry.note = request === undefined ? 'not repaired: request is not a JSON object' : unreadable !== undefined ? `warning: not repaired, the request's options cannot be read (${unreadable})` : `not repaired: status ${response.statusCode}`
     res.writeHead(response.statusCode ?? 502, asIsHeaders(response.headers) as Record<string, string>)
     relay(response, res, (error) => upstreamFailed(entry, error))
+    return
   }
-  if (options === undefined || unreadable !== undefined) {
-    entry.note = options === undefined ? 'not repaired: request is not a JSON object' : `warning: not repaired, the request's options cannot be read (${unreadable})`
-    return pipeAsIs()
+  const answer = upstreamAnswer(response)
+  const repaired = await repairResponse(kind, request, answer, options)
+  // a stream's report comes when it ends; until then the log says what it is
+  if (repaired !== answer && entry.mode === 'passed' && !entry.reported) entry.mode = 'stream'
+  const failure = await sendResponse(repaired, res)
+  if (failure === undefined) return
+  // The body broke off once the head was sent: an event stream the repair read ends with an error event after what it held; anything else is cut.
+  const { code, message } = brokeOff(failure)
+  entry.upstreamFailed = true
+  const why = `upstream failed mid-${entry.mode === 'stream' ? 'stream' : 'body'} (${code === 'upstream-failed' ? describe(failure) : code})`
+  if (entry.mode === 'stream') {
+    // in place of the repair's own note, which says the same of the failure
+    entry.note = why
+    res.end(errorFrame(kind, code, message))
+  } else {
+    entry.note = entry.note === undefined ? why : `${entry.note}, ${why}`
+    res.destroy()
   }
-  await repairResponse(kind, response, res, options, entry, pipeAsIs, settings.eventLimit)
+}
+
+/** The repair's options for one request: its diagnostics and report go to the request's log line. */
+function repairOptions(settings: Settings, entry: RepairLog): SieveFetchOptions {
+  return {
+    maxEventSize: settings.eventLimit,
+    onDiagnostic: (e: DiagnosticEvent | ErrorEvent) => entry.diagnostics.set(e.code, (entry.diagnostics.get(e.code) ?? 0) + 1),
+    onReport: (report) => {
+      entry.reported = true
+      entry.mode = report.mode
+      entry.rescued = report.rescued
+      entry.note = report.note
+    },
+  }
+}
+
+/**
+ * Why the adapter cannot take these options (a tool schema the validator
+ * cannot compile: an unknown `$schema`, a remote `$ref`), or `undefined`
+ * when it can. Compiled schemas are cached by object, so the repair's own
+ * resolving later costs nothing more.
+ */
+function readableOptions(options: OpenAIAdapterOptions): string | undefined {
+  try {
+    resolveAdapterOptions(options)
+    return undefined
+  } catch (error) {
+    return (error as Error).message.split('\n')[0]
+  }
+}
+
+/** The stream broke off upstream: an error of ours keeps its code (`upstream-timeout`); a socket's is `upstream-failed`. */
+function brokeOff(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code
+  const message = `the upstream's stream broke off: ${(error as Error | null)?.message ?? String(error)}`
+  if (code === 'upstream-timeout') return { code, message }
+  return { code: 'upstream-failed', message: typeof code === 'string' ? `${message} (${code})` : message }
 }
 
 /** A body relayed as it came broke off: the log says the upstream's side, not the client's. */

@@ -8,14 +8,15 @@ import { startProxy } from './proxy-server.js'
 
 export const proxyHelp = `Usage: toolsieve proxy --upstream URL [options]
 
-An OpenAI-compatible proxy. POST …/chat/completions (streamed or not) and
-streamed POST …/responses go to the upstream with the client's headers
-(hop-by-hop ones dropped, the length set again), and the answer comes back
-repaired by toolsieve/openai: tool calls written into the text become
-tool_calls, the content is cleaned, reasoning goes to reasoning_content. The
-request's tools, messages (input) and thinking are the adapter's options.
-Everything else passes through unchanged and streamed; upstream errors pass
-through as they are; an unreachable upstream is a 502 with a JSON error.
+An OpenAI-compatible proxy. POST …/chat/completions and POST …/responses
+(streamed or not) go to the upstream with the client's headers (hop-by-hop
+ones dropped, the length set again), and the answer comes back repaired by
+toolsieve/fetch's repairResponse (the repair of sieveFetch): tool calls
+written into the text become tool_calls, the content is cleaned, reasoning
+goes to reasoning_content. The request's tools, messages (input) and thinking
+are the adapter's options. Everything else passes through unchanged and
+streamed; upstream errors pass through as they are; an unreachable upstream
+is a 502 with a JSON error.
 
 What the repair cannot read passes through unrepaired rather than failed: a
 request whose tools cannot be compiled (a draft-04 $schema, a remote $ref;
@@ -24,8 +25,9 @@ completion or chunk of another shape (content as an array of parts, a null
 choice). A path never leaves the upstream's: a .. segment (also %2e%2e, \\..\\)
 is a 400; the query goes as the client wrote it, a #fragment never goes.
 An upstream silent for --upstream-timeout is a 504, or mid-stream an error
-event after the text held so far; so is an upstream that fails mid-stream, or
-an event stream line (CR, LF or CRLF framed) over 64 MB.
+event after the text held so far (code upstream-timeout); so is an upstream
+that fails mid-stream (upstream-failed), or an event stream line (CR, LF or
+CRLF framed) over 64 MB (event-too-large).
 
 Options:
   --upstream URL   the upstream's base URL; the request's path is appended

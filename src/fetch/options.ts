@@ -36,6 +36,13 @@ export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCar
    * Default: none.
    */
   onReport?: ((report: RepairReport) => void) | null
+  /**
+   * Most characters of one line, and of one event's data, of an upstream
+   * event stream: past it the stream ends with an error event
+   * (`event-too-large`) and the upstream body is cancelled, so a stream that
+   * never ends a line cannot grow memory without end. Default 64 Mi.
+   */
+  maxEventSize?: number | null
 }
 
 const carried: readonly RequestCarried[] = ['tools', 'quoted', 'thinking']
@@ -56,12 +63,16 @@ export function checkFetchOptions(options: SieveFetchOptions | null | undefined)
   }
   const report = options.onReport
   if (report !== undefined && report !== null && typeof report !== 'function') throw new ToolsieveError('invalid-option', `onReport: must be a function, got ${typeof report}`, 'onReport')
+  const size = options.maxEventSize
+  if (size !== undefined && size !== null && (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 1)) {
+    throw new ToolsieveError('invalid-option', `maxEventSize: must be a whole number of characters, 1 or more, got ${typeof size === 'number' ? size : typeof size}`, 'maxEventSize')
+  }
   resolveAdapterOptions(adapterPart(options))
 }
 
-/** The options without `onReport`: what the adapter takes. */
+/** The options without `onReport` and `maxEventSize`: what the adapter takes. */
 export function adapterPart(options: SieveFetchOptions | null | undefined): OpenAIAdapterOptions {
   if (options === null || options === undefined) return {}
-  const { onReport: _r, ...rest } = options
+  const { onReport: _r, maxEventSize: _m, ...rest } = options
   return rest
 }

@@ -79,7 +79,7 @@ export async function repairResponse(route: RouteKind, request: Record<string, u
   if (streamed) {
     let body: ReadableStream<Uint8Array>
     try {
-      body = repairEventStream(route, upstream.body, adapter, report, done)
+      body = repairEventStream(route, upstream.body, adapter, report, done, options?.maxEventSize ?? undefined)
     } catch (error) {
       // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
       return pass(`${String((error as { code?: unknown }).code ?? 'error')}: ${(error as Error).message}`)

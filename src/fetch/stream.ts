@@ -4,8 +4,10 @@
  * (a WHATWG `ReadableStream` that pulls one output event at a time, so
  * nothing waits for the whole body).
  *
- * What is not a chunk to repair keeps its place: comments (keep-alives) and
- * data that is not a JSON object go out when they arrive. What ends the
+ * What is not a chunk to repair keeps its place: comments (keep-alives),
+ * data that is not a JSON object and chunks of a shape the sieve does not
+ * read (a `null` choice, content as an array of parts) go out when they
+ * arrive. What ends the
  * input (`data: [DONE]`, an upstream error event, a cut connection) first
  * lets the sieve give out what it held, then goes out itself; anything
  * upstream sends after `[DONE]` or an error passes as it came.
@@ -17,6 +19,7 @@ import { sieveResponsesStream } from '../openai/responses-stream.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import type { RouteKind } from './request.js'
 import type { RepairReport } from './options.js'
+import { readableChunk, readableResponsesEvent } from './shapes.js'
 import { eventFrame, SseDecoder, SseLimitError, sseFrame, type SseEvent } from './sse.js'
 import { errorBody, RescueCount } from './wire.js'
 
@@ -97,6 +100,8 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   let name: string | undefined
   /** Upstream named its events (OpenAI's Responses stream does): ours are named after their type too. */
   let named = false
+  /** Chunks of a shape the sieve does not read, passed as they came. */
+  let unread = 0
   const write = (text: string): void => controller.enqueue(encoder.encode(text))
 
   /** The upstream's chunks for the sieve; what is not one is written where it stood. */
@@ -106,7 +111,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       try {
         event = await events.next()
       } catch (error) {
-        stop = error instanceof SseLimitError ? { kind: 'limit', frame: errorFrame(kind, 'sse-limit', error.message) } : { kind: 'failed', error }
+        stop = error instanceof SseLimitError ? { kind: 'limit', frame: errorFrame(kind, 'event-too-large', error.message) } : { kind: 'failed', error }
         return
       }
       if (event === undefined) return
@@ -132,6 +137,12 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       if (isUpstreamError(event, chunk, kind)) {
         stop = { kind: 'frame', frame: eventFrame(event) }
         return
+      }
+      if (!(kind === 'chat' ? readableChunk(chunk) : readableResponsesEvent(chunk))) {
+        // the sieve would refuse it (invalid-chunk) and end the answer: it is the upstream's, so it goes on as it came
+        unread++
+        write(eventFrame(event))
+        continue
       }
       name = event.event
       if (name !== undefined) named = true
@@ -163,7 +174,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
     if (why === undefined) return
     yield why.frame
     if (why.kind === 'limit') {
-      report.note = 'stopped: sse-limit'
+      report.note = 'stopped: event-too-large'
       await events.cancel()
       return
     }
@@ -173,8 +184,8 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
         event = await events.next()
       } catch (error) {
         if (!(error instanceof SseLimitError)) throw error
-        report.note = 'stopped: sse-limit'
-        yield errorFrame(kind, 'sse-limit', error.message)
+        report.note = 'stopped: event-too-large'
+        yield errorFrame(kind, 'event-too-large', error.message)
         await events.cancel()
         return
       }
@@ -188,6 +199,10 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   const finish = (): void => {
     if (finished) return
     finished = true
+    if (unread > 0) {
+      const why = `${unread} chunk${unread === 1 ? '' : 's'} passed as ${unread === 1 ? 'it' : 'they'} came (not a shape the repair reads)`
+      report.note = report.note === undefined ? why : `${report.note}, ${why}`
+    }
     onDone()
   }
   return new ReadableStream<Uint8Array>({
@@ -216,8 +231,12 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   })
 }
 
-/** An error event in OpenAI's shape: the SDKs throw it as an API error. */
-function errorFrame(kind: RouteKind, code: string, message: string): string {
+/**
+ * An error event in OpenAI's shape, as OpenAI sends one on each route (chat:
+ * an unnamed event whose data has `error`; Responses: an `error` event of
+ * type `error`): the SDKs throw it as an API error.
+ */
+export function errorFrame(kind: RouteKind, code: string, message: string): string {
   const body = errorBody(code, message)
-  return kind === 'responses' ? sseFrame(JSON.stringify({ type: 'error', code, message, param: null, ...body }), 'error') : sseFrame(JSON.stringify(body), 'error')
+  return kind === 'responses' ? sseFrame(JSON.stringify({ type: 'error', code, message, param: null, ...body }), 'error') : sseFrame(JSON.stringify(body))
 }

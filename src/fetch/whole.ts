@@ -11,6 +11,7 @@ import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { sieveResponse } from '../openai/response.js'
 import type { RepairReport } from './options.js'
 import type { RouteKind } from './request.js'
+import { readableCompletion } from './shapes.js'
 import { errorBody } from './wire.js'
 
 /** Most bytes of a whole answer held to repair it. */
@@ -62,9 +63,10 @@ function rescuedCalls(kind: RouteKind, before: unknown, after: unknown): number 
 }
 
 /**
- * Reads and repairs a whole answer. An answer the sieve refuses
+ * Reads and repairs a whole answer. An answer with native and rescued calls
  * (`native-conflict`) becomes a 502 with an OpenAI-shaped error, as calls
- * that may run twice are not sent.
+ * that may run twice are not sent; one the sieve cannot read for any other
+ * reason goes on as it came.
  */
 export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, limit = WHOLE_LIMIT): Promise<WholeOutcome> {
   const reader = body.getReader()
@@ -95,16 +97,16 @@ export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Arr
   }
   const shaped = answer !== null && typeof answer === 'object' && Array.isArray((answer as Record<string, unknown>)[kind === 'chat' ? 'choices' : 'output'])
   if (!shaped) return asIs(kind === 'chat' ? 'not a chat completion' : 'not a Responses object')
+  if (kind === 'chat' && !readableCompletion(answer)) return asIs('not a shape the repair reads')
   let repaired: unknown
   try {
     repaired = kind === 'chat' ? sieveChatCompletion(answer as ChatCompletion, options) : sieveResponse(answer as ResponsesObject, options)
   } catch (error) {
     const code = (error as { code?: unknown }).code
-    // a request the adapter cannot take (a tool it refuses) is the upstream's to answer, not a reason to fail the call
-    if (code === 'invalid-option') return asIs(`invalid-option: ${(error as Error).message}`)
-    const named = typeof code === 'string' ? code : 'repair-failed'
-    report.note = `refused: ${named}`
-    return { kind: 'repaired', status: 502, text: JSON.stringify(errorBody(named, (error as Error).message)) }
+    // only calls that could run twice are refused; anything else the sieve cannot take (a tool it refuses, a field of another shape) is the upstream's answer, as it came
+    if (code !== 'native-conflict') return asIs(`${typeof code === 'string' ? code : 'error'}: ${(error as Error).message}`)
+    report.note = `refused: ${code}`
+    return { kind: 'repaired', status: 502, text: JSON.stringify(errorBody(code, (error as Error).message)) }
   }
   const text = JSON.stringify(repaired)
   // nothing to repair: the bytes that came, not the same JSON written again

@@ -75,7 +75,7 @@ describe('toolsieve proxy: event framing', () => {
     const got = streamed(res.text)
     expect(got.content).toBe('Reading. <｜DSML｜tool')
     expect(got.errors).toEqual([{ event: undefined, error: expect.objectContaining({ code: 'event-too-large' }) }])
-    expect(logs.at(-1)).toMatch(/upstream failed mid-stream \(event-too-large\)/)
+    expect(logs.at(-1)).toMatch(/ 200 stream \d+ ms, 0 calls rescued, diagnostics none, stopped: event-too-large$/)
   })
 
   it('should not support an event whose data lines add up past the bound', async () => {

@@ -115,7 +115,7 @@ describe('sieveFetch, event streams', () => {
     const text = await response.text()
     const frames = framesOf(text)
     expect(accumulate(chunksOf(text)).content).toBe('Hi')
-    expect(frames.at(-1)).toMatch(/^event: error\ndata: \{"error":\{"message":"an event-stream line or event is over 67108864 characters","type":"toolsieve_error","code":"sse-limit"\}\}\n\n$/)
+    expect(frames.at(-1)).toMatch(/^data: \{"error":\{"message":"an event-stream line or event is over 67108864 characters","type":"toolsieve_error","code":"event-too-large"\}\}\n\n$/)
     expect(cancelled).toBe(true)
     expect(sent).toBeLessThan(70)
   })
@@ -165,7 +165,7 @@ describe('sieveFetch, event streams', () => {
     const reports: RepairReport[] = []
     const text = await (await through([`data: ${JSON.stringify(native)}\n\n`, `data: ${JSON.stringify(chatChunk({ content: dsml('a.ts') }))}\n\n`, 'data: [DONE]\n\n'], { onReport: (r) => reports.push(r) })).text()
     const last = framesOf(text).at(-1)!
-    expect(last).toMatch(/^event: error\ndata: \{"error":\{"message":".*","type":"toolsieve_error","code":"native-conflict"\}\}\n\n$/)
+    expect(last).toMatch(/^data: \{"error":\{"message":".*","type":"toolsieve_error","code":"native-conflict"\}\}\n\n$/)
     expect(reports).toEqual([{ route: 'chat', mode: 'stream', rescued: 0, note: 'stopped: native-conflict' }])
   })
 

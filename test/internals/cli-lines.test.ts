@@ -1,6 +1,6 @@
 /**
  * The command line's line reader (src/cli/source.ts `lines`), which the
- * proxy's SSE parser and the JSONL and SSE inputs of parse and bench share:
+ * JSONL and SSE inputs of parse and bench share:
  * CR, LF and CRLF line ends in SSE mode (a CRLF split between two reads is
  * one end), LF only for JSONL, and a bound past which a line is dropped as
  * read and reported. Every case runs whole, one unit at a time, and split at
@@ -8,7 +8,6 @@
  */
 import { describe, expect, it } from 'vitest'
 import { LineTooLong, lines, MAX_LINE, type LineOptions } from '../../src/cli/source.js'
-import { EventTooLarge, sseEvents } from '../../src/cli/proxy-sse.js'
 
 async function* from(pieces: readonly string[]): AsyncGenerator<string> {
   yield* pieces
@@ -69,16 +68,5 @@ describe('lines: the bound', () => {
   it('should support the default bound: the longest string V8 can build', () => {
     expect(MAX_LINE).toBeGreaterThan(2 ** 28)
     expect(() => 'x'.repeat(MAX_LINE + 1)).toThrow(RangeError)
-  })
-})
-
-describe('sseEvents: the bound', () => {
-  it('should not support an event whose data lines add up past the bound', async () => {
-    const events = sseEvents(from(['data: 12345\n', 'data: 12345\n', '\n']), 10)
-    await expect(collect(events)).rejects.toBeInstanceOf(EventTooLarge)
-  })
-
-  it('should support an event at the bound, and the event name kept', async () => {
-    expect(await collect(sseEvents(from(['event: error\rdata: 123456\rdata: 123456\r\r']), 13))).toEqual([{ kind: 'data', data: '123456\n123456', event: 'error' }])
   })
 })

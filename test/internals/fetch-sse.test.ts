@@ -49,6 +49,10 @@ describe('SseDecoder', () => {
     expect(() => decode(Array.from({ length: 10 }, () => 'data: ' + 'x'.repeat(20) + '\n'), 100)).toThrow(SseLimitError)
   })
 
+  it('should support an event exactly at the bound, its name kept, CR-framed', () => {
+    expect(decode(['event: error\rdata: 123456\rdata: 123456\r\r'], 13)).toEqual([{ kind: 'data', data: '123456\n123456', event: 'error', id: undefined, retry: undefined }])
+  })
+
   it('should support writing a frame back: every line of the data on its own data line', () => {
     expect(sseFrame('a\r\nb\rc\nd', 'error')).toBe('event: error\ndata: a\ndata: b\ndata: c\ndata: d\n\n')
   })

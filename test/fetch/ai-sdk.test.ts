@@ -69,3 +69,16 @@ for (const line of lines) describe(`${line.label} through sieveFetch`, () => {
     expect(parts.some((p) => p.type === 'error')).toBe(false)
   })
 })
+
+describe('ai 6 with @ai-sdk/deepseek 2 through sieveFetch', () => {
+  it('should support createDeepSeek({ fetch: sieveFetch() }): generateText gets the rescued call as a tool call', async () => {
+    const ai = await import('ai')
+    const { createDeepSeek } = await import('@ai-sdk/deepseek')
+    const deepseek = createDeepSeek({ baseURL: upstream.baseURL, apiKey: 'test', fetch: sieveFetch({ generateId: counter() }) })
+    const tools = { read_file: ai.tool({ description: 'Read a file', inputSchema: ai.jsonSchema<{ path: string; limit?: number }>({ type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] }) }) }
+    const result = await ai.generateText({ model: deepseek('deepseek-chat'), tools, prompt: 'Read src/a.ts' })
+    expect(result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }))).toEqual([{ id: 'call_1', name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }])
+    expect(result.text).toBe('Let me read it.')
+    expect(result.finishReason).toBe('tool-calls')
+  })
+})

@@ -156,14 +156,27 @@ export interface FuzzResult {
   report: string | null
 }
 
-/** Runs {@link checkStream} on `streams` random streams from `seed`; shrinks a failure. */
-export function fuzz(o: FuzzOptions): FuzzResult {
-  const details = fc.check(fc.property(fuzzStream(o.smallLimits !== false), (c) => checkStream(c)), {
-    numRuns: o.streams,
+/** What a fuzz run found: how many cases ran, and fast-check's report of a failure (the shrunk counterexample, the seed and path to replay it). */
+export interface PropertyRun {
+  runs: number
+  failed: boolean
+  report: string | null
+}
+
+/** Checks `check` on `runs` cases of `cases` from `seed` (or until `timeLimitMs`, when given); shrinks a failure. */
+export function fuzzProperty<T>(cases: fc.Arbitrary<T>, check: (c: T) => void, o: { runs: number; seed: number; timeLimitMs?: number }): PropertyRun {
+  const details = fc.check(fc.property(cases, check), {
+    numRuns: o.runs,
     seed: o.seed,
     ...(o.timeLimitMs ? { interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false } : {}),
   })
-  if (!details.failed) return { streams: details.numRuns, failed: false, report: null }
+  if (!details.failed) return { runs: details.numRuns, failed: false, report: null }
   const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
-  return { streams: details.numRuns, failed: true, report: `${fc.defaultReportMessage(details) ?? 'failed'}\n\n${error}` }
+  return { runs: details.numRuns, failed: true, report: `${fc.defaultReportMessage(details) ?? 'failed'}\n\n${error}` }
+}
+
+/** Runs {@link checkStream} on `streams` random streams from `seed`; shrinks a failure. */
+export function fuzz(o: FuzzOptions): FuzzResult {
+  const { runs, failed, report } = fuzzProperty(fuzzStream(o.smallLimits !== false), checkStream, { runs: o.streams, seed: o.seed, timeLimitMs: o.timeLimitMs })
+  return { streams: runs, failed, report }
 }

@@ -22,10 +22,10 @@
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
 import { createSieve } from '../../src/index.js'
-import type { SieveCheckpoint, SieveEvent, SieveOptions } from '../../src/types.js'
+import type { SieveEvent, SieveOptions } from '../../src/types.js'
 import { CLOSED_SPELLINGS, block, invoke, type Spelling } from '../helpers/blocks.js'
 import { referenceRanges } from '../commonmark/micromark.js'
-import { checkConservation, merge, type Merged } from './check.js'
+import { checkConservation, fuzzProperty, merge, run, runResumed, type Merged } from './check.js'
 import { chunkBy } from './generator.js'
 
 /** One piece of a document and the calls it must give. */
@@ -167,14 +167,11 @@ export function smallBigSmall(input: string, sizes: readonly number[], at: numbe
   return [...chunkBy(input.slice(0, start), sizes), ...(end > start ? [input.slice(start, end)] : []), ...chunkBy(input.slice(end), sizes)]
 }
 
-function runEvents(chunks: readonly string[], opts: SieveOptions, stops?: ReadonlySet<number>): SieveEvent[] {
-  let sieve = createSieve(opts)
+/** The raw events of one run (the argument deltas are not in the merged ones). */
+function runEvents(chunks: readonly string[], opts: SieveOptions): SieveEvent[] {
+  const sieve = createSieve(opts)
   const events: SieveEvent[] = []
-  chunks.forEach((chunk, i) => {
-    if (stops?.has(i) === true) sieve = createSieve({ ...opts, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint })
-    events.push(...sieve.push(chunk))
-  })
-  if (stops?.has(chunks.length) === true) sieve = createSieve({ ...opts, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint })
+  for (const chunk of chunks) events.push(...sieve.push(chunk))
   events.push(...sieve.end())
   return events
 }
@@ -203,13 +200,13 @@ export function checkHostile(c: HostileCase): void {
       if (e.type === 'tool-call-delta') deltas.set(e.id, (deltas.get(e.id) ?? '') + e.delta)
       else if (e.type === 'tool-call') assert.equal(deltas.get(e.id) ?? '', e.arguments, `the deltas of ${e.name} are its arguments`)
     }
-    assert.deepEqual(callsOf(merge(runEvents([c.input], { quoted: c.quoted }))), callsOf(reference), 'streamArguments changes no call')
+    assert.deepEqual(callsOf(run([c.input], { quoted: c.quoted })), callsOf(reference), 'streamArguments changes no call')
   }
   const chunks = chunkBy(c.input, c.sizes)
-  assert.deepEqual(merge(runEvents(chunks, opts)), reference, 'random chunking differs from one chunk')
-  assert.deepEqual(merge(runEvents(smallBigSmall(c.input, c.sizes, c.bigAt), opts)), reference, 'small chunks, one over 1 KiB, small chunks differ from one chunk')
+  assert.deepEqual(run(chunks, opts), reference, 'random chunking differs from one chunk')
+  assert.deepEqual(run(smallBigSmall(c.input, c.sizes, c.bigAt), opts), reference, 'small chunks, one over 1 KiB, small chunks differ from one chunk')
   const stops = new Set(c.stops.map((s) => s % (chunks.length + 1)))
-  assert.deepEqual(merge(runEvents(chunks, opts, stops)), reference, `resuming from checkpoints after chunks [${[...stops].sort((a, b) => a - b)}] differs`)
+  assert.deepEqual(runResumed(chunks, stops, opts), reference, `resuming from checkpoints after chunks [${[...stops].sort((a, b) => a - b)}] differs`)
 }
 
 export interface HostileResult {
@@ -220,12 +217,6 @@ export interface HostileResult {
 
 /** Runs {@link checkHostile} on `cases` random documents from `seed`; shrinks a failure. */
 export function hostileFuzz(o: { cases: number; seed: number; timeLimitMs?: number; endings?: readonly Ending[] }): HostileResult {
-  const details = fc.check(fc.property(hostileCase(o.endings), (c) => checkHostile(c)), {
-    numRuns: o.cases,
-    seed: o.seed,
-    ...(o.timeLimitMs ? { interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false } : {}),
-  })
-  if (!details.failed) return { cases: details.numRuns, failed: false, report: null }
-  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
-  return { cases: details.numRuns, failed: true, report: `${fc.defaultReportMessage(details) ?? 'failed'}\n\n${error}` }
+  const { runs, failed, report } = fuzzProperty(hostileCase(o.endings), checkHostile, { runs: o.cases, seed: o.seed, timeLimitMs: o.timeLimitMs })
+  return { cases: runs, failed, report }
 }

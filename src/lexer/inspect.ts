@@ -29,7 +29,8 @@ import { freshMarkdown, lineStateBefore, type LexContext, type MarkdownState } f
 import { LineCursor } from './line-cursor.js'
 import { streamStart } from './lines.js'
 import { compileLexer } from './lexer.js'
-import { captureModes, modes, type ModeName } from './modes.js'
+import { modes, type ModeName } from './modes.js'
+import { captureModes } from './structure.js'
 
 export interface CodeRanges {
   /** Fenced code: opener line start (indent included) to the end of the closing fence line, or of the input. */

@@ -73,25 +73,3 @@ export const modes = {
 } as const
 
 export type ModeName = (typeof modes)[keyof typeof modes]
-
-/** Modes whose tokens belong to a capture. */
-export const captureModes: ReadonlySet<ModeName> = new Set<ModeName>([
-  modes.tagWrapper,
-  modes.tagInvoke,
-  modes.tagParameter,
-  modes.attrDqWrapper,
-  modes.attrSqWrapper,
-  modes.attrDqInvoke,
-  modes.attrSqInvoke,
-  modes.attrDqParameter,
-  modes.attrSqParameter,
-  modes.wrapperBody,
-  modes.invokeBody,
-  modes.jsonBody,
-  modes.value,
-  modes.rawValue,
-  modes.cdata,
-  modes.commentWrapper,
-  modes.commentInvoke,
-  modes.commentValue,
-])

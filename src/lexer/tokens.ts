@@ -10,6 +10,7 @@ import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
 import { canGrow, compileAttrGap, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
+import { openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
@@ -21,26 +22,10 @@ const roles: Role[] = ['wrapper', 'invoke', 'parameter']
 export const attribute = new RegExp(attributeSource, 'y')
 /** The capture modes between tags, where closing tags come most often. */
 const bodyModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.value, modes.invokeBody, modes.wrapperBody, modes.jsonBody])
-const tagModeOf: Record<Role, ModeName> = { wrapper: modes.tagWrapper, invoke: modes.tagInvoke, parameter: modes.tagParameter }
-const bodyModeOf: Record<Role, ModeName> = { wrapper: modes.wrapperBody, invoke: modes.invokeBody, parameter: modes.value }
 const openCat: Record<Role, CategoryName> = { wrapper: 'WrapperOpen', invoke: 'InvokeOpen', parameter: 'ParamOpen' }
 const closeCat: Record<Role, CategoryName> = { wrapper: 'WrapperClose', invoke: 'InvokeClose', parameter: 'ParamClose' }
 
-/** The tags that legitimately come next in a capture mode, most frequent first. */
-const expected: Partial<Record<ModeName, string[]>> = {
-  [modes.value]: ['close.parameter'],
-  [modes.invokeBody]: ['open.parameter', 'close.invoke'],
-  [modes.wrapperBody]: ['open.invoke', 'close.wrapper'],
-  [modes.jsonBody]: ['close.invoke'],
-}
-
-function rank(mode: ModeName, key: string): number {
-  const i = expected[mode]?.indexOf(key) ?? -1
-  return i < 0 ? 100 : i
-}
-
-/** Where each tag goes in each mode (`undefined`: not recognised there). */
-type TagTargets = Partial<Record<`${'open' | 'close'}.${Role}`, ModeName>>
+type TagTargets = Partial<Record<TagKey, ModeName>>
 
 export interface CompiledModes {
   modes: Record<ModeName, TokenType[]>
@@ -158,9 +143,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   function tags(mode: ModeName, targets: TagTargets): { tokens: TokenType[]; delims: CompiledDelimiter[] } {
     const tokens: TokenType[] = []
     const delims: CompiledDelimiter[] = []
-    // the tags that continue a block in this mode are tried first: they are the ones that occur there most
-    const keys = (Object.keys(targets) as Array<keyof TagTargets>).sort((a, b) => rank(mode, a) - rank(mode, b))
-    for (const key of keys) {
+    // in the structure table's order: the tags that continue a block there first
+    for (const key of Object.keys(targets) as Array<keyof TagTargets>) {
       const [kind, role] = key.split('.') as ['open' | 'close', Role]
       const target = targets[key]!
       for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
@@ -205,8 +189,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const prosey = [...new Set([...tagStartChars, codes.lessThan]), codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
   const proseTagStarts = [...new Set([...tagStartChars, codes.lessThan])]
 
-  // A new opener inside a capture diverges from it and starts a capture of its own, as it would in prose.
-  const reopen: TagTargets = { 'open.wrapper': modes.tagWrapper, ...(repair ? { 'open.invoke': modes.tagInvoke } : {}) }
+  // the tags each mode reads, and where each leads: the structure table's (`structure.ts`)
+  const targets = (mode: ModeName): TagTargets => tagTargets(mode, repair)
   const asText = modes.prose
 
   const out = {} as Record<ModeName, TokenType[]>
@@ -242,25 +226,22 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }
 
-  // closers in prose are text, but recognised (and their prefixes held) so mentions count as tool-call syntax
-  const closersAsText: TagTargets = { 'close.wrapper': modes.prose, 'close.invoke': modes.prose, 'close.parameter': modes.prose, 'open.parameter': modes.prose }
-  build(modes.prose, { ...reopen, ...closersAsText }, [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
-  build(modes.span, { 'open.wrapper': modes.spanHold, ...(repair ? { 'open.invoke': modes.spanHold } : {}), 'close.wrapper': modes.span, 'close.invoke': modes.span, 'close.parameter': modes.span, 'open.parameter': modes.span }, md.runs(modes.span),
+  build(modes.prose, targets(modes.prose), [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
+  build(modes.span, targets(modes.span), md.runs(modes.span),
     [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
   // a hold's text stops at `-` and `<` too: `-->` or `</code>` may end what the held tag stood in
-  build(modes.spanHold, {}, md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn, codes.dash, codes.lessThan]),
+  build(modes.spanHold, targets(modes.spanHold), md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn, codes.dash, codes.lessThan]),
     oneChar(modes.spanHold, 'Text', null, [codes.dash, codes.lessThan])], true)
   // raw HTML (`tokens-html.ts`) is tried first at a `<`: before the plain-`<` token and the tags
   for (const mode of [modes.prose, modes.span, modes.spanHold]) out[mode] = [...html.first(mode), ...out[mode]]
   Object.assign(out, html.blockModes())
-  const infoHold: TagTargets = { 'open.wrapper': modes.fenceInfoHold, ...(repair ? { 'open.invoke': modes.fenceInfoHold } : {}) }
-  build(modes.fenceInfo, infoHold, md.runs(modes.fenceInfo),
+  build(modes.fenceInfo, targets(modes.fenceInfo), md.runs(modes.fenceInfo),
     [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.carriageReturn, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
   const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
   out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', heldLine, null, false)]
   out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
   out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed, codes.carriageReturn])]
-  build(modes.fence, {}, md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn])], true)
+  build(modes.fence, targets(modes.fence), md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn])], true)
   // after a closer only spaces and tabs: a CR is its line ending
   out[modes.fenceClose] = [f.regex(`${modes.fenceClose}.Ws`, 'Ws', null, /[ \t]+/y, [codes.space, codes.tab], false), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
 
@@ -276,10 +257,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     }, gap.firstChars, true),
   ]
 
-  for (const role of roles) {
-    const tagMode = tagModeOf[role]
-    const dq = role === 'wrapper' ? modes.attrDqWrapper : role === 'invoke' ? modes.attrDqInvoke : modes.attrDqParameter
-    const sq = role === 'wrapper' ? modes.attrSqWrapper : role === 'invoke' ? modes.attrSqInvoke : modes.attrSqParameter
+  for (const [role, tagMode] of openingModes) {
+    const { end: bodyMode, quoted: [dq, sq] } = rowOf(tagMode)!.opening!
     // `<invoke name="x"/>`: the tag ends the invoke too (the driver adds its empty closer), a call with no arguments
     const selfCloses = role === 'invoke' ? selfClose.map((d, i) => {
       const t = f.delimiter(`${tagMode}.SelfClose${i}`, 'TagEnd', modes.wrapperBody, d)
@@ -288,11 +267,11 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     }) : []
     // a parameter tag whose whole `string` attribute was lexed ends into its raw value in the same run
     const rawEnd = role === 'parameter' ? [f.delimiterWhen(`${tagMode}.TagEndRaw`, 'TagEnd', modes.rawValue, tagEnd, (c) => c.rawNext === true)] : []
-    build(tagMode, reopen, [
+    build(tagMode, targets(tagMode), [
       ...md.runs(tagMode),
       ...gapTokens(tagMode),
       ...rawEnd,
-      f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyModeOf[role], tagEnd),
+      f.delimiter(`${tagMode}.TagEnd`, 'TagEnd', bodyMode, tagEnd),
       ...selfCloses,
     ], [
       // a whole attribute when its closing quote is in the text (most are): one token instead of six; the pieces
@@ -322,16 +301,16 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const junkTail = (mode: ModeName) => [ws(mode), nlWs(mode), oneChar(mode, 'Junk', asText, anyChar())]
 
   const wrapperComment = comment(modes.commentWrapper, modes.wrapperBody)
-  build(modes.wrapperBody, { ...reopen, 'open.invoke': modes.tagInvoke, 'close.wrapper': modes.prose, 'open.parameter': asText, 'close.invoke': asText, 'close.parameter': asText },
+  build(modes.wrapperBody, targets(modes.wrapperBody),
     [...md.runs(modes.wrapperBody), wrapperComment], junkTail(modes.wrapperBody), true, [[commentOpen, wrapperComment]])
   const invokeComment = comment(modes.commentInvoke, modes.invokeBody)
-  build(modes.invokeBody, { ...reopen, 'open.parameter': modes.tagParameter, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'close.parameter': asText },
+  build(modes.invokeBody, targets(modes.invokeBody),
     [...md.runs(modes.invokeBody), invokeComment, oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [[commentOpen, invokeComment]])
-  build(modes.jsonBody, { ...reopen, 'close.invoke': modes.wrapperBody, 'close.wrapper': asText, 'open.parameter': asText, 'close.parameter': asText }, [],
+  build(modes.jsonBody, targets(modes.jsonBody), [],
     [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false, [], ['JsonText', tagStartChars])
   const valueCdata = f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen)
   const valueComment = comment(modes.commentValue, modes.value)
-  build(modes.value, { ...reopen, 'close.parameter': modes.invokeBody, 'open.parameter': asText, 'close.invoke': asText, 'close.wrapper': asText },
+  build(modes.value, targets(modes.value),
     [valueCdata, valueComment],
     [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', tagStartChars])
   /** A mode of text in which only `tags` (of `delims`) mean anything: a `<` that starts none of them is text too. */
@@ -354,14 +333,14 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // that balances the block's opener.
   const skipTags: TokenType[] = []
   const skipDelims: CompiledDelimiter[] = []
-  for (const role of ['wrapper', 'invoke'] as const) {
-    for (const [kind, byRole] of [['open', opens], ['close', closes]] as const) {
-      for (const [fr, d] of byRole.get(role)!) {
-        const t = f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role)
-        f.info.get(t)!.frame = fr
-        skipTags.push(t)
-        skipDelims.push(d)
-      }
+  for (const { tag } of rowOf(modes.skip)!.tags) {
+    const [kind, role] = tag.split('.') as ['open' | 'close', Role]
+    for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
+      // no push: the walk counts the depth and leaves the mode itself
+      const t = f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role)
+      f.info.get(t)!.frame = fr
+      skipTags.push(t)
+      skipDelims.push(d)
     }
   }
   out[modes.skip] = textBetween(modes.skip, 'Text', skipTags, skipDelims)

@@ -12,6 +12,7 @@ import type { LineState } from '../lexer/context.js'
 import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { rowOf } from '../lexer/structure.js'
 import { TagReader } from './tag-reader.js'
 import { CharSet, notBlank } from './char-set.js'
 
@@ -84,32 +85,38 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeShor
     if (t === undefined) throw new Error(`no token type ${name}`)
     return t
   }
-  const capture = (mode: ModeName, name: string, special: number[]): [ModeName, PathSpec] => [mode, { special: charClass(special), sink: 'capture', type: type(`${mode}.${name}`) }]
+  // where each mode's text goes, and as which token: the structure table's (`lexer/structure.ts`)
+  const path = (mode: ModeName, special: number[], notTag?: number[] | null): [ModeName, PathSpec] => {
+    const row = rowOf(mode)!
+    const spec: PathSpec = { special: charClass(special), sink: row.sink }
+    if (row.sink === 'capture') spec.type = type(`${mode}.${row.text}`)
+    if (notTag !== undefined) spec.notTag = notTag === null ? null : charClass(notTag)
+    return [mode, spec]
+  }
   const out: Array<[ModeName, PathSpec]> = [
-    [modes.prose, { special: charClass([...tags, ...runs]), sink: 'text', notTag: charClass(runs) }],
-    [modes.span, { special: charClass([...tags, ...runs, ...lineEnds]), sink: 'text', notTag: charClass([...runs, ...lineEnds]) }],
-    [modes.spanHold, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
-    [modes.indented, { special: charClass(lineEnds), sink: 'text' }],
+    path(modes.prose, [...tags, ...runs], runs),
+    path(modes.span, [...tags, ...runs, ...lineEnds], [...runs, ...lineEnds]),
+    path(modes.spanHold, [...runs, ...lineEnds]),
+    path(modes.indented, lineEnds),
     // inside a fence only a run can matter (a closer): line feeds alone change nothing
-    [modes.fence, { special: charClass(runs), sink: 'text' }],
-    [modes.fenceInfo, { special: charClass([...tags, ...lineEnds, ...runs]), sink: 'text' }],
-    [modes.spanHoldFenceInfo, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
-    [modes.fenceInfoHold, { special: charClass([...runs, ...lineEnds]), sink: 'hold' }],
-    [modes.value, { special: charClass(tags), sink: 'capture', type: type(`${modes.value}.ValueText`), notTag: null }],
-    [modes.rawValue, { special: charClass(tags), sink: 'capture', type: type(`${modes.rawValue}.ValueText`), notTag: null }],
-    [modes.skip, { special: charClass(tags), sink: 'text', notTag: null }],
-    // indentation between tags
-    [modes.wrapperBody, { special: notBlank, sink: 'capture', type: type(`${modes.wrapperBody}.Ws`), lineStart: true }],
-    [modes.invokeBody, { special: notBlank, sink: 'capture', type: type(`${modes.invokeBody}.Ws`), lineStart: true }],
-    capture(modes.jsonBody, 'JsonText', tags),
-    capture(modes.cdata, 'CDataText', [codes.rightSquareBracket]),
-    capture(modes.commentWrapper, 'CommentText', [codes.dash]),
-    capture(modes.commentInvoke, 'CommentText', [codes.dash]),
-    capture(modes.commentValue, 'CommentText', [codes.dash]),
+    path(modes.fence, runs),
+    path(modes.fenceInfo, [...tags, ...lineEnds, ...runs]),
+    path(modes.spanHoldFenceInfo, [...runs, ...lineEnds]),
+    path(modes.fenceInfoHold, [...runs, ...lineEnds]),
+    path(modes.value, tags, null),
+    path(modes.rawValue, tags, null),
+    path(modes.skip, tags, null),
+    path(modes.jsonBody, tags),
+    path(modes.cdata, [codes.rightSquareBracket]),
+    path(modes.commentWrapper, [codes.dash]),
+    path(modes.commentInvoke, [codes.dash]),
+    path(modes.commentValue, [codes.dash]),
   ]
+  // indentation between tags
+  for (const mode of [modes.wrapperBody, modes.invokeBody]) out.push([mode, { ...path(mode, [])[1], special: notBlank, lineStart: true }])
   for (const role of ['Wrapper', 'Invoke', 'Parameter'] as const) {
-    out.push(capture(`attrDq${role}` as ModeName, 'AttrText', [codes.quotationMark]))
-    out.push(capture(`attrSq${role}` as ModeName, 'AttrText', [codes.apostrophe]))
+    out.push(path(`attrDq${role}` as ModeName, [codes.quotationMark]))
+    out.push(path(`attrSq${role}` as ModeName, [codes.apostrophe]))
   }
   return Object.fromEntries(out.map(([mode, fp]) => [mode, { ...fp, quotes: lexer.prefixModes.has(mode), specialOrLine: fp.special.with([...lineEnds, codes.lessThan]) }]))
 }

@@ -8,3 +8,4 @@ export { ToolsieveError, GrammarError, type ToolsieveErrorCode } from './errors.
 export type * from './types.js'
 export type { Grammar, GrammarPatch, Frame, FramePart, FrameSequence, Role, RoleName } from './grammar/types.js'
 export { buildToolPrompt, type ToolPromptOptions, type PromptToolDefinition } from './prompt/tool-prompt.js'
+export { dialectForModel, type DialectName, type ModelDialect, type ModelRule } from './dialects/model.js'

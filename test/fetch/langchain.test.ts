@@ -1,9 +1,10 @@
 /**
  * toolsieve/fetch with LangChain, one line:
  * `new ChatOpenAI({ configuration: { fetch: sieveFetch(), baseURL } })`
- * (@langchain/openai 1.5 with @langchain/core 1.4, the newest line that runs
- * on Node 20), against a local upstream whose text holds DSML (deltas of 5
- * characters, CRLF framing cut every 3 bytes). With a tool bound, `invoke`
+ * (@langchain/openai 1.5 on openai 6, the newest line that runs on Node
+ * 20; on Node 22 also @langchain/openai 1.6 on openai 7), against a local
+ * upstream whose text holds DSML (deltas of 5 characters, CRLF framing cut
+ * every 3 bytes). With a tool bound, `invoke`
  * and `stream` give an AIMessage whose `tool_calls` hold the rescued call
  * (name, parsed args) and whose text has no markup, through chat completions
  * and through the Responses API (`useResponsesApi: true`); the tool then runs
@@ -11,12 +12,13 @@
  * and no call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ChatOpenAI } from '@langchain/openai'
+import type * as LangChainOpenAI from '@langchain/openai'
 import type { AIMessage, AIMessageChunk } from '@langchain/core/messages'
 import { tool } from '@langchain/core/tools'
 import { z } from 'zod'
 import { sieveFetch } from '../../src/fetch/index.js'
 import { counter, cut } from '../adapters/openai-helpers.js'
+import { currentLines } from '../helpers/sdk-lines.js'
 import { startUpstream, type Upstream } from './fake-upstream.js'
 
 const text = `<think>The user wants a.ts.</think>Let me read it.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" string="true">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>`
@@ -40,11 +42,21 @@ const readFile = tool(
   { name: 'read_file', description: 'Read a file', schema: z.object({ path: z.string(), limit: z.number().int().optional() }) },
 )
 
-function model(useResponsesApi: boolean, fetch: typeof globalThis.fetch = sieveFetch({ generateId: counter() })) {
+/** The lines here: the package's name (the current line's is an npm alias, installed in tools/sdk-current). */
+const lines = [
+  { label: '@langchain/openai 1.5 (openai 6)', name: '@langchain/openai' },
+  ...(currentLines ? [{ label: '@langchain/openai 1.6 (openai 7)', name: 'langchain-openai-current' }] : []),
+]
+
+type Chat = ReturnType<LangChainOpenAI.ChatOpenAI['bindTools']>
+// the current line is typed as the older one: the calls made here are the same in both
+let ChatOpenAI: typeof LangChainOpenAI.ChatOpenAI
+
+function model(useResponsesApi: boolean, fetch: typeof globalThis.fetch = sieveFetch({ generateId: counter() })): Chat {
   return new ChatOpenAI({ model: 'deepseek-v4', apiKey: 'test', maxRetries: 0, useResponsesApi, configuration: { baseURL: upstream.baseURL, fetch } }).bindTools([readFile])
 }
 
-async function streamed(chat: ReturnType<typeof model>): Promise<{ message: AIMessageChunk; chunks: AIMessageChunk[] }> {
+async function streamed(chat: Chat): Promise<{ message: AIMessageChunk; chunks: AIMessageChunk[] }> {
   const chunks: AIMessageChunk[] = []
   for await (const chunk of await chat.stream('Read src/a.ts')) chunks.push(chunk)
   return { message: chunks.reduce((all, chunk) => all.concat(chunk)), chunks }
@@ -65,51 +77,57 @@ async function expectRescued(message: AIMessage): Promise<void> {
 }
 
 const apis = [
-  { label: 'chat completions', responses: false, route: '/chat/completions' },
-  { label: 'the Responses API (useResponsesApi: true)', responses: true, route: '/responses' },
+  { label: 'chat completions', responses: false },
+  { label: 'the Responses API (useResponsesApi: true)', responses: true },
 ]
 
-for (const api of apis) {
-  describe(`@langchain/openai ChatOpenAI through sieveFetch, ${api.label}`, () => {
-    it('should support invoke with bindTools: the call is on tool_calls, the text is clean', async () => {
-      const message = await model(api.responses).invoke('Read src/a.ts')
-      await expectRescued(message)
-      const sent = upstream.requests.at(-1)!
-      expect(sent.stream).not.toBe(true)
-      expect(JSON.stringify(sent.tools)).toContain('read_file')
-    })
-
-    it('should support stream with bindTools: tool_call_chunks add up to the call, no chunk holds markup', async () => {
-      const { message, chunks } = await streamed(model(api.responses))
-      await expectRescued(message)
-      expect(upstream.requests.at(-1)!.stream).toBe(true)
-      expect(chunks.length).toBeGreaterThan(2)
-      for (const chunk of chunks) noMarkup(chunk.content)
-      expect(message.tool_call_chunks?.map((c) => ({ name: c.name, args: JSON.parse(c.args!) as unknown }))).toEqual([{ name: 'read_file', args }])
-    })
-
-    it('should not support the rescue without sieveFetch: the plain fetch gives the markup as text and no call', async () => {
-      const plain = (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => globalThis.fetch(input, init)
-      const whole = await model(api.responses, plain).invoke('Read src/a.ts')
-      const { message } = await streamed(model(api.responses, plain))
-      for (const m of [whole, message]) {
-        expect(m.tool_calls).toEqual([])
-        expect(m.text).toContain('<｜DSML｜invoke name="read_file">')
-      }
-    })
-  })
-}
-
-describe('@langchain/openai ChatOpenAI through sieveFetch, reasoning', () => {
-  it('should support the think block as reasoning_content, apart from the text (chat completions)', async () => {
-    const whole = await model(false).invoke('Read src/a.ts')
-    const { message } = await streamed(model(false))
-    for (const m of [whole, message]) expect(m.additional_kwargs.reasoning_content).toBe('The user wants a.ts.')
+for (const line of lines) describe(line.label, () => {
+  beforeAll(async () => {
+    ;({ ChatOpenAI } = (await import(line.name)) as typeof LangChainOpenAI)
   })
 
-  // streamed, LangChain reads a reasoning item's summary deltas only, not its reasoning_text: whole answers show it
-  it('should support the think block as the reasoning item, apart from the text (whole Responses answer)', async () => {
-    const whole = await model(true).invoke('Read src/a.ts')
-    expect(whole.additional_kwargs.reasoning).toMatchObject({ type: 'reasoning', content: [{ type: 'reasoning_text', text: 'The user wants a.ts.' }] })
+  for (const api of apis) {
+    describe(`ChatOpenAI through sieveFetch, ${api.label}`, () => {
+      it('should support invoke with bindTools: the call is on tool_calls, the text is clean', async () => {
+        const message = await model(api.responses).invoke('Read src/a.ts')
+        await expectRescued(message)
+        const sent = upstream.requests.at(-1)!
+        expect(sent.stream).not.toBe(true)
+        expect(JSON.stringify(sent.tools)).toContain('read_file')
+      })
+
+      it('should support stream with bindTools: tool_call_chunks add up to the call, no chunk holds markup', async () => {
+        const { message, chunks } = await streamed(model(api.responses))
+        await expectRescued(message)
+        expect(upstream.requests.at(-1)!.stream).toBe(true)
+        expect(chunks.length).toBeGreaterThan(2)
+        for (const chunk of chunks) noMarkup(chunk.content)
+        expect(message.tool_call_chunks?.map((c) => ({ name: c.name, args: JSON.parse(c.args!) as unknown }))).toEqual([{ name: 'read_file', args }])
+      })
+
+      it('should not support the rescue without sieveFetch: the plain fetch gives the markup as text and no call', async () => {
+        const plain = (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => globalThis.fetch(input, init)
+        const whole = await model(api.responses, plain).invoke('Read src/a.ts')
+        const { message } = await streamed(model(api.responses, plain))
+        for (const m of [whole, message]) {
+          expect(m.tool_calls).toEqual([])
+          expect(m.text).toContain('<｜DSML｜invoke name="read_file">')
+        }
+      })
+    })
+  }
+
+  describe('ChatOpenAI through sieveFetch, reasoning', () => {
+    it('should support the think block as reasoning_content, apart from the text (chat completions)', async () => {
+      const whole = await model(false).invoke('Read src/a.ts')
+      const { message } = await streamed(model(false))
+      for (const m of [whole, message]) expect(m.additional_kwargs.reasoning_content).toBe('The user wants a.ts.')
+    })
+
+    // streamed, LangChain reads a reasoning item's summary deltas only, not its reasoning_text: whole answers show it
+    it('should support the think block as the reasoning item, apart from the text (whole Responses answer)', async () => {
+      const whole = await model(true).invoke('Read src/a.ts')
+      expect(whole.additional_kwargs.reasoning).toMatchObject({ type: 'reasoning', content: [{ type: 'reasoning_text', text: 'The user wants a.ts.' }] })
+    })
   })
 })

@@ -8,8 +8,9 @@
  * and `stream` give an AIMessage whose `tool_calls` hold the rescued call
  * (name, parsed args) and whose text has no markup, through chat completions
  * and through the Responses API (`useResponsesApi: true`); the tool then runs
- * on that call. The same model with the plain fetch gets the markup as text
- * and no call.
+ * on that call; `withStructuredOutput` (a forced tool) gives the rescued
+ * call's arguments as its output. The same model with the plain fetch gets
+ * the markup as text and no call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as LangChainOpenAI from '@langchain/openai'
@@ -52,8 +53,12 @@ type Chat = ReturnType<LangChainOpenAI.ChatOpenAI['bindTools']>
 // the current line is typed as the older one: the calls made here are the same in both
 let ChatOpenAI: typeof LangChainOpenAI.ChatOpenAI
 
-function model(useResponsesApi: boolean, fetch: typeof globalThis.fetch = sieveFetch({ generateId: counter() })): Chat {
-  return new ChatOpenAI({ model: 'deepseek-v4', apiKey: 'test', maxRetries: 0, useResponsesApi, configuration: { baseURL: upstream.baseURL, fetch } }).bindTools([readFile])
+function chatModel(useResponsesApi: boolean, fetch: typeof globalThis.fetch = sieveFetch({ generateId: counter() })): LangChainOpenAI.ChatOpenAI {
+  return new ChatOpenAI({ model: 'deepseek-v4', apiKey: 'test', maxRetries: 0, useResponsesApi, configuration: { baseURL: upstream.baseURL, fetch } })
+}
+
+function model(useResponsesApi: boolean, fetch?: typeof globalThis.fetch): Chat {
+  return chatModel(useResponsesApi, fetch).bindTools([readFile])
 }
 
 async function streamed(chat: Chat): Promise<{ message: AIMessageChunk; chunks: AIMessageChunk[] }> {
@@ -104,6 +109,23 @@ for (const line of lines) describe(line.label, () => {
         for (const chunk of chunks) noMarkup(chunk.content)
         expect(message.tool_call_chunks?.map((c) => ({ name: c.name, args: JSON.parse(c.args!) as unknown }))).toEqual([{ name: 'read_file', args }])
       })
+
+      it('should support withStructuredOutput (functionCalling, the tool forced): the rescued call is the output', async () => {
+        const structured = chatModel(api.responses).withStructuredOutput(z.object({ path: z.string(), limit: z.number().int() }), { name: 'read_file', method: 'functionCalling' })
+        expect(await structured.invoke('Read src/a.ts')).toEqual(args)
+        expect(JSON.stringify(upstream.requests.at(-1)!.tool_choice)).toContain('read_file')
+      })
+
+      // LangChain's structured-output parser reads string content only, which its Responses stream chunks never have
+      // (an array of parts, whatever the upstream): streamed, only chat completions can give it
+      if (!api.responses) {
+        it('should support withStructuredOutput streamed: the last part is the rescued call', async () => {
+          const structured = chatModel(api.responses).withStructuredOutput(z.object({ path: z.string(), limit: z.number().int() }), { name: 'read_file', method: 'functionCalling' })
+          const parts: unknown[] = []
+          for await (const part of await structured.stream('Read src/a.ts')) parts.push(part)
+          expect(parts.at(-1)).toEqual(args)
+        })
+      }
 
       it('should not support the rescue without sieveFetch: the plain fetch gives the markup as text and no call', async () => {
         const plain = (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => globalThis.fetch(input, init)

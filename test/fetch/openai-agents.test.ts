@@ -86,7 +86,7 @@ for (const line of lines) describe(line.label, () => {
   })
 
   for (const { label, make } of models) {
-    describe(`@openai/agents ${label} through sieveFetch`, () => {
+    describe(`${label} through sieveFetch`, () => {
       for (const stream of [false, true]) {
         it(`should support run(${stream ? '…, { stream: true }' : ''}): the tool runs once on the rescued arguments and the run ends`, async () => {
           const { agent, ran } = agentOn(make, sieveFetch({ generateId: counter() }))

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 // the current SDK lines need Node 22 and live in their own install (tools/sdk-current): their names resolve from there
 const sdkCurrent = fileURLToPath(new URL('./tools/sdk-current/package.json', import.meta.url))
-const sdkCurrentName = /^(openai7|ai7|ai-sdk-provider-v4|ai-sdk-openai-compatible-v3)(\/|$)/
+const sdkCurrentName = /^(openai7|ai7|ai-sdk-provider-v4|ai-sdk-openai-compatible-v3|langchain-openai-current|openai-agents-current)(\/|$)/
 
 export default defineConfig({
   plugins: [

@@ -3,7 +3,9 @@
  * parsing) for the `toolsieve/fetch` specs: chat completions and Responses,
  * streamed and whole, with the model's text holding DSML; its event streams
  * are written with the line endings asked for and cut every few bytes (so
- * CRLFs, fullwidth bars and JSON are split between reads). It also serves
+ * CRLFs, fullwidth bars and JSON are split between reads); once a request
+ * carries a tool's result it can answer another text (an agent's second
+ * turn, so that a run ends). It also serves
  * the routes that must pass through: `GET /v1/models`, an error status, a
  * body that is not JSON. 127.0.0.1 only, port 0.
  */
@@ -19,6 +21,18 @@ export interface UpstreamOptions {
   ending?: Ending
   /** Bytes per write of an event stream (a turn of the event loop between writes). Default 5. */
   piece?: number
+  /**
+   * The model's text once a tool has run: the answer to a request whose
+   * `messages` hold a `tool` message or whose `input` holds a
+   * `function_call_output` item (an agent's second turn). Default: `deltas`.
+   */
+  afterTool?: readonly string[]
+}
+
+/** True when the request carries a tool's result, as an agent's turn after a call does. */
+function carriesToolResult(body: Record<string, unknown>): boolean {
+  const items = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : []
+  return items.some((m: { role?: unknown; type?: unknown } | null) => m?.role === 'tool' || m?.type === 'function_call_output')
 }
 
 /** The answers of the routes that pass through, as the exact bytes sent. */
@@ -114,14 +128,15 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       if (req.headers['x-fail'] !== undefined) return void res.writeHead(401, { 'content-type': 'application/json' }).end(ERROR_BODY)
       if (req.headers['x-plain'] !== undefined) return void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(PLAIN)
       const stream = parsed.stream === true
-      const text = options.deltas.join('')
+      const turn = options.afterTool !== undefined && carriesToolResult(parsed) ? { ...options, deltas: options.afterTool } : options
+      const text = turn.deltas.join('')
       let reply: Promise<void>
       if (path === '/v1/chat/completions' && stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        reply = writeCut(res, chatEvents(options, (parsed.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true), piece).then(() => void res.end())
+        reply = writeCut(res, chatEvents(turn, (parsed.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true), piece).then(() => void res.end())
       } else if (path === '/v1/responses' && stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        reply = writeCut(res, responsesEvents(options), piece).then(() => void res.end())
+        reply = writeCut(res, responsesEvents(turn), piece).then(() => void res.end())
       } else if (path === '/v1/chat/completions') reply = Promise.resolve(void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatCompletion(text))))
       else if (path === '/v1/responses') reply = Promise.resolve(void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(responseObject(text))))
       else reply = Promise.resolve(void res.writeHead(404).end())

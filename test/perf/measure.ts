@@ -138,11 +138,11 @@ export const SMALL_PUSH = 16
  * That read-ahead is bounded per going-back, so it weighs most on the
  * shortest paragraphs that hold a tag and release it (11 to 25 characters:
  * 6.62 reads per character measured, `` `<invoke>``<invoke>\n\n `` pushed
- * whole); on everything else in the corpus at most 4.93. Seven: a fourth
- * read per paragraph on top of the worst going-back fails it only on
- * those shortest paragraphs, but any re-read that grows with the text
- * (a paragraph or a capture read again on every push or every going-back)
- * fails it by far.
+ * whole); on everything else in the corpus at most 4.93. Seven is that
+ * measure rounded up: a reader whose read-ahead after going back doubles
+ * (128 characters instead of 64) reads those paragraphs 9.6 times and
+ * fails it, and any re-read that grows with the text (a paragraph or a
+ * capture read again on every push or every going-back) fails it by far.
  */
 export const READS_ANY_PUSH = 7
 

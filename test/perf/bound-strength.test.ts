@@ -6,11 +6,12 @@
  * - re-reading the open paragraph on each push (a reader without a saved
  *   lexer state, or one that re-lexes from the last block boundary);
  * - re-reading everything held on each push (a capture, a held tag and what
- *   follows it, lexed again with every chunk).
+ *   follows it, lexed again with every chunk);
+ * - parsing an open block on each push, instead of once when it is complete.
  */
 import { describe, expect, it } from 'vitest'
 import { ADVERSE, DENSE } from './corpus.js'
-import { READS_ANY_PUSH, READS_STREAMED, lexedBound, run, scaledBound } from './measure.js'
+import { READS_ANY_PUSH, READS_STREAMED, blockNameMentions, lexedBound, run, scaledBound } from './measure.js'
 import type { Run } from './measure.js'
 
 /** Where the paragraph open at `end` starts: after the last blank line before it. */
@@ -82,5 +83,18 @@ describe('bound strength: the bounds fail readers that re-read what grows', () =
     expect(naive(big)).toBeGreaterThan(scaledBound(naive(small), ratio, big.length))
     const sieve = (input: string) => run(tokens(input)).stats.charsLexed
     expect(sieve(big)).toBeLessThanOrEqual(scaledBound(sieve(small), ratio, big.length))
+  })
+
+  it.each([
+    ['1k tiny blocks in a row (plain XML)'],
+    ['deep nested XML (2k levels) in a parameter value'],
+    ['paragraphs of a block in an unclosed comment'],
+  ])('should not support a reader that parses what it holds on every push: %s', (name) => {
+    const input = byName(name)
+    for (const chunks of [oneUnit(input), tokens(input)]) {
+      const sieve = run(chunks)
+      expect(sieve.stats.blocksParsed).toBeLessThanOrEqual(blockNameMentions(input))
+      expect(sieve.pushesHoldingMore, `${chunks.length} pushes`).toBeGreaterThan(blockNameMentions(input))
+    }
   })
 })

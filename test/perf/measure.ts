@@ -52,6 +52,8 @@ export interface Run {
   rereadAllowance: number
   /** At each push, everything held (in but not yet out), summed: what a reader re-reading all it holds would read again. */
   heldTotal: number
+  /** Pushes that found more held than a delimiter's length (a block being captured, a tag held): what a reader parsing what it holds on every push would parse. */
+  pushesHoldingMore: number
 }
 
 /** Streams `chunks` through a fresh sieve and ends it. */
@@ -69,15 +71,17 @@ export function run(chunks: readonly string[], opts: SieveOptions = {}): Run {
   let read = 0
   let rereadAllowance = 0
   let heldTotal = 0
+  let pushesHoldingMore = 0
   for (const chunk of chunks) {
     rereadAllowance += Math.min(read - out, LONGEST_DELIMITER)
     heldTotal += read - out
+    if (read - out > LONGEST_DELIMITER) pushesHoldingMore++
     read += chunk.length
     take(sieve.push(chunk))
   }
   rereadAllowance += Math.min(read - out, LONGEST_DELIMITER)
   take(sieve.end())
-  return { stats: sieve.stats(), pushes: chunks.length, out, calls, rereadAllowance, heldTotal }
+  return { stats: sieve.stats(), pushes: chunks.length, out, calls, rereadAllowance, heldTotal, pushesHoldingMore }
 }
 
 /** Inputs up to this length run through the whole chunking matrix of `test/helpers/chunking.ts`. */

@@ -65,13 +65,12 @@ describe('CDATA', () => {
     }
   })
 
-  it('should lex bracketed code in CDATA as one text token, not one per bracket', () => {
-    // a turn pushed whole goes through the lexer: 4,000 brackets must not become 4,000 tokens
+  it('should support bracketed code in CDATA pushed whole (4,000 brackets that end nothing)', () => {
+    // what the brackets cost to read is bounded in test/perf/scaling.test.ts
     const code = 'rows[i][j] = grid[k];\n'.repeat(500)
     const sieve = createSieve()
     const events = [...sieve.push(xmlCall('w', 'code', `<![CDATA[${code}]]>`)), ...sieve.end()]
     expect(calls(events)).toEqual([{ name: 'w', input: { code } }])
-    expect(sieve.stats().tokens).toBeLessThan(40)
   })
 
   it('should support fences, backticks and blank lines inside CDATA', () => {
@@ -147,13 +146,12 @@ describe('comments', () => {
     }
   })
 
-  it('should lex dashes in a comment as one text token, not one per dash', () => {
-    // a turn pushed whole goes through the lexer: 4,000 dashes must not become 4,000 tokens
+  it('should support dashes in a comment pushed whole (4,000 dashes that end nothing)', () => {
+    // what the dashes cost to read is bounded in test/perf/scaling.test.ts
     const comment = '<!-- ' + 'a - b -- c <!-- d\n'.repeat(1000) + '-->'
     const sieve = createSieve()
     const events = [...sieve.push(xmlCall('w', 'path', `src/a.ts${comment}`)), ...sieve.end()]
     expect(calls(events)).toEqual([{ name: 'w', input: { path: 'src/a.ts' } }])
-    expect(sieve.stats().tokens).toBeLessThan(40)
   })
 
   it('should not support an unclosed comment ending the block (unterminated)', () => {

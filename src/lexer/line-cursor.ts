@@ -145,44 +145,44 @@ export interface HeldRun {
  * the look-ahead is used up (1-char chunks would otherwise lex up to 256
  * characters per character).
  */
-export class HeldCandidate {
+export interface HeldCandidate {
+  /** The line state reached after what was read. */
+  state: LineState
+  /** Characters read since the run's start. */
+  read: number
   /** The held run's length so far, while it goes on (-1 once it ended). */
-  private runLength = 0
+  runLength: number
+  /** What decides the run by its length alone, once it ends. */
+  run: HeldRun | null
+}
 
-  constructor(
-    private state: LineState,
-    private read: number,
-    private readonly run: HeldRun | null,
-  ) {}
+/**
+ * The look-ahead from the run's start `start` over the held text once; null
+ * when it ends within it. `run`: what decides the run by its length alone.
+ */
+export function candidateOver(start: LineState, held: string, run: HeldRun | null = null): HeldCandidate | null {
+  const h: HeldCandidate = { state: start, read: 0, runLength: 0, run: run === null ? null : { closes: [...run.closes], lineStart: run.lineStart } }
+  return extendCandidate(h, held) ? h : null
+}
 
-  /**
-   * The look-ahead from the run's start `start` over the held text once; null
-   * when it ends within it. `run`: what decides the run by its length alone.
-   */
-  static over(start: LineState, held: string, run: HeldRun | null = null): HeldCandidate | null {
-    const h = new HeldCandidate(start, 0, run)
-    return h.extend(held) ? h : null
-  }
-
-  /** True while the candidate stays open within the look-ahead after `chunk` (hold it too); false once the lexer must decide. */
-  extend(chunk: string): boolean {
-    for (let i = 0; i < chunk.length; i++) {
-      if (this.read >= candidateLookahead) return false
-      const c = chunk.charCodeAt(i)
-      if (this.runLength >= 0) {
-        if (c === 0x60) this.runLength++
-        else {
-          // the run ended: a length that decides it without the candidate goes to the lexer now, as it would have
-          // gone had the chunk not cut the run (the lexer's fate asks the length first)
-          const r = this.run
-          if (r !== null && (r.closes.includes(this.runLength) || (r.lineStart && this.runLength >= 3))) return false
-          this.runLength = -1
-        }
+/** True while the candidate `h` stays open within the look-ahead after `chunk` (hold it too); false once the lexer must decide. */
+export function extendCandidate(h: HeldCandidate, chunk: string): boolean {
+  for (let i = 0; i < chunk.length; i++) {
+    if (h.read >= candidateLookahead) return false
+    const c = chunk.charCodeAt(i)
+    if (h.runLength >= 0) {
+      if (c === 0x60) h.runLength++
+      else {
+        // the run ended: a length that decides it without the candidate goes to the lexer now, as it would have
+        // gone had the chunk not cut the run (the lexer's fate asks the length first)
+        const r = h.run
+        if (r !== null && (r.closes.includes(h.runLength) || (r.lineStart && h.runLength >= 3))) return false
+        h.runLength = -1
       }
-      this.state = next(this.state, c)
-      this.read++
-      if ((this.state & candidateBits) === 0) return false
     }
-    return this.read < candidateLookahead
+    h.state = next(h.state, c)
+    h.read++
+    if ((h.state & candidateBits) === 0) return false
   }
+  return h.read < candidateLookahead
 }

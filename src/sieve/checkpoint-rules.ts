@@ -12,6 +12,7 @@ import { tagKey } from '../lexer/context.js'
 import { isLineState } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { captureModes } from '../lexer/structure.js'
+import { candidateLookahead } from '../lexer/line-cursor.js'
 import { categoryOf } from '../lexer/token-instance.js'
 import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
@@ -77,6 +78,19 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
     lineState(h.lineState, f('hold.lineState'))
   } else check(!holdModes.has(s.mode), f('mode'), `is a hold's (${s.mode}) with no hold`)
   check(s.raw === null || (s.mode === modes.rawValue && s.raw !== ''), f('raw'), 'is set outside a raw value')
+  if (s.deferred !== null) {
+    // only a capture's pending text waits unlexed, read from where it stands
+    check(s.capture !== null && s.pending !== '', f('deferred'), 'is set with no pending text in a capture')
+    check(Number.isInteger(s.deferred.place) && s.deferred.place >= 0 && s.deferred.place <= 4, f('deferred.place'), 'is out of range')
+    check(s.deferred.body === 3 || s.deferred.body === 4, f('deferred.body'), 'is not a value or a body')
+  }
+  if (s.candidate !== null) {
+    const c = s.candidate
+    check(s.capture === null && s.pending !== '', f('candidate'), 'is set with no pending text outside a capture')
+    check(c.read <= candidateLookahead && c.runLength >= -1 && c.runLength <= c.read, f('candidate.read'), 'is out of range')
+    check(c.run === null || c.run.closes.every((n) => n >= 1 && n <= maxDepth), f('candidate.run'), 'holds a run length out of range')
+    lineState(c.state, f('candidate.state'))
+  }
   if (s.capture !== null) checkCapture(s, ctx, at)
   if (s.calls !== null) checkCalls(s.calls, s, at)
 }

@@ -62,7 +62,9 @@ export function checkStateShape(state: unknown): void {
     paragraphEnd: nullable(object),
     noHoldUntil: int,
     calls: nullable(object),
-  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls']))
+    deferred: nullable(object),
+    candidate: nullable(object),
+  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {
@@ -87,6 +89,11 @@ export function checkStateShape(state: unknown): void {
   }
   if (s.paragraphEnd !== null && s.paragraphEnd !== undefined) fields(s.paragraphEnd, 'paragraphEnd', { at: int, halts: count })
   if (s.calls !== null && s.calls !== undefined) checkCalls(s.calls)
+  if (s.deferred !== null && s.deferred !== undefined) fields(s.deferred, 'deferred', { mode: (v) => typeof v === 'string' && modeNames.has(v), place: count, body: count })
+  if (s.candidate !== null && s.candidate !== undefined) {
+    const c = fields(s.candidate, 'candidate', { state: int, read: count, runLength: int, run: nullable(object) })
+    if (c.run !== null) fields(c.run, 'candidate.run', { closes: (v) => Array.isArray(v) && v.every(count), lineStart: bool })
+  }
 }
 
 const callShape: Record<string, Check> = {

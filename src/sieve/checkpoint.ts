@@ -19,6 +19,8 @@ export function saveState(s: DriverState): unknown {
     capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens) },
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
     skip: s.skip && { ...s.skip },
+    deferred: s.deferred && { ...s.deferred },
+    candidate: s.candidate && { ...s.candidate, run: s.candidate.run && { closes: [...s.candidate.run.closes], lineStart: s.candidate.run.lineStart } },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
     calls: s.calls && structuredClone(s.calls),
     // the reasoning's own driver (`reasoningCalls: 'call'`), saved the same way
@@ -82,7 +84,7 @@ function restoreDriver(state: unknown, lexer: CompiledLexer): DriverState {
       run: null,
       tokens: loadTokens(lexer, raw.capture.tokens),
     }
-    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip == null ? null : { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning == null ? { phase: 'done', held: '', pos: raw.pos } : { ...raw.reasoning, inner: raw.reasoning.inner == null ? null : restoreDriver(raw.reasoning.inner, lexer) }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, capture }
+    return { ...raw, md, raw: raw.raw ?? null, skip: raw.skip == null ? null : { ...raw.skip, frame: typeof raw.skip.frame === 'string' ? raw.skip.frame : '*' }, reasoning: raw.reasoning == null ? { phase: 'done', held: '', pos: raw.pos } : { ...raw.reasoning, inner: raw.reasoning.inner == null ? null : restoreDriver(raw.reasoning.inner, lexer) }, paragraphEnd: raw.paragraphEnd ?? null, noHoldUntil: typeof raw.noHoldUntil === 'number' ? raw.noHoldUntil : -1, calls: raw.calls ?? null, deferred: raw.deferred ?? null, candidate: raw.candidate ?? null, capture }
   } catch (e) {
     throw new ToolsieveError('invalid-checkpoint', `the checkpoint does not fit this grammar: ${(e as Error).message}`, 'resume.state')
   }

@@ -17,6 +17,7 @@ import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { blank } from './char-set.js'
 import type { ShortcutTables } from './shortcut-tables.js'
+import type { Deferred } from './state.js'
 
 /** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
 type Place = 0 | 1 | 2 | 3 | 4
@@ -48,68 +49,42 @@ for (const c of ' \t\r\n=_.:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNO
 /** Most text kept unlexed: past this the lexer takes over as before (a long value goes on by the fast path). */
 export const deferLimit = 1024
 
+/** The deferral's rules; where its reading stands is the state's (`DriverState.deferred`). */
 export class Deferral {
-  private mine: string | null = null
-  private mineMode: ModeName | null = null
-  private place: Place = inTag
-  /** `startOf` for `startMode`. */
-  private startMode: ModeName | null = null
-  private start: { at: Place; body: Place } | undefined = undefined
-  /** Where the tag end of the deferred tag leads. */
-  private body: Place = inBody
-
   /**
    * `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed.
    * `streaming` (`streamArguments`): a value's text is streamed as it comes, so a parameter tag's end is lexed at once.
    */
   constructor(private readonly tables: Pick<ShortcutTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
 
-  /** `pending` is text this deferral holds (not a tail the lexer left). */
-  owns(pending: string): boolean {
-    return pending !== '' && pending === this.mine
-  }
-
-  /** The lexer took the pending text: whatever is pending next is the lexer's. */
-  reset(): void {
-    this.mine = null
-  }
-
-  /** The new pending text if `chunk` can wait, else null (lex `pending + chunk` now). */
-  wait(mode: ModeName, pending: string, chunk: string): string | null {
+  /**
+   * Where the reading stands once `chunk` follows the pending text (`deferred`: the reading of it so far, or
+   * null: it is a tail the lexer left, read from the start of `mode`), or null: lex the pending text and `chunk` now.
+   */
+  wait(mode: ModeName, pending: string, deferred: Deferred | null, chunk: string): Deferred | null {
     if (pending.length + chunk.length > deferLimit) return null
-    if (pending === this.mine && mode === this.mineMode) return this.keep(mode, pending + chunk, this.read(chunk, 0, this.place, this.body), this.body)
-    // most chunks of a capture come in a mode that defers nothing: answered without a keyed lookup
-    if (mode !== this.startMode) {
-      this.startMode = mode
-      this.start = startOf[mode]
-    }
-    const start = this.start
+    if (deferred !== null && deferred.mode === mode) return this.keep(mode, this.read(chunk, 0, deferred.place as Place, deferred.body as Place), deferred.body as Place)
+    const start = startOf[mode]
     if (start === undefined) return null
     const at = this.read(pending, 0, start.at, start.body)
-    return at === stop ? null : this.keep(mode, pending + chunk, this.read(chunk, 0, at, start.body), start.body)
+    return at === stop ? null : this.keep(mode, this.read(chunk, 0, at, start.body), start.body)
   }
 
   /**
    * `text`, pending in body mode `mode`, starts with an opening tag whose
-   * name ends at `nameEnd` and whose token would push `tagMode`: the new
-   * pending text if the rest can wait as that tag's attributes would, else
+   * name ends at `nameEnd` and whose token would push `tagMode`: where the
+   * reading stands if the rest can wait as that tag's attributes would, else
    * null.
    */
-  opener(mode: ModeName, tagMode: ModeName, text: string, nameEnd: number): string | null {
+  opener(mode: ModeName, tagMode: ModeName, text: string, nameEnd: number): Deferred | null {
     const start = startOf[tagMode]
     if (start === undefined || text.length > deferLimit) return null
-    return this.keep(mode, text, this.read(text, nameEnd, start.at, start.body), start.body)
+    return this.keep(mode, this.read(text, nameEnd, start.at, start.body), start.body)
   }
 
-  private keep(mode: ModeName, text: string, at: Place | typeof stop, body: Place): string | null {
-    if (at === stop) return null
-    this.place = at
-    this.body = body
-    this.mineMode = mode
-    this.mine = text
-    return text
+  private keep(mode: ModeName, at: Place | typeof stop, body: Place): Deferred | null {
+    return at === stop ? null : { mode, place: at, body }
   }
-
   /** Where the reader stands after `text` from `offset`, or `stop` if some character could end the block or break it. */
   private read(text: string, offset: number, from: Place, body: Place): Place | typeof stop {
     let at: Place = from

@@ -26,7 +26,7 @@ import { LexerRuns, type RunHost } from './lexer-runs.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
 import type { Answer } from './answer.js'
-import type { HeldCandidate } from '../lexer/line-cursor.js'
+import { extendCandidate } from '../lexer/line-cursor.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
 
@@ -36,10 +36,8 @@ export class Driver implements DriverCore, RunHost {
   readonly guard: GuardSettings
   /** See {@link RunHost.ctxNow}. */
   ctxNow: LexContext | null = null
-  /** See {@link RunHost.tail}. */
-  tail: TailState | null = null
-  /** See {@link RunHost.candidate}. */
-  candidate: HeldCandidate | null = null
+  /** The last {@link tail} worked out, for the pending text and mode it was for: a cache, never state. */
+  private tailMemo: { pending: string; mode: ModeName; tail: TailState | null } = { pending: '', mode: modes.prose, tail: null }
   readonly shortcuts: Shortcuts
   readonly deferral: Deferral
   readonly holds: Holds
@@ -49,6 +47,20 @@ export class Driver implements DriverCore, RunHost {
   readonly calls: CallStream | null
   /** With `reasoningCalls: 'call'`: where the reasoning goes, to be sieved for calls; null: it is reasoning as it comes. */
   private readonly reasoningSink: ReasoningCalls | null
+
+  /** Where the pending tail stands in the delimiters it may become (`lexer/tail.ts`): a function of the pending text and the mode. */
+  get tail(): TailState | null {
+    const s = this.s
+    if (s.pending === '') return null
+    const m = this.tailMemo
+    if (m.pending !== s.pending || m.mode !== s.mode) this.tailMemo = { pending: s.pending, mode: s.mode, tail: this.lexer.tails.get(s.mode)?.start(s.pending) ?? null }
+    return this.tailMemo.tail
+  }
+
+  /** `tail` as a reading just found it, kept so it is not worked out again. */
+  private knownTail(tail: TailState | null): void {
+    this.tailMemo = { pending: this.s.pending, mode: this.s.mode, tail }
+  }
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
@@ -133,14 +145,14 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     if (s.capture !== null && s.carry === null && s.capture.length + s.pending.length + chunk.length <= this.opts.captureLimit) {
       // inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `deferral.ts`)
-      const next = this.deferral.wait(s.mode, s.pending, chunk)
-      if (next !== null) {
-        s.pending = next
-        this.tail = null
+      const deferred = this.deferral.wait(s.mode, s.pending, s.deferred, chunk)
+      if (deferred !== null) {
+        s.pending += chunk
+        s.deferred = deferred
         return null
       }
       // the deferred tag can wait no longer: in its common shape it is read without the lexer
-      if (this.deferral.owns(s.pending)) {
+      if (s.deferred !== null && s.pending !== '') {
         const text = s.pending + chunk
         const a = this.shortcuts.readTag(text)
         if (a !== null) return this.apply(a, text)
@@ -161,8 +173,8 @@ export class Driver implements DriverCore, RunHost {
     if (a !== null && a.then !== 'defer') return this.apply(a, text)
     if (a !== null && this.deferTag(a.deferMode!, text, a.end)) return null
     // the held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing
-    const c = this.candidate
-    if (c !== null && c.extend(chunk)) {
+    const c = s.candidate
+    if (c !== null && extendCandidate(c, chunk)) {
       s.pending = text
       this.noteHeldTail()
       return null
@@ -200,7 +212,7 @@ export class Driver implements DriverCore, RunHost {
     if (a.then === 'held') {
       // what the lexer's Incomplete token would hold: a tag start (or line-start spaces) the chunk end leaves undecided
       s.pending = text.slice(n)
-      this.tail = a.tail
+      this.knownTail(a.tail)
       this.noteHeldTail()
       return null
     }
@@ -253,9 +265,8 @@ export class Driver implements DriverCore, RunHost {
     const base = s.pos
     const startLine = s.lineState
     s.pending = ''
-    this.deferral.reset()
-    this.tail = null
-    this.candidate = null
+    s.deferred = null
+    s.candidate = null
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
@@ -294,10 +305,10 @@ export class Driver implements DriverCore, RunHost {
   private deferTag(tagMode: ModeName, text: string, nameEnd: number): boolean {
     const s = this.s
     if (s.capture!.length + text.length > this.opts.captureLimit) return false
-    const next = this.deferral.opener(s.mode, tagMode, text, nameEnd)
-    if (next === null) return false
-    s.pending = next
-    this.tail = null
+    const deferred = this.deferral.opener(s.mode, tagMode, text, nameEnd)
+    if (deferred === null) return false
+    s.pending = text
+    s.deferred = deferred
     return true
   }
 

@@ -10,11 +10,9 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/context.js'
 import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { HeldCandidate, LineCursor } from '../lexer/line-cursor.js'
+import { candidateOver, LineCursor } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { SieveStats } from '../types.js'
-import type { Deferral } from './deferral.js'
-import type { TailState } from '../lexer/tail.js'
 import type { Holds } from './holds.js'
 import { windowSize, type DriverState, type Restart } from './state.js'
 
@@ -27,14 +25,9 @@ export interface RunHost {
   readonly lexer: CompiledLexer
   readonly stats: SieveStats
   readonly guard: GuardSettings
-  /** Where the pending tail stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
-  tail: TailState | null
-  /** The pending tail is a backtick run held in an open HTML candidate: how far its look-ahead has read. */
-  candidate: HeldCandidate | null
   /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
   noteHeldTail(): void
   readonly holds: Holds
-  readonly deferral: Deferral
   /**
    * The context of the lexer run whose tokens are being handled (its carry
    * is the last run part's); null while a shortcut's tokens are (`Driver.apply`).
@@ -66,7 +59,6 @@ export class LexerRuns {
       const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
       this.lexWindow(s.pending + piece, false)
     }
-    this.d.tail = s.pending === '' ? null : this.d.lexer.tails.get(s.mode)?.start(s.pending) ?? null
     return true
   }
 
@@ -88,8 +80,8 @@ export class LexerRuns {
   private boundary(text: string, final: boolean): Restart | null {
     const s = this.d.s
     s.pending = ''
-    this.d.candidate = null
-    this.d.deferral.reset()
+    s.candidate = null
+    s.deferred = null
     if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
     const c = s.carry
     s.carry = null
@@ -160,7 +152,7 @@ export class LexerRuns {
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
           s.pending = tok.image
-          if (info.candidateHold === true) this.d.candidate = HeldCandidate.over(ctx.lines.stateAt(text, consumed), tok.image, ctx.lines.heldRun)
+          if (info.candidateHold === true) s.candidate = candidateOver(ctx.lines.stateAt(text, consumed), tok.image, ctx.lines.heldRun)
           break
         }
         if (tok.payload !== undefined) s.md = tok.payload as MarkdownState

@@ -13,6 +13,7 @@ import type { ToolCallEvent } from '../types.js'
 import { initialReasoning, type ReasoningState, type ReasoningTags } from './reasoning.js'
 import type { CallStreamState } from './call-stream.js'
 import type { QuotedCalls } from './quoted.js'
+import type { HeldCandidate } from '../lexer/line-cursor.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {
@@ -122,6 +123,28 @@ export interface DriverState {
   noHoldUntil: number
   /** With `streamArguments`: how far the capture's calls have been streamed (`call-stream.ts`); null without. */
   calls: CallStreamState | null
+  /**
+   * Chunk edge: `pending` is a tag's attribute text (and what follows its end) kept unlexed until a chunk that can
+   * end or break the block (`deferral.ts`): where the reading of it stands. null: `pending`, if any, is the
+   * lexer's undecided tail.
+   */
+  deferred: Deferred | null
+  /**
+   * Chunk edge: `pending` is a backtick run held inside an open HTML tag or autolink, read on a chunk at a time
+   * until the candidate ends (`line-cursor.ts`). null: none.
+   */
+  candidate: HeldCandidate | null
+}
+
+/**
+ * Where a deferred tag's reading stands: `mode` is the mode the text was deferred in, `place` where the reader
+ * is (0 in the tag, 1 in a double quote, 2 in a single quote, 3 in a value, 4 in a body) and `body` where the
+ * tag's end leads (3 or 4).
+ */
+export interface Deferred {
+  mode: ModeName
+  place: number
+  body: number
 }
 
 export interface DriverOptions extends BlockOptions {
@@ -148,7 +171,7 @@ export interface DriverOptions extends BlockOptions {
 export const windowSize = 16 * 1024
 
 export function initialState(): DriverState {
-  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, reasoning: initialReasoning(false, false), paragraphEnd: null, noHoldUntil: -1, calls: null }
+  return { mode: modes.prose, md: freshMarkdown(), lineState: streamStart, carry: null, pending: '', pos: 0, capture: null, hold: null, sawSyntax: false, raw: null, skip: null, reasoning: initialReasoning(false, false), paragraphEnd: null, noHoldUntil: -1, calls: null, deferred: null, candidate: null }
 }
 
 /** Turns the fast path's pending body text into one token of its mode. */

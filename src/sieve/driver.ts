@@ -26,7 +26,8 @@ import { LexerRuns, type RunHost } from './lexer-runs.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
 import type { Answer } from './answer.js'
-import { extendCandidate } from '../lexer/line-cursor.js'
+import { extendCandidate, type HeldCandidate } from '../lexer/line-cursor.js'
+import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
 
@@ -270,8 +271,6 @@ export class Driver implements DriverCore, RunHost {
     // not from a lexer run: line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
-      // a tag held after an unmatched backtick carries the levels open at it, as the lexer's token does
-      if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
       if (r !== null) {
         // the rest of `text` in another mode: nothing of it was lexed, so the shortcuts may read it from there
@@ -288,6 +287,31 @@ export class Driver implements DriverCore, RunHost {
     s.pos = base + end
     s.lineState = lineStateBefore(text, end, startLine)
     return end
+  }
+
+  /** See {@link RunHost.boundary}. */
+  boundary(text: string, final: boolean): Restart | null {
+    return settleAtBoundary(this, text, final)
+  }
+
+  /** See {@link RunHost.enterRun}. */
+  enterRun(r: Restart): void {
+    this.s.mode = r.mode
+    this.s.md = r.md
+  }
+
+  /** See {@link RunHost.held}. */
+  held(image: string, candidate: HeldCandidate | null): void {
+    this.s.pending = image
+    this.s.candidate = candidate
+  }
+
+  /** See {@link RunHost.ranTo}. */
+  ranTo(pos: number, lineState: LineState, carry: RunCarry | null): void {
+    const s = this.s
+    s.carry = carry
+    s.pos = pos
+    s.lineState = lineState
   }
 
   /** See {@link RunHost.noteHeldTail}. */
@@ -353,6 +377,9 @@ export class Driver implements DriverCore, RunHost {
   /** See {@link RunHost.token}. */
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
     const s = this.s
+    // a token that moves the Markdown state carries the state after it (a run, a line feed; a tag held after an
+    // unmatched backtick, the levels open at it)
+    if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
     const target = info.push
     if (s.skip !== null) return this.skipped(tok, info, text, base, startLine)
     const cap = s.capture

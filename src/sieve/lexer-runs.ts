@@ -7,10 +7,9 @@
  */
 import type { IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/context.js'
-import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
-import { modes, type ModeName } from '../lexer/modes.js'
-import { candidateOver, LineCursor } from '../lexer/line-cursor.js'
+import type { LexContext, LineState, RunCarry } from '../lexer/context.js'
+import type { GuardSettings } from '../lexer/markdown.js'
+import { candidateOver, LineCursor, type HeldCandidate } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { SieveStats } from '../types.js'
 import type { Holds } from './holds.js'
@@ -35,6 +34,18 @@ export interface RunHost {
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
   rawOpener(): string
+  /**
+   * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
+   * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
+   * of that run, if any.
+   */
+  boundary(text: string, final: boolean): Restart | null
+  /** A run (or window) starts from `r`'s mode and Markdown state. */
+  enterRun(r: Restart): void
+  /** The run's text ended in an undecided tail, `image`; `candidate`: it is a backtick run held in an open HTML candidate. */
+  held(image: string, candidate: HeldCandidate | null): void
+  /** The run's tokens were walked up to stream offset `pos`, where the line state is `lineState` and `carry` is the run cut by the end. */
+  ranTo(pos: number, lineState: LineState, carry: RunCarry | null): void
   /** Handle one token; returns where to restart lexing if the rest of this text was lexed under a wrong assumption. */
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null
 }
@@ -65,42 +76,11 @@ export class LexerRuns {
   /** Lex `text`, which starts at stream offset `s.pos` (the pending tail included): a window of a chunk, or the stream's last text. */
   lexWindow(text: string, final: boolean): void {
     const s = this.d.s
-    const r = this.boundary(text, final)
+    const r = this.d.boundary(text, final)
     if (r !== null) return this.run(r, final)
     // nothing left to lex (the stream ended right after a run): the decision above was all there was
     if (text === '' && s.carry === null) return
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
-  }
-
-  /**
-   * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
-   * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
-   * of that run, if any.
-   */
-  private boundary(text: string, final: boolean): Restart | null {
-    const s = this.d.s
-    s.pending = ''
-    s.candidate = null
-    s.deferred = null
-    if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
-    const c = s.carry
-    s.carry = null
-    const d = decideCarried(c, c.mode as ModeName, s.md, this.d.guard)
-    if (d.target === modes.halt && s.hold !== null && s.hold.givenUp) {
-      // the run that ended the paragraph already went out as text: decide it again where the re-lex would
-      const after = this.d.holds.afterHalt(s.mode)
-      s.hold = null
-      const again = decideCarried(c, after.mode, after.md, this.d.guard)
-      s.mode = again.target ?? after.mode
-      s.md = again.md ?? after.md
-      return null
-    }
-    if (d.md !== null) s.md = d.md
-    const h = s.hold
-    // the run went into the hold piece by piece; now that it ended, the hold takes it as a whole run token
-    const r = h === null ? null : this.d.holds.runEnded(h, d.target, text)
-    if (r === null && d.target !== null) s.mode = d.target
-    return r
   }
 
   /** Lex from `first` on, a window at a time, following every restart a token makes. `final`: the stream ends with this text. */
@@ -132,8 +112,7 @@ export class LexerRuns {
         text = text.slice(0, size)
       }
       const last = final && later === null && after.length === 0
-      s.mode = r.mode
-      s.md = r.md
+      this.d.enterRun(r)
       const carry0 = r.carry
       // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
       const md = r.md
@@ -151,11 +130,9 @@ export class LexerRuns {
         const info = this.d.lexer.infoByIdx[tok.tokenTypeIdx]!
         if (info.category === 'Incomplete') {
           consumed = tok.startOffset
-          s.pending = tok.image
-          if (info.candidateHold === true) s.candidate = candidateOver(ctx.lines.stateAt(text, consumed), tok.image, ctx.lines.heldRun)
+          this.d.held(tok.image, info.candidateHold === true ? candidateOver(ctx.lines.stateAt(text, consumed), tok.image, ctx.lines.heldRun) : null)
           break
         }
-        if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
         r = this.d.token(tok, info, text, base, startLine, carry0)
         if (r !== null) break
       }
@@ -165,14 +142,12 @@ export class LexerRuns {
         grow = this.afterRestart
         continue
       }
-      s.carry = ctx.carry
-      s.pos = base + consumed
-      s.lineState = ctx.lines.stateAt(text, consumed)
+      this.d.ranTo(base + consumed, ctx.lines.stateAt(text, consumed), ctx.carry)
       if (later === null && after.length > 0) later = after.pop()!
       if (later !== null) {
         const next: string = s.pending + later
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
-        r = this.boundary(next, false)
+        r = this.d.boundary(next, false)
         if (r !== null) {
           grow = this.afterRestart
           continue

@@ -8,3 +8,6 @@ export { ToolsieveError, GrammarError, type ToolsieveErrorCode } from './errors.
 export type * from './types.js'
 export type { Grammar, GrammarPatch, Frame, FramePart, FrameSequence, Role, RoleName } from './grammar/types.js'
 export { buildToolPrompt, type ToolPromptOptions, type PromptToolDefinition } from './prompt/tool-prompt.js'
+export { dialects } from './dialects/registry.js'
+export { validateDialect } from './dialects/validate.js'
+export type { DialectPack, BlockSpec, CallSpec, Delimiter, Region, NameSource, IdSpec, ArgumentsSpec, ValueRules, EnvelopeSpec, JsonType, TagSpelling as DialectTagSpelling } from './dialects/types.js'

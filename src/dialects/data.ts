@@ -1058,7 +1058,7 @@ export const dialectData: Record<string, unknown> = {
       }
     ],
     "values": {
-      "strings": "json",
+      "strings": "raw",
       "literals": {
         "true": "true",
         "false": "false",

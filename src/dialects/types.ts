@@ -182,7 +182,7 @@ export interface BlockSpec {
   layout: 'wrapper' | 'call' | 'per-opener'
   /** A wrapper's calls as one JSON array (`[{…}, {…}]`) instead of one after another. */
   array?: boolean
-  /** Written after the opener and before the closer. */
+  /** Written after the opener and before the closer; around nothing, equal paddings are written once. */
   padding: { afterOpen: string; beforeClose: string }
   /**
    * Between calls: inside a wrapper, part of the block; between blocks of

@@ -228,18 +228,21 @@ export function blockOf(pack: DialectPack, variant: string | undefined): BlockSp
   return block
 }
 
+/** The block's padding around `inner`; around nothing, equal paddings are one line break, not two. */
+function padded(block: BlockSpec, inner: string): string {
+  const { afterOpen, beforeClose } = block.padding
+  return inner === '' && afterOpen === beforeClose ? afterOpen : afterOpen + inner + beforeClose
+}
+
 /** Calls as `pack` writes them: one block, or one block per call joined by the block's separator. */
 export function formatDialect(calls: readonly FormattableCall[], pack: DialectPack, variant?: string): string {
   if (!Array.isArray(calls)) throw new ToolsieveError('invalid-option', 'calls must be an array', 'calls')
   const block = blockOf(pack, variant)
   const ctx: Ctx = { pack, sp: pack.tagSpelling ?? xmlSpelling, block, values: pack.values }
   const written = calls.map((call, i) => writeCall(checkCall(call, i), ctx))
-  const { afterOpen, beforeClose } = block.padding
   if (block.layout === 'wrapper') {
     const inner = written.map((w) => w.text).join(block.separator.write)
-    return write(block.open, 'open', ctx.sp) + afterOpen + (block.array === true ? `[${inner}]` : inner) + beforeClose + write(block.close, 'close', ctx.sp)
+    return write(block.open, 'open', ctx.sp) + padded(block, block.array === true ? `[${inner}]` : inner) + write(block.close, 'close', ctx.sp)
   }
-  return written
-    .map((w) => write(block.open, 'open', ctx.sp, w.blockAttrs, w.blockValue) + afterOpen + w.text + beforeClose + write(block.close, 'close', ctx.sp))
-    .join(block.separator.write)
+  return written.map((w) => write(block.open, 'open', ctx.sp, w.blockAttrs, w.blockValue) + padded(block, w.text) + write(block.close, 'close', ctx.sp)).join(block.separator.write)
 }

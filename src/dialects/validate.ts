@@ -272,15 +272,12 @@ export function validateDialect(data: unknown): DialectPack {
   const o = obj(data, '', ['$schema', 'name', 'description', 'models', 'sources', 'grammar', 'tagSpelling', 'regions', 'envelope', 'values', 'blocks', 'limits'])
   const name = str(o.name, 'name')
   if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Bad('name', 'must be lower-case letters, digits, dots and dashes')
+  const description = str(o.description, 'description')
+  const models = strings(o.models, 'models')
+  const sources = strings(o.sources, 'sources')
+  const rules = values(o.values, 'values')
   if (!Array.isArray(o.blocks) || o.blocks.length === 0) throw new Bad('blocks', 'must list at least one block')
-  const pack: DialectPack = {
-    name,
-    description: str(o.description, 'description'),
-    models: strings(o.models, 'models'),
-    sources: strings(o.sources, 'sources'),
-    values: values(o.values, 'values'),
-    blocks: o.blocks.map((b, i) => block(b, `blocks[${i}]`)),
-  }
+  const pack: DialectPack = { name, description, models, sources, values: rules, blocks: o.blocks.map((b, i) => block(b, `blocks[${i}]`)) }
   const seen = new Set<string>()
   pack.blocks.forEach((b, i) => {
     if (seen.has(b.name)) throw new Bad(`blocks[${i}].name`, `repeats ${JSON.stringify(b.name)}`)

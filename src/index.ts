@@ -10,4 +10,4 @@ export type { Grammar, GrammarPatch, Frame, FramePart, FrameSequence, Role, Role
 export { buildToolPrompt, type ToolPromptOptions, type PromptToolDefinition } from './prompt/tool-prompt.js'
 export { dialects } from './dialects/registry.js'
 export { validateDialect } from './dialects/validate.js'
-export type { DialectPack, BlockSpec, CallSpec, Delimiter, Region, NameSource, IdSpec, ArgumentsSpec, ValueRules, EnvelopeSpec, JsonType, TagSpelling as DialectTagSpelling } from './dialects/types.js'
+export type { DialectPack, BlockSpec, CallSpec, Delimiter, Region, NameSource, IdSpec, ArgumentsSpec, ValueRules, EnvelopeSpec, JsonType } from './dialects/types.js'

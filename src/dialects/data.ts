@@ -492,8 +492,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -795,8 +794,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -829,8 +827,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -862,8 +859,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -1001,8 +997,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -1100,8 +1095,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -1162,7 +1156,7 @@ export const dialectData: Record<string, unknown> = {
       }
     ],
     "limits": [
-      "HY3's values are written as JSON; its parser also reads Python literals (literal_eval)."
+      "HY3's strings are written raw and other values as JSON; its vLLM parser also takes Python literals (literal_eval)."
     ]
   },
   "internlm": {
@@ -1226,8 +1220,7 @@ export const dialectData: Record<string, unknown> = {
             "field": "parameters",
             "aliases": [
               "arguments"
-            ],
-            "serialised": true
+            ]
           },
           "gap": ""
         }
@@ -1287,8 +1280,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -1609,8 +1601,7 @@ export const dialectData: Record<string, unknown> = {
             "field": "parameters",
             "aliases": [
               "arguments"
-            ],
-            "serialised": true
+            ]
           },
           "gap": ""
         }
@@ -1690,15 +1681,14 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
       }
     ],
     "limits": [
-      "Pretty-printed JSON spanning lines is read (the JSON's end ends a call), unlike vLLM's line parser."
+      "A call ends where its JSON ends, so pretty-printed JSON spanning lines is one call (vLLM's line parser misses it)."
     ]
   },
   "minimax-m2": {
@@ -1928,8 +1918,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": "",
           "id": {
@@ -2007,8 +1996,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -2044,8 +2032,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -2606,8 +2593,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }
@@ -2639,8 +2625,7 @@ export const dialectData: Record<string, unknown> = {
           },
           "arguments": {
             "kind": "json",
-            "field": "arguments",
-            "serialised": true
+            "field": "arguments"
           },
           "gap": ""
         }

@@ -1,13 +1,14 @@
 /**
  * A dialect pack: one family's text-emitted tool-call format as plain data
  * (`grammar/dialects/<name>.json`, described by `grammar/dialect.schema.json`).
- * The same data is read by the sieve and written by `formatToolCalls` /
- * `buildToolPrompt`, so a family differs from another only here.
+ * `formatToolCalls` and `buildToolPrompt` interpret it, and a reader takes
+ * the same data, so a family differs from another only here.
  *
  * Where a string is written (`write`, `gap`, `padding`, separators), a reader
  * takes blanks (spaces, tabs, newlines) there as optional: the written form is
  * the template's, the read form is what models drift into.
  */
+import type { TagSpelling } from '../types.js'
 
 /** How a stretch of the stream begins or ends. */
 export type Delimiter =
@@ -30,15 +31,8 @@ export type Delimiter =
   /** Only the end of the stream closes it. */
   | { kind: 'end-of-stream' }
 
-/** How tags are spelled around their local name. */
-export interface TagSpelling {
-  /** Before an opener's name: `<`, `<｜DSML｜`, `<|open|>`. */
-  open: string
-  /** Before a closer's name: `</`, `</｜DSML｜`, `<|close|>`. */
-  close: string
-  /** After the name and attributes: `>`, `<|sep|>`. */
-  end: string
-}
+/** How tags are spelled around their local name: `open` before an opener's name (`<`, `<｜DSML｜`, `<|open|>`), `close` before a closer's (`</`, `<|close|>`), `end` after the name and attributes (`>`, `<|sep|>`). */
+export type { TagSpelling }
 
 /** A stretch that is not scanned for calls unless `scan` says so. */
 export interface Region {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { Validator, type Schema } from '@cfworker/json-schema'
 import { describe, expect, it } from 'vitest'
 import { readPacks, renderDialectModule, targetFile } from '../../scripts/generate-dialect-data.js'
-import { dialects, formatToolCalls, validateDialect, ToolsieveError } from '../../src/index.js'
+import { defaultGrammar, dialects, formatToolCalls, validateDialect, ToolsieveError } from '../../src/index.js'
 
 const schema = JSON.parse(readFileSync(new URL('../../grammar/dialect.schema.json', import.meta.url), 'utf8')) as Schema
 const files = readPacks()
@@ -64,8 +64,25 @@ describe('the dialect packs', () => {
     expect(readFileSync(targetFile, 'utf8'), 'run `npx tsx scripts/generate-dialect-data.ts`').toBe(renderDialectModule(files))
   })
 
-  it('should support deepseek describing the default grammar', () => {
-    expect(dialects.deepseek!.grammar).toBe('default')
+  it('should support deepseek describing the default grammar: its role names, attributes and DSML spelling', () => {
+    const pack = dialects.deepseek!
+    const block = pack.blocks[0]!
+    const names = (role: 'wrapper' | 'invoke' | 'parameter') => defaultGrammar.roles[role].map((n) => (typeof n === 'string' ? n : n.name))
+    expect(pack.grammar).toBe('default')
+    expect(block.open).toEqual({ kind: 'tag', name: 'tool_calls' })
+    expect(names('wrapper')).toContain('tool_calls')
+    expect(block.call.open).toEqual({ kind: 'tag', name: 'invoke' })
+    expect(names('invoke')).toContain('invoke')
+    expect(block.call.arguments).toEqual({ kind: 'elements', element: { kind: 'tag', name: 'parameter' }, key: { from: 'attribute', attribute: defaultGrammar.attributes?.name ?? 'name' }, close: 'explicit' })
+    expect(names('parameter')).toContain('parameter')
+    expect(pack.values.typeAttribute?.attribute).toBe(defaultGrammar.attributes?.string ?? 'string')
+    expect(pack.tagSpelling).toEqual({ open: '<｜DSML｜', close: '</｜DSML｜', end: '>' })
+    expect(defaultGrammar.frames.map((f) => f.name)).toContain('dsml')
+  })
+
+  it('should support grammar/dialects/README.md listing every pack', () => {
+    const readme = readFileSync(new URL('../../grammar/dialects/README.md', import.meta.url), 'utf8')
+    for (const name of Object.keys(dialects)) expect(readme, name).toContain(`| \`${name}\` |`)
   })
 })
 
@@ -115,5 +132,14 @@ describe('validateDialect', () => {
     })
     expect(schemaErrors(pack)).toEqual([])
     expect(formatToolCalls([{ name: 'f', input: { a: 1 } }, { name: 'g', input: {} }], { dialect: pack })).toBe('@@call f {"a":1} @@end\n@@call g {} @@end')
+  })
+
+  it('should support keys as tag names (MiniMax-M3 style), written by the same interpreter', () => {
+    const pack = validateDialect({
+      ...structuredClone(files['minimax-m2'] as object),
+      name: 'tag-keys',
+      blocks: [{ ...structuredClone((files['minimax-m2'] as any).blocks[0]), call: { ...structuredClone((files['minimax-m2'] as any).blocks[0].call), arguments: { kind: 'elements', element: { kind: 'tag', name: 'parameter' }, key: { from: 'tag-name' }, close: 'explicit' } } }],
+    })
+    expect(formatToolCalls([{ name: 'f', input: { city: 'Paris', n: 2 } }], { dialect: pack })).toBe('<minimax:tool_call>\n<invoke name="f">\n<city>Paris</city>\n<n>2</n>\n</invoke>\n</minimax:tool_call>')
   })
 })

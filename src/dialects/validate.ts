@@ -294,5 +294,6 @@ export function validateDialect(data: unknown): DialectPack {
   }
   if (o.envelope !== undefined) pack.envelope = envelope(o.envelope, 'envelope')
   if (o.limits !== undefined) pack.limits = strings(o.limits, 'limits')
+  if (o.$schema !== undefined) str(o.$schema, '$schema', { empty: true })
   return pack
 }

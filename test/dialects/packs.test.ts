@@ -143,3 +143,36 @@ describe('validateDialect', () => {
     expect(formatToolCalls([{ name: 'f', input: { city: 'Paris', n: 2 } }], { dialect: pack })).toBe('<minimax:tool_call>\n<invoke name="f">\n<city>Paris</city>\n<n>2</n>\n</invoke>\n</minimax:tool_call>')
   })
 })
+
+describe('dialect.schema.json and validateDialect agreeing', () => {
+  /** Every path into `v` (objects and arrays), as key lists. */
+  function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+    if (typeof v !== 'object' || v === null) return []
+    const keys = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v)
+    return keys.flatMap((k) => [[...at, k], ...paths((v as any)[k], [...at, k])])
+  }
+  function mutate(data: unknown, path: Array<string | number>, how: 'delete' | 'number' | 'empty'): unknown {
+    const copy = structuredClone(data) as any
+    let parent = copy
+    for (const k of path.slice(0, -1)) parent = parent[k]
+    const last = path.at(-1)!
+    if (how === 'delete') Array.isArray(parent) ? parent.splice(last as number, 1) : delete parent[last]
+    else parent[last] = how === 'number' ? 42 : ''
+    return copy
+  }
+
+  it('should not support anything the schema refuses: every one-field break of every pack is refused by validateDialect too', () => {
+    let refusedBySchema = 0
+    for (const [name, data] of Object.entries(files)) {
+      for (const path of paths(data)) {
+        for (const how of ['delete', 'number', 'empty'] as const) {
+          const broken = mutate(data, path, how)
+          if (schemaErrors(broken).length === 0) continue
+          refusedBySchema++
+          expect(refused(broken)[0], `${name} ${how} ${path.join('.')}`).toBe('invalid-dialect')
+        }
+      }
+    }
+    expect(refusedBySchema).toBeGreaterThan(1000)
+  })
+})

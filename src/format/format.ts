@@ -83,7 +83,17 @@ export function inputOf(call: FormattableCall, i: number): Record<string, unknow
  * // <｜DSML｜parameter name="limit" string="false">20</｜DSML｜parameter>
  * // </｜DSML｜invoke>
  * // </｜DSML｜tool_calls>
+ *
+ * formatToolCalls([{ name: 'read_file', input: { path: 'a.ts' } }], { dialect: 'hermes' })
+ * // <tool_call>
+ * // {"name": "read_file", "arguments": {"path": "a.ts"}}
+ * // </tool_call>
  * ```
+ *
+ * With a dialect, a value the pack's readers could not give back (a raw value
+ * holding its own closer, a quoted string holding the quote token) throws
+ * `invalid-option` rather than being written; a call's `id` is written where
+ * the pack carries ids, made from the pack's template when absent.
  */
 export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
   if (options.dialect !== undefined && options.dialect !== null) {

@@ -9,7 +9,7 @@ import { validateDialect } from './validate.js'
 
 /** Every shipped dialect pack by name (`dialects['qwen3-coder']`), as in `grammar/dialects/<name>.json`. */
 export const dialects: Readonly<Record<string, DialectPack>> = Object.freeze(
-  Object.fromEntries(Object.entries(dialectData).map(([name, data]) => [name, Object.freeze(validateDialect(data))])),
+  Object.fromEntries(Object.entries(dialectData).map(([name, data]) => [name, validateDialect(data)])),
 )
 
 const checked = new WeakSet<object>()

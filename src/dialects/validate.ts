@@ -6,6 +6,7 @@
  * An error names the field: `blocks[0].call.name.from`.
  */
 import { ToolsieveError } from '../errors.js'
+import { deepFreeze } from '../grammar/validate.js'
 import type { ArgumentsSpec, BlockSpec, CallSpec, Delimiter, DialectPack, EnvelopeSpec, IdSpec, NameSource, Region, ValueRules } from './types.js'
 
 class Bad extends ToolsieveError {
@@ -263,8 +264,8 @@ function envelope(v: unknown, field: string): EnvelopeSpec {
 }
 
 /**
- * A dialect pack checked and copied (unknown fields refused), ready for the
- * sieve and the writers.
+ * A dialect pack checked and copied (unknown fields refused), deep-frozen,
+ * ready for the sieve and the writers.
  *
  * @throws {ToolsieveError} `invalid-dialect`, `field` naming the bad field.
  */
@@ -295,5 +296,5 @@ export function validateDialect(data: unknown): DialectPack {
   if (o.envelope !== undefined) pack.envelope = envelope(o.envelope, 'envelope')
   if (o.limits !== undefined) pack.limits = strings(o.limits, 'limits')
   if (o.$schema !== undefined) str(o.$schema, '$schema', { empty: true })
-  return pack
+  return deepFreeze(pack)
 }

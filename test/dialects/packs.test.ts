@@ -176,3 +176,15 @@ describe('dialect.schema.json and validateDialect agreeing', () => {
     expect(refusedBySchema).toBeGreaterThan(1000)
   })
 })
+
+describe('the exported packs', () => {
+  it('should not support changing a shipped pack in place: packs are deep-frozen', () => {
+    const pack = dialects.hermes!
+    expect(Object.isFrozen(pack)).toBe(true)
+    expect(Object.isFrozen(pack.blocks[0]!.call.name)).toBe(true)
+    expect(() => {
+      ;(pack.blocks[0]!.padding as { afterOpen: string }).afterOpen = 'x'
+    }).toThrow(TypeError)
+    expect(Object.isFrozen(dialects)).toBe(true)
+  })
+})

@@ -2411,13 +2411,13 @@ export const dialectData: Record<string, unknown> = {
   "step3": {
     "$schema": "../dialect.schema.json",
     "name": "step3",
-    "description": "Step-3: XML invokes (<steptml:invoke name=\"f\"><steptml:parameter name=\"k\">v</steptml:parameter>) inside fullwidth special-token frames; string values keep their whitespace.",
+    "description": "Step-3: XML invokes (<steptml:invoke name=\"f\"><steptml:parameter name=\"k\">v</steptml:parameter>) inside fullwidth special-token frames, one line per part; string values keep their whitespace.",
     "models": [
       "Step-3"
     ],
     "sources": [
-      "sgl-project/sglang python/sglang/srt/function_call/step3_detector.py@039e4472",
-      "vllm-project/vllm tool parser step3 (LANDSCAPE.md)"
+      "sgl-project/sglang python/sglang/srt/function_call/step3_detector.py@039e4472 (the format in its docstring)",
+      "vllm-project/vllm tests/tool_parsers/test_step3_tool_parser.py@04b590e613452c30240e574e66102b4838570054"
     ],
     "regions": [
       {
@@ -2468,11 +2468,11 @@ export const dialectData: Record<string, unknown> = {
         },
         "layout": "wrapper",
         "padding": {
-          "afterOpen": "",
-          "beforeClose": ""
+          "afterOpen": "\n",
+          "beforeClose": "\n"
         },
         "separator": {
-          "write": "",
+          "write": "\n",
           "as": "block"
         },
         "call": {
@@ -2480,7 +2480,8 @@ export const dialectData: Record<string, unknown> = {
             "open": {
               "kind": "literal",
               "text": [
-                "<｜tool_call_begin｜>function<｜tool_sep｜>"
+                "<｜tool_call_begin｜>function<｜tool_sep｜>",
+                "<｜tool_call_begin｜>"
               ]
             },
             "close": {
@@ -2514,9 +2515,12 @@ export const dialectData: Record<string, unknown> = {
             },
             "close": "explicit"
           },
-          "gap": ""
+          "gap": "\n"
         }
       }
+    ],
+    "limits": [
+      "vLLM's tests also put <｜tool_sep｜> between calls and leave out function<｜tool_sep｜>: a reader takes both; the writer follows SGLang's docstring."
     ]
   },
   "xlam": {

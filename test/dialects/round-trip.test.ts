@@ -104,6 +104,22 @@ describe('formatToolCalls round trip with the parsers\' own cases', () => {
   }
 })
 
+describe('the fixtures\' provenance', () => {
+  for (const [file, family] of Object.entries(plan.rendered)) {
+    it(`should support ${file}: every case names its template, and the ${family.dialect} pack lists that template among its sources`, () => {
+      const templates = new Set(read(`rendered/${file}`).map((c) => c.source.split(' — ')[0]!.split(' (')[0]!))
+      expect(templates.size).toBe(1)
+      const [template] = [...templates]
+      expect(template).toMatch(/^\S+\/\S+ \S+@[0-9a-f]{40}$/)
+      expect(dialects[family.dialect]!.sources.some((s) => s.startsWith(template!))).toBe(true)
+    })
+  }
+
+  it('should support a source on every parser case', () => {
+    for (const file of Object.keys(plan.parsers)) for (const c of read(`parsers/${file}`)) expect(c.source, `${file} ${c.id}`).toMatch(/\S/)
+  })
+})
+
 describe('the round-trip exceptions', () => {
   it('should support only exceptions that name a case that exists and give a reason', () => {
     const all = { ...plan.rendered, ...plan.parsers }

@@ -10,7 +10,7 @@
  */
 import { ToolsieveError } from '../errors.js'
 import { defaultGrammar } from '../grammar/default.js'
-import type { BlockSpec, CallSpec, Delimiter, DialectPack, TagSpelling, ValueRules } from '../dialects/types.js'
+import type { BlockSpec, CallSpec, Delimiter, DialectPack, NameSource, TagSpelling, ValueRules } from '../dialects/types.js'
 import type { FormattableCall } from '../types.js'
 import { attribute, inputOf, mayClose, safeJson } from './format.js'
 import { tagStartChars } from './spelling.js'
@@ -133,7 +133,8 @@ function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined): string
       const attrs: Array<[string, string]> = spec.key.from === 'attribute' ? [[spec.key.attribute, key]] : []
       const ta = ctx.values.typeAttribute
       if (ta !== undefined) attrs.push([ta.attribute, ta.values[type as keyof typeof ta.values]])
-      out.push(tagOpen(sp, tagName, attrs, spec.key.from === 'tag-value' ? key : undefined) + text + tagClose(sp, tagName))
+      if (spec.key.from === 'tag-name') slot(key, ctx, where, `${c.where}.input`)
+      out.push(tagOpen(sp, tagName, attrs, spec.key.from === 'tag-value' ? slot(key, ctx, where, `${c.where}.input`) : undefined) + text + tagClose(sp, tagName))
     } else if (spec.kind === 'pairs') {
       const { text } = elementValue(v, ctx, spec.value.name, [tagClose(sp, spec.value.name)], where)
       if (key.includes(tagClose(sp, spec.key.name))) throw new ToolsieveError('invalid-option', `${where}: the key holds its own closer`, `${c.where}.input`)
@@ -174,6 +175,29 @@ function pythonCall(c: Call): string {
   return `${c.name}(${args.join(', ')})`
 }
 
+/**
+ * The head (or header) written for a call: the call's id where the id is the
+ * head and the pack's pattern reads the call's name from it (an id from
+ * another provider, `call_abc`, would read as the name), else the template.
+ * A name the pattern would not read back cannot be written.
+ */
+function headOf(name: NameSource & { write: string; pattern: string }, id: string | undefined, c: Call, ctx: Ctx): string {
+  const pattern = new RegExp(name.pattern, 'u')
+  const reads = (head: string) => pattern.exec(head)?.groups?.name === c.name
+  if (id !== undefined && reads(id)) return id
+  const head = fill(name.write, c)
+  if (!reads(head)) throw new ToolsieveError('invalid-option', `${c.where}.name ${JSON.stringify(c.name)} cannot be written in dialect "${ctx.pack.name}": its pattern would not read it back`, `${c.where}.name`)
+  return head
+}
+
+const tagValue = /^[^\s<>="'/]+$/u
+
+/** A name or key in a tag's value slot (`<function=f>`): nothing that would end the slot. */
+function slot(value: string, ctx: Ctx, what: string, field: string): string {
+  if (!tagValue.test(value) || value.includes(ctx.sp.end)) throw new ToolsieveError('invalid-option', `${what} ${JSON.stringify(value)} cannot be written in a tag's value slot in dialect "${ctx.pack.name}"`, field)
+  return value
+}
+
 /** One call's text, inside its block. `opener` receives the name slots when the block's own opener carries them. */
 function writeCall(c: Call, ctx: Ctx): { text: string; blockAttrs: Array<[string, string]>; blockValue: string | undefined } {
   const spec = ctx.block.call
@@ -182,7 +206,7 @@ function writeCall(c: Call, ctx: Ctx): { text: string; blockAttrs: Array<[string
   const attrs: Array<[string, string]> = []
   let value: string | undefined
   if (spec.name.from === 'attribute') attrs.push([spec.name.attribute, c.name])
-  if (spec.name.from === 'tag-value') value = c.name
+  if (spec.name.from === 'tag-value') value = slot(c.name, ctx, `${c.where}.name`, `${c.where}.name`)
   if (spec.id?.from === 'attribute' && id !== undefined) attrs.push([spec.id.field ?? 'id', id])
   const callClose = closer(spec.close, sp) ?? closer(ctx.block.close, sp)
   const blockClose = closer(ctx.block.close, sp)
@@ -190,8 +214,7 @@ function writeCall(c: Call, ctx: Ctx): { text: string; blockAttrs: Array<[string
   const parts: string[] = []
   if (spec.open !== undefined) parts.push(write(spec.open, 'open', sp, attrs, value))
   if (spec.name.from === 'head' || spec.name.from === 'header') {
-    const head = spec.id?.from === 'head' && id !== undefined ? id : fill(spec.name.write, c)
-    parts.push(head + (spec.headSeparator === undefined ? '' : write(spec.headSeparator, 'open', sp)))
+    parts.push(headOf(spec.name, spec.id?.from === 'head' ? id : undefined, c, ctx) + (spec.headSeparator === undefined ? '' : write(spec.headSeparator, 'open', sp)))
   }
   if (spec.name.from === 'callee') parts.push(pythonCall(c))
   else if (spec.name.from === 'json-field' || spec.name.from === 'json-key') parts.push(jsonCall(c, ctx, [callClose, blockClose]))

@@ -109,6 +109,8 @@ describe('formatToolCalls with a dialect', () => {
     expect(formatToolCalls([{ name: 'f', id: 'functions.f:7', input: {} }], { dialect: 'kimi-k2' })).toContain('<|tool_call_begin|>functions.f:7<|tool_call_argument_begin|>')
     expect(formatToolCalls([{ name: 'f', id: 'call_abcdefghijkl', input: {} }], { dialect: 'mistral', variant: 'array' })).toBe('[TOOL_CALLS] [{"name": "f", "arguments": {}, "id": "defghijkl"}]')
     expect(formatToolCalls([{ name: 'f', input: {} }], { dialect: 'mistral', variant: 'array' })).toContain('"id": "000000000"')
+    // an id from another provider would read as the name: the pack's own head is written instead
+    expect(formatToolCalls([{ name: 'f', id: 'call_abc', input: {} }, { name: 'g', id: 'functions.g:1', input: {} }], { dialect: 'kimi-k2' })).toContain('functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.g:1<')
   })
 
   it('should support JSON values holding a closer: its first character escaped, so the block still ends where it should', () => {
@@ -162,6 +164,20 @@ describe('formatToolCalls refusing what no reader could give back', () => {
   it('should not support a key or callee that is not Python', () => {
     expect(err(() => formatToolCalls([{ name: 'f', input: { 'a-b': 1 } }], { dialect: 'pythonic' }))).toEqual(['invalid-option', 'calls[0].input'])
     expect(err(() => formatToolCalls([{ name: 'get-weather', input: {} }], { dialect: 'pythonic' }))).toEqual(['invalid-option', 'calls[0].name'])
+  })
+
+  it("should not support a name the pack's own head pattern would not read back", () => {
+    expect(err(() => formatToolCalls([{ name: 'get weather', input: {} }], { dialect: 'glm' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(err(() => formatToolCalls([{ name: 'a{b', input: {} }], { dialect: 'gemma4' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(err(() => formatToolCalls([{ name: 'f\nx', input: {} }], { dialect: 'deepseek-v3' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(err(() => formatToolCalls([{ name: 'f x', input: {} }], { dialect: 'gpt-oss' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(err(() => formatToolCalls([{ name: 'f:0', input: {} }], { dialect: 'kimi-k2' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(formatToolCalls([{ name: 'calc.add', input: {} }], { dialect: 'kimi-k2' })).toContain('functions.calc.add:0<')
+  })
+
+  it('should not support a name or key that would end a tag value slot', () => {
+    expect(err(() => formatToolCalls([{ name: 'f>g', input: {} }], { dialect: 'qwen3-coder' }))).toEqual(['invalid-option', 'calls[0].name'])
+    expect(err(() => formatToolCalls([{ name: 'f', input: { 'a b': 1 } }], { dialect: 'seed-oss' }))).toEqual(['invalid-option', 'calls[0].input'])
   })
 
   it('should not support an unknown dialect or variant, a non-string id, or a dialect with grammar or spelling', () => {

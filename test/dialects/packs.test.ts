@@ -83,6 +83,14 @@ describe('the dialect packs', () => {
   it('should support grammar/dialects/README.md listing every pack', () => {
     const readme = readFileSync(new URL('../../grammar/dialects/README.md', import.meta.url), 'utf8')
     for (const name of Object.keys(dialects)) expect(readme, name).toContain(`| \`${name}\` |`)
+    // the example's output, as the README prints it
+    const out = formatToolCalls([{ name: 'get_weather', input: { city: 'Paris', days: 3 } }], { dialect: 'qwen3-coder' })
+    expect(readme).toContain(out.split('\n').map((l) => `// ${l}`).join('\n'))
+    // each row's written form is what the pack writes
+    for (const name of Object.keys(dialects)) {
+      const written = formatToolCalls([{ name: 'f', input: { k: 'v' } }], { dialect: name }).replace(/\n/g, '⏎').replace(/\|/g, '\\|')
+      expect(readme, name).toContain(`| \`${written}\` |`)
+    }
   })
 })
 

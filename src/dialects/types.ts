@@ -94,7 +94,7 @@ export interface ValueRules {
   strings: 'raw' | 'xml' | 'json' | 'python' | 'quoted'
   /** The quote token of `quoted` strings (Gemma 4's `<|"|>`). */
   quote?: string
-  /** Written on both edges of a raw value; a reader strips at most one of it from each edge. */
+  /** Written on both edges of every value in an element or pair (Qwen3-Coder's `\n`); a reader strips at most one from each edge. */
   padding?: string
   /**
    * How `true`, `false` and `null` are written where a value is not JSON or

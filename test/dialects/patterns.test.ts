@@ -16,14 +16,8 @@ interface Case {
   calls: Array<{ name: string }>
 }
 const dir = new URL('../fixtures/dialects/', import.meta.url)
-const plan = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Record<string, { dialect: string; variant?: string }> }
-const PARSERS: Record<string, [string, string]> = {
-  'deepseek-v3.json': ['deepseek-v3', 'v3'],
-  'deepseek-v3.1.json': ['deepseek-v3', 'v3.1'],
-  'glm4.json': ['glm', 'glm-4.6'],
-  'kimi-k2.json': ['kimi-k2', 'section'],
-  'gpt-oss-harmony.json': ['gpt-oss', 'message'],
-}
+type Families = Record<string, { dialect: string; variant?: string }>
+const plan = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Families; parsers: Families }
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 function spelled(pack: DialectPack, d: Delimiter): string[] {
@@ -67,19 +61,25 @@ function namesRead(pack: DialectPack, block: BlockSpec, input: string): string[]
 describe('the head and header patterns against the fixtures', () => {
   const families: Array<[string, string, string | undefined]> = [
     ...Object.entries(plan.rendered).map(([f, fam]): [string, string, string | undefined] => [`rendered/${f}`, fam.dialect, fam.variant]),
-    ...Object.entries(PARSERS).map(([f, [d, v]]): [string, string, string | undefined] => [`parsers/${f}`, d, v]),
+    ...Object.entries(plan.parsers).map(([f, fam]): [string, string, string | undefined] => [`parsers/${f}`, fam.dialect, fam.variant]),
   ]
   for (const [file, dialect, variant] of families) {
     const pack = dialects[dialect]!
-    const block = pack.blocks.find((b) => b.name === (variant ?? pack.blocks[0]!.name))!
-    if (block.call.name.from !== 'head' && block.call.name.from !== 'header') continue
+    const blocks = pack.blocks.filter((b) => variant === undefined || b.name === variant)
+    const byPattern = blocks.filter((b) => b.call.name.from === 'head' || b.call.name.from === 'header')
+    if (byPattern.length === 0) continue
+    // a file of several layouts (Mistral's) holds cases no pattern reads: those are another block's, checked by none here
+    const others = blocks.length > byPattern.length
     it(`should support ${file}: ${dialect}'s pattern reads every call's name`, () => {
       const cases = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]
       let checked = 0
       // a case with no call checks how a reader treats a broken or cut-off block, not the pattern
       for (const c of cases.filter((x) => x.calls.length > 0)) {
-        expect(namesRead(pack, block, c.input), `${c.id}: ${c.input}`).toEqual(c.calls.map((k) => k.name))
-        checked += c.calls.length
+        const want = c.calls.map((k) => k.name)
+        const read = byPattern.map((b) => namesRead(pack, b, c.input))
+        if (others && read.every((names) => names.length === 0)) continue
+        expect(read, `${c.id}: ${c.input}`).toContainEqual(want)
+        checked += want.length
       }
       expect(checked).toBeGreaterThan(0)
     })

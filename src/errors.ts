@@ -8,6 +8,8 @@
 export type ToolsieveErrorCode =
   /** A grammar config failed validation; `field` names the bad field. */
   | 'invalid-grammar'
+  /** A dialect pack failed validation; `field` names the bad field (`blocks[0].call.name.from`). */
+  | 'invalid-dialect'
   /** A grammar file could not be read or is not JSON. */
   | 'grammar-unreadable'
   /** A checkpoint is malformed or was taken with another grammar. */

@@ -3,6 +3,7 @@
  * contract can be read in one place.
  */
 import type { Grammar } from './grammar/types.js'
+import type { DialectPack } from './dialects/types.js'
 
 /** UTF-16 offsets into the whole stream (across every chunk), `end` exclusive. */
 export interface Span {
@@ -422,11 +423,21 @@ export interface FormatOptions {
    * spelling, `<｜DSML｜…>` with U+FF5C bars.
    */
   spelling?: string | TagSpelling
+  /**
+   * Write the calls as a dialect pack's chat template does: a name of
+   * `dialects` (`'qwen3-coder'`, `'hermes'`…) or a pack. Not with `grammar`
+   * or `spelling`.
+   */
+  dialect?: string | DialectPack | null
+  /** The pack's block to write, by name (`'array'` for Mistral before tokenizer v11). Default: its first. */
+  variant?: string
 }
 
 /** A call to write back: any {@link ToolCallEvent} or {@link ParsedToolCall} fits, and so does `{ name, arguments }`. */
 export interface FormattableCall {
   name: string
+  /** Written by dialects whose calls carry an id (Kimi K2's head, Mistral's `id`); made from the pack's template when absent. */
+  id?: string
   input?: Record<string, unknown>
   /** JSON text of the input, read when `input` is absent. */
   arguments?: string

@@ -10,6 +10,8 @@ import { defaultGrammar } from '../grammar/default.js'
 import type { FormatOptions, FormattableCall, TagSpelling } from '../types.js'
 import { isPlainObject } from '../values/own.js'
 import { localName, resolveSpelling, tagStartChars } from './spelling.js'
+import { formatDialect } from './dialect.js'
+import { resolveDialect } from '../dialects/registry.js'
 
 const edgeWs = /^[ \t\r\n]|[ \t\r\n]$/g
 
@@ -28,13 +30,13 @@ export function attribute(s: string): string {
  * own brackets never continue into a tag name.
  */
 /** Whether `value` could spell a closer of a parameter named `local`: a tag start and the name, in any case. */
-function mayClose(value: string, local: string, starts: ReadonlySet<string>): boolean {
+export function mayClose(value: string, local: string, starts: ReadonlySet<string>): boolean {
   if (!value.toLowerCase().includes(local.toLowerCase())) return false
   for (const ch of value) if (starts.has(ch)) return true
   return false
 }
 
-function safeJson(json: string, starts: ReadonlySet<string>): string {
+export function safeJson(json: string, starts: ReadonlySet<string>): string {
   let out = ''
   let inString = false
   for (let i = 0; i < json.length; i++) {
@@ -49,7 +51,7 @@ function safeJson(json: string, starts: ReadonlySet<string>): string {
   return out
 }
 
-function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
+export function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
   if (call.input !== undefined) {
     if (isPlainObject(call.input)) return call.input
   } else if (typeof call.arguments === 'string') {
@@ -66,7 +68,10 @@ function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
 /**
  * Render calls as one tool-call block: DeepSeek DSML with U+FF5C bars by
  * default, or any frame of the grammar (`{ spelling: 'xml' }`), or explicit
- * tag strings. Keys whose value is `undefined` (or a function) are left out,
+ * tag strings; or as a dialect pack's chat template writes them
+ * (`{ dialect: 'qwen3-coder' }`, a pack's name or the pack itself, with
+ * `variant` naming one of its blocks), calls joined as the template joins
+ * them. Keys whose value is `undefined` (or a function) are left out,
  * as `JSON.stringify` would. Throws `invalid-option` for an empty tool or
  * parameter name, which no reader could give back.
  *
@@ -78,9 +83,24 @@ function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
  * // <｜DSML｜parameter name="limit" string="false">20</｜DSML｜parameter>
  * // </｜DSML｜invoke>
  * // </｜DSML｜tool_calls>
+ *
+ * formatToolCalls([{ name: 'read_file', input: { path: 'a.ts' } }], { dialect: 'hermes' })
+ * // <tool_call>
+ * // {"name": "read_file", "arguments": {"path": "a.ts"}}
+ * // </tool_call>
  * ```
+ *
+ * With a dialect, a value the pack's readers could not give back (a raw value
+ * holding its own closer, a quoted string holding the quote token) throws
+ * `invalid-option` rather than being written; a call's `id` is written where
+ * the pack carries ids, made from the pack's template when absent.
  */
 export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
+  if (options.dialect !== undefined && options.dialect !== null) {
+    if (options.grammar !== undefined || options.spelling !== undefined) throw new ToolsieveError('invalid-option', 'dialect cannot be combined with grammar or spelling: a pack says how its tags are spelled', 'dialect')
+    return formatDialect(calls, resolveDialect(options.dialect), options.variant)
+  }
+  if (options.variant !== undefined) throw new ToolsieveError('invalid-option', 'variant names a block of a dialect: give dialect too', 'variant')
   const grammar = options.grammar ?? defaultGrammar
   const { spelling, frame } = resolveSpelling(grammar, options.spelling)
   const names = { wrapper: localName(grammar, 'wrapper', frame), invoke: localName(grammar, 'invoke', frame), parameter: localName(grammar, 'parameter', frame) }

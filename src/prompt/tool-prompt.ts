@@ -10,6 +10,10 @@
 import { ToolsieveError } from '../errors.js'
 import { formatToolCalls } from '../format/format.js'
 import { promptTools, type PromptToolDefinition } from './normalize.js'
+import { resolveDialect } from '../dialects/registry.js'
+import type { DialectPack } from '../dialects/types.js'
+import { dialectRules } from './dialect-prompt.js'
+import { blockOf } from '../format/dialect.js'
 
 export type { PromptToolDefinition } from './normalize.js'
 
@@ -20,8 +24,15 @@ export interface ToolPromptOptions {
    * `<｜DSML｜tool_calls>` with U+FF5C bars (what DeepSeek models are trained
    * on), or `'xml'`, plain `<tool_calls><invoke name="…"><parameter name="…"
    * string="…">`. The sieve reads both either way. Default `'dsml'`.
+   *
+   * Or a dialect pack, by name of `dialects` (`'qwen3-coder'`, `'hermes'`…)
+   * or as data: the model is taught the format its family was trained on,
+   * with an example written by `formatToolCalls` with the same pack. A pack
+   * built on the default grammar (`deepseek`) teaches DSML.
    */
-  dialect?: 'dsml' | 'xml'
+  dialect?: 'dsml' | 'xml' | (string & {}) | DialectPack
+  /** The pack's block to teach, by name (`'array'` for Mistral before tokenizer v11). Default: its first. */
+  variant?: string
 }
 
 /**
@@ -59,6 +70,27 @@ function rules(dialect: 'dsml' | 'xml'): string {
   ].join('\n')
 }
 
+/** The rules for `dialect`, checked now and written only when there are tools. */
+function sectionRules(dialect: NonNullable<ToolPromptOptions['dialect']>, variant: string | undefined): () => string {
+  if (typeof dialect === 'string' && dialects.has(dialect)) {
+    if (variant !== undefined) throw new ToolsieveError('invalid-option', 'variant names a block of a dialect pack, not of dsml or xml', 'variant')
+    return () => rules(dialect as 'dsml' | 'xml')
+  }
+  let pack: DialectPack
+  try {
+    pack = resolveDialect(dialect)
+  } catch (e) {
+    if (e instanceof ToolsieveError && e.code === 'invalid-option') {
+      throw new ToolsieveError('invalid-option', `dialect must be 'dsml', 'xml' or a dialect pack (${e.message}), got ${JSON.stringify(dialect)}`, 'dialect')
+    }
+    throw e
+  }
+  blockOf(pack, variant)
+  // a pack on the default grammar is DSML: taught as DeepSeek's encoders write it
+  if (pack.grammar === 'default') return () => rules('dsml')
+  return () => dialectRules(pack, variant)
+}
+
 /**
  * A system-prompt section, in plain English, that teaches a model the
  * tool-call markup the sieve reads (DeepSeek DSML by default, or plain XML)
@@ -78,10 +110,10 @@ function rules(dialect: 'dsml' | 'xml'): string {
  */
 export function buildToolPrompt(tools: ReadonlyArray<PromptToolDefinition>, options: ToolPromptOptions | null = {}): string {
   const dialect = options?.dialect ?? 'dsml'
-  if (!dialects.has(dialect)) throw new ToolsieveError('invalid-option', `dialect must be 'dsml' or 'xml', got ${JSON.stringify(dialect)}`, 'dialect')
+  const section = sectionRules(dialect, options?.variant)
   const list = promptTools(tools)
   // no tools, no format to learn: a model shown the markup with nothing to call could only misuse it
   if (list.length === 0) return '# Tools\n\nYou have no tools in this conversation: do not write any tool-call markup.'
   const listed = list.map((t) => JSON.stringify(t))
-  return [rules(dialect), '', '## Available tools', '', 'One JSON object per line: the name, what the tool does, and its parameters as JSON Schema.', '', ...listed].join('\n')
+  return [section(), '', '## Available tools', '', 'One JSON object per line: the name, what the tool does, and its parameters as JSON Schema.', '', ...listed].join('\n')
 }

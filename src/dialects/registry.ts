@@ -1,0 +1,34 @@
+/**
+ * The packs shipped in `grammar/dialects/`, validated, by name; and the
+ * lookup the writers use for their `dialect` option.
+ */
+import { ToolsieveError } from '../errors.js'
+import { dialectData } from './data.js'
+import type { DialectPack } from './types.js'
+import { validateDialect } from './validate.js'
+
+/** Every shipped dialect pack by name (`dialects['qwen3-coder']`), as in `grammar/dialects/<name>.json`. */
+export const dialects: Readonly<Record<string, DialectPack>> = Object.freeze(
+  Object.fromEntries(Object.entries(dialectData).map(([name, data]) => [name, validateDialect(data)])),
+)
+
+const checked = new WeakSet<object>()
+
+/**
+ * A pack by name, or a caller's own pack validated.
+ *
+ * @throws {ToolsieveError} `invalid-option` (`field` `dialect`) for an unknown
+ *   name; `invalid-dialect` for a pack that does not validate.
+ */
+export function resolveDialect(dialect: string | DialectPack): DialectPack {
+  if (typeof dialect === 'string') {
+    const pack = Object.hasOwn(dialects, dialect) ? dialects[dialect] : undefined
+    if (pack === undefined) throw new ToolsieveError('invalid-option', `no dialect named ${JSON.stringify(dialect)}; the packs are ${Object.keys(dialects).join(', ')}`, 'dialect')
+    return pack
+  }
+  if (typeof dialect !== 'object' || dialect === null) throw new ToolsieveError('invalid-option', 'dialect must be a pack name or a pack', 'dialect')
+  if (checked.has(dialect)) return dialect
+  const pack = validateDialect(dialect)
+  checked.add(pack)
+  return pack
+}

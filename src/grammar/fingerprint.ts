@@ -6,6 +6,9 @@ import { derived } from './derived.js'
 import { validateGrammar } from './load.js'
 import type { Grammar } from './types.js'
 
+/** Each grammar's fingerprint, once worked out: a hash of its canonical text, a millisecond or two. */
+const fingerprints = new WeakMap<Grammar, string>()
+
 const offset = 0xcbf29ce484222325n
 const prime = 0x100000001b3n
 const mask = 0xffffffffffffffffn
@@ -19,7 +22,7 @@ const mask = 0xffffffffffffffffn
  * @throws {GrammarError} when `g` is not a valid grammar.
  */
 export function grammarFingerprint(g: Grammar): string {
-  return derived(g, 'fingerprint', () => fnv1a64(canonical(validateGrammar(g))))
+  return derived(g, fingerprints, () => fnv1a64(canonical(validateGrammar(g))))
 }
 
 function canonical(value: unknown): string {

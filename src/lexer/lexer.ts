@@ -15,26 +15,6 @@ import type { TokenInfo } from './token-factory.js'
 import { allCategories } from './kinds.js'
 import type { TailMatcher } from './tail.js'
 import type { CompiledDelimiter } from './frames.js'
-import type { ShortcutTables } from '../sieve/shortcut-tables.js'
-import type { BlockParser } from '../parser/block-parser.js'
-
-/**
- * What the layers above build from a compiled lexer, kept on it: every sieve
- * of the grammar shares it (a sieve per turn is common), and it goes when the
- * lexer goes, with no module-level map to outlive it. Each field is
- * filled on first use and never replaced.
- */
-export interface LexerDerived {
-  /** The fast paths' tables (`shortcutTables`): some thirty character sets and a tag reader. */
-  shortcuts?: ShortcutTables
-  /**
-   * The block parser (`parseBlock`). Made after every token type of this
-   * lexer exists: Chevrotain snapshots each category's members into a
-   * parser's lookahead when it analyses its grammar, so a parser made before
-   * a grammar's spellings would not parse them.
-   */
-  parser?: BlockParser
-}
 
 export interface CompiledLexer {
   readonly grammar: Grammar
@@ -56,15 +36,16 @@ export interface CompiledLexer {
   readonly paramCloses: readonly CompiledDelimiter[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
   readonly tails: ReadonlyMap<ModeName, TailMatcher>
-  /** See {@link LexerDerived}. */
-  readonly derived: LexerDerived
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
 
 /** The lexer of `grammar`: compiled on first use and kept on it when `validateGrammar` made it, else compiled every time. */
+/** Each grammar's lexer: compiling one takes some 100 ms, and a sieve per turn is common. */
+const lexers = new WeakMap<Grammar, CompiledLexer>()
+
 export function compileLexer(grammar: Grammar): CompiledLexer {
-  return derived(grammar, 'lexer', () => compile(grammar))
+  return derived(grammar, lexers, () => compile(grammar))
 }
 
 function compile(grammar: Grammar): CompiledLexer {
@@ -102,7 +83,6 @@ function compile(grammar: Grammar): CompiledLexer {
     tagEnd: built.tagEnd,
     paramCloses: built.paramCloses,
     tails: built.tails,
-    derived: {},
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = run(text, mode)

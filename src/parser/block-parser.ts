@@ -276,12 +276,20 @@ export class BlockParser extends EmbeddedActionsParser {
 
 /**
  * Parse one block of `lexer`'s tokens with that lexer's parser, made on the
- * first block and kept on the lexer (`LexerDerived.parser`). Made then, not
+ * first block and kept for the lexer. Made then, not
  * shared by every lexer: Chevrotain snapshots each category's members into
  * its lookahead tables when a parser analyses its grammar, so a parser made
  * before a grammar's token types (its spellings are new ones) would fail to
  * parse them: adjacent `</parameter><parameter …>` came out malformed.
  */
+/** Each compiled lexer's block parser. */
+const parsers = new WeakMap<CompiledLexer, BlockParser>()
+
 export function parseBlock(lexer: CompiledLexer, tokens: IToken[]): ParsedBlock | null {
-  return (lexer.derived.parser ??= new BlockParser()).parseBlock(tokens)
+  let parser = parsers.get(lexer)
+  if (parser === undefined) {
+    parser = new BlockParser()
+    parsers.set(lexer, parser)
+  }
+  return parser.parseBlock(tokens)
 }

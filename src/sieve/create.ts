@@ -3,7 +3,7 @@
  * driver and the checkpoint format together behind `{ push, end, checkpoint, stats }`.
  */
 import { defaultGrammar } from '../grammar/default.js'
-import { derived, derivedOf } from '../grammar/derived.js'
+import { derived, keepsDerived } from '../grammar/derived.js'
 import { grammarFingerprint } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
@@ -21,9 +21,14 @@ import { toolTable } from '../schema/tools.js'
 import type { ValueOptions } from '../values/decode.js'
 import type { Grammar } from '../grammar/types.js'
 
-/** What value decoding reads from the grammar; kept on it, since a sieve per turn is common. */
+/** What value decoding reads from each grammar: its Set alone took a microsecond, a fifth of a sieve's creation. */
+const valueOptionsOf = new WeakMap<Grammar, ValueOptions>()
+/** Each grammar with no Markdown guard, which reads the `quoted` texts. */
+const unguarded = new WeakMap<Grammar, Grammar>()
+
+/** What value decoding reads from the grammar; kept, since a sieve per turn is common. */
 function valueOptions(grammar: Grammar): ValueOptions {
-  return derived(grammar, 'values', () => ({
+  return derived(grammar, valueOptionsOf, () => ({
     nameAttr: grammar.attributes?.name ?? 'name',
     stringAttr: grammar.attributes?.string ?? 'string',
     rawText: new Set((grammar.rawTextParameters ?? []).map((n) => n.toLowerCase())),
@@ -54,7 +59,7 @@ const absent = (v: unknown): v is null | undefined => v === undefined || v === n
  */
 function grammarOption(g: unknown): Grammar {
   if (absent(g)) return defaultGrammar
-  if (typeof g === 'object' && derivedOf(g) !== undefined) return g as Grammar
+  if (typeof g === 'object' && keepsDerived(g)) return g as Grammar
   try {
     return validateGrammar(g)
   } catch (e) {
@@ -117,7 +122,7 @@ function quotedCalls(texts: unknown, base: Grammar, opts: ReadOptions): QuotedCa
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
   })
   // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
-  const grammar = derived(base, 'unguarded', () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
+  const grammar = derived(base, unguarded, () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
   return readQuoted(texts as string[], compileLexer(grammar), opts)
 }
 

@@ -62,9 +62,17 @@ export interface ShortcutTables {
   inlineStops: CharSet
 }
 
-/** Built once per compiled lexer and kept on it (`LexerDerived`): every sieve of a grammar shares them (a sieve per turn is common). */
+/** Each compiled lexer's tables. */
+const tablesOf = new WeakMap<CompiledLexer, ShortcutTables>()
+
+/** Built once per compiled lexer and kept: every sieve of a grammar shares them (a sieve per turn is common). */
 export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
-  return (lexer.derived.shortcuts ??= buildTables(lexer))
+  let t = tablesOf.get(lexer)
+  if (t === undefined) {
+    t = buildTables(lexer)
+    tablesOf.set(lexer, t)
+  }
+  return t
 }
 
 function buildTables(lexer: CompiledLexer): ShortcutTables {

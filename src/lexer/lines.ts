@@ -4,7 +4,7 @@
  * (CommonMark 4.4) from a paragraph. One number, so it travels wherever the
  * line position already travelled (driver state, holds, restarts,
  * checkpoints), and every piece of text advances it the same way, whether
- * the lexer or the fast lane took it.
+ * the lexer or the fast path took it.
  *
  * ```
  * bits 0-1  position: start (column 0), blank (only spaces and tabs so far), mid, or

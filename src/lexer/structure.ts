@@ -5,7 +5,7 @@
  * token categories continue a capture there. The lexer's token types and
  * modes are generated from it (`tokens.ts`), and the capture rules
  * (`sieve/capture-rules.ts`), the fast path's sinks and text tokens
- * (`sieve/shortcut-tables.ts`) and the checkpoint's checks read it: a new
+ * (`sieve/fast-path-tables.ts`) and the checkpoint's checks read it: a new
  * structural construct is new rows here, not a rule restated in each.
  */
 import type { Role } from '../grammar/types.js'

@@ -1,5 +1,5 @@
 /**
- * Tokens made outside a lexer run (the fast lane's, a flushed run's, a
+ * Tokens made outside a lexer run (the fast path's, a flushed run's, a
  * checkpoint's) in the shape of the lexer's own: Chevrotain with
  * `positionTracking: "onlyOffset"` makes `{ image, startOffset,
  * tokenTypeIdx, tokenType }`. `createTokenInstance` adds five position

@@ -53,7 +53,7 @@ function runAt(kind: RunKind, c: LexContext, text: string, offset: number): numb
  * the text shows: an opener's line feed into the fence begins code, a line
  * feed from a fence (its closer's line, or a line its quote or list item
  * does not keep) back to prose ends it (`lines.ts`, IN_CODE). The fast
- * lane's line ends (`MarkdownShortcuts.lineEnds`) ask the same.
+ * lane's line ends (`MarkdownFastPath.lineEnds`) ask the same.
  */
 export function lineMarkAt(mode: ModeName, target: ModeName | null): LineMark | null {
   if (target === modes.fence && (mode === modes.fenceInfo || mode === modes.fenceInfoHold)) return enterCode

@@ -47,7 +47,7 @@ export interface CompiledModes {
    * it without a lexer run.
    */
   delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
-  /** Modes that hold a line-start prefix at the end of a text (the fast lane must hold it too). */
+  /** Modes that hold a line-start prefix at the end of a text (the fast path must hold it too). */
   prefixModes: ReadonlySet<ModeName>
   /** The end of an opening tag, in every spelling (spaces before it included): the tag modes' TagEnd token. */
   tagEnd: CompiledDelimiter
@@ -325,7 +325,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // at the tag's end, see `rawOpener`). Every family's parameter closer is a candidate the matcher checks.
   const paramCloses = closes.get('parameter')!.map(([, d]) => d)
   const rawCloses = closes.get('parameter')!.map(([fr, d]) => f.rawClose(`${modes.rawValue}.${fr}.parameter.close`, modes.invokeBody, d, paramCloses))
-  // the fast lane may take one only when it spells the value's opener (`FastLane.closingTag`)
+  // the fast path may take one only when it spells the value's opener (`FastPath.closingTag`)
   delimiterTokens.set(modes.rawValue, rawCloses)
   out[modes.rawValue] = textBetween(modes.rawValue, 'ValueText', rawCloses, paramCloses)
 

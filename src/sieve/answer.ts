@@ -1,8 +1,8 @@
 /**
- * A shortcut's answer: how a text (a chunk, or the pending tail and the
- * chunk) reads without the lexer, as data. The shortcuts only read the
+ * A fast-path answer: how a text (a chunk, or the pending tail and the
+ * chunk) reads without the lexer, as data. The fast path only read the
  * sieve's state; the driver applies an answer (`Driver.apply`), so every
- * change to that state, and every event, comes from one place. A shortcut
+ * change to that state, and every event, comes from one place. A fast-path reader
  * that cannot prove what the lexer would do answers null: "use the lexer".
  *
  * An answer reads a text in this order, each part optional:
@@ -22,7 +22,7 @@ import type { TailState } from '../lexer/tail.js'
 
 /**
  * What follows the plain text and the tokens: `more`, a text of its own (the
- * shortcuts are asked again); `held`, the undecided tail (`tail` says where it
+ * fast path are asked again); `held`, the undecided tail (`tail` says where it
  * stands in the delimiters it may become); `lexer`, a lexer run; `defer`, an
  * opening tag whose attributes may wait unlexed (`deferral.ts`), else a
  * lexer run over the pending tail and the chunk.
@@ -54,7 +54,7 @@ export interface Answer {
   deferMode: ModeName | null
 }
 
-/** An answer to fill: each shortcut reader keeps one and fills it for every answer (an allocation per token-sized chunk showed in the A/B). */
+/** An answer to fill: each fast-path reader keeps one and fills it for every answer (an allocation per token-sized chunk showed in the A/B). */
 export function blankAnswer(): Answer {
   return { release: false, plain: 0, mode: null, md: null, carry: null, line: -1, type: null, tokens: null, end: 0, then: 'more', tail: null, deferMode: null }
 }

@@ -1,5 +1,5 @@
 /**
- * Sets of UTF-16 code units the shortcuts test characters against: the
+ * Sets of UTF-16 code units the fast path test characters against: the
  * characters that may start a construct in a mode, tag starts and ends,
  * blanks.
  */

@@ -16,7 +16,7 @@
 import { codes } from '../lexer/codes.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { blank } from './char-set.js'
-import type { ShortcutTables } from './shortcut-tables.js'
+import type { FastPathTables } from './fast-path-tables.js'
 import type { Deferred } from './state.js'
 
 /** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
@@ -55,7 +55,7 @@ export class Deferral {
    * `tagEnds` end a tag by themselves (`>`, `＞`); `tagStarts` may start one, which a value cannot hold unlexed.
    * `streaming` (`streamArguments`): a value's text is streamed as it comes, so a parameter tag's end is lexed at once.
    */
-  constructor(private readonly tables: Pick<ShortcutTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
+  constructor(private readonly tables: Pick<FastPathTables, 'tagEnds' | 'tagStarts'>, private readonly streaming = false) {}
 
   /**
    * Where the reading stands once `chunk` follows the pending text (`deferred`: the reading of it so far, or

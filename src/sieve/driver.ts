@@ -1,5 +1,5 @@
 /**
- * The streaming driver: asks the shortcuts (`shortcuts.ts`) how each chunk
+ * The streaming driver: asks the fast path (`fast-path.ts`) how each chunk
  * reads and applies their answers (`apply`), or hands it to the deferral
  * (`deferral.ts`) or a lexer run (`lexer-runs.ts`), and walks every token
  * once (`token`, the token walk), deciding what leaves as text, what is
@@ -18,8 +18,8 @@ import { committed, completeBlock, cutCdata, endCapture, lastParamOpen, passOver
 import { CaptureRules } from './capture-rules.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './deferral.js'
-import { Shortcuts } from './shortcuts.js'
-import { shortcutTables } from './shortcut-tables.js'
+import { FastPath } from './fast-path.js'
+import { fastPathTables } from './fast-path-tables.js'
 import { Holds } from './holds.js'
 import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './lexer-runs.js'
@@ -39,7 +39,7 @@ export class Driver implements DriverCore, RunHost {
   ctxNow: LexContext | null = null
   /** The last {@link tail} worked out, for the pending text and mode it was for: a cache, never state. */
   private tailMemo: { pending: string; mode: ModeName; tail: TailState | null } = { pending: '', mode: modes.prose, tail: null }
-  readonly shortcuts: Shortcuts
+  readonly fast: FastPath
   readonly deferral: Deferral
   readonly holds: Holds
   private readonly runs: LexerRuns
@@ -66,8 +66,8 @@ export class Driver implements DriverCore, RunHost {
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
-    this.shortcuts = new Shortcuts(this)
-    const tables = shortcutTables(lexer)
+    this.fast = new FastPath(this)
+    const tables = fastPathTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
     this.holds = new Holds(this)
     this.runs = new LexerRuns(this, opts.windowSize)
@@ -123,7 +123,7 @@ export class Driver implements DriverCore, RunHost {
   /**
    * The answer's next chunk (after any reasoning): its first reading goes by
    * what the last chunk left (a deferred tag, a carried run, a pending
-   * tail); what a shortcut's answer leaves of it is a chunk of its own,
+   * tail); what a fast-path answer leaves of it is a chunk of its own,
    * read in this loop (4,000 fence lines in one chunk are 4,000 turns of
    * it, never as many stack frames) until the lexer takes the rest or
    * nothing is left.
@@ -131,7 +131,7 @@ export class Driver implements DriverCore, RunHost {
   private feed(chunk: string): void {
     let rest = this.begin(chunk)
     while (rest !== null) {
-      const a = this.shortcuts.chunk(rest)
+      const a = this.fast.chunk(rest)
       if (a === null) return void this.lexChunk(rest)
       const next = this.apply(a, rest)
       // every answer of `chunk` reads something (plain text, a token, a held tail); should one not, the lexer
@@ -155,22 +155,22 @@ export class Driver implements DriverCore, RunHost {
       // the deferred tag can wait no longer: in its common shape it is read without the lexer
       if (s.deferred !== null && s.pending !== '') {
         const text = s.pending + chunk
-        const a = this.shortcuts.readTag(text)
+        const a = this.fast.readTag(text)
         if (a !== null) return this.apply(a, text)
       }
     }
     if (s.carry !== null) {
       // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
-      const a = this.shortcuts.settleRun(chunk)
+      const a = this.fast.settleRun(chunk)
       return a === null ? this.lexed(chunk) : this.apply(a, chunk)
     }
     if (s.pending === '') {
-      const a = this.shortcuts.chunk(chunk)
+      const a = this.fast.chunk(chunk)
       return a === null ? this.lexed(chunk) : this.apply(a, chunk)
     }
     // a pending tail: the answers below read it and the chunk joined
     const text = s.pending + chunk
-    const a = this.shortcuts.extendTail(chunk, text)
+    const a = this.fast.extendTail(chunk, text)
     if (a !== null && a.then !== 'defer') return this.apply(a, text)
     if (a !== null && this.deferTag(a.deferMode!, text, a.end)) return null
     // the held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing
@@ -180,7 +180,7 @@ export class Driver implements DriverCore, RunHost {
       this.noteHeldTail()
       return null
     }
-    const indent = this.shortcuts.afterIndent(text)
+    const indent = this.fast.afterIndent(text)
     return indent === null ? this.lexed(chunk) : this.apply(indent, text)
   }
 
@@ -191,7 +191,7 @@ export class Driver implements DriverCore, RunHost {
   }
 
   /**
-   * Applies a shortcut's answer for `text` (`answer.ts`): the one place
+   * Applies a fast-path answer for `text` (`answer.ts`): the one place
    * their readings change the sieve's state. Returns what is left of `text`
    * to read as a chunk of its own, or null: nothing (held, or lexed).
    */
@@ -273,7 +273,7 @@ export class Driver implements DriverCore, RunHost {
     for (const tok of tokens) {
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
       if (r !== null) {
-        // the rest of `text` in another mode: nothing of it was lexed, so the shortcuts may read it from there
+        // the rest of `text` in another mode: nothing of it was lexed, so the fast path may read it from there
         if (r.after !== undefined) {
           s.pos = r.base
           s.lineState = r.lineState

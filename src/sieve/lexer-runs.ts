@@ -1,5 +1,5 @@
 /**
- * Lexer runs (docs/DESIGN.md, "Undecided tails"): the text the fast lane cannot
+ * Lexer runs (docs/DESIGN.md, "Undecided tails"): the text the fast path cannot
  * prove is lexed from the saved mode and context, a window at a time, and
  * each token goes to the driver's token walk. A token may send the run back
  * (a hold released at a paragraph's end, a capture over its limit): the run
@@ -29,7 +29,7 @@ export interface RunHost {
   readonly holds: Holds
   /**
    * The context of the lexer run whose tokens are being handled (its carry
-   * is the last run part's); null while a shortcut's tokens are (`Driver.apply`).
+   * is the last run part's); null while a fast-path tokens are (`Driver.apply`).
    */
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
@@ -50,7 +50,7 @@ export interface RunHost {
   token(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null
 }
 
-/** The driver's lexer runs: a chunk the fast lane cannot take, the stream's end, and every restart a token makes. */
+/** The driver's lexer runs: a chunk the fast path cannot take, the stream's end, and every restart a token makes. */
 export class LexerRuns {
   /** The window size (`DriverOptions.windowSize`). */
   private readonly window: number

@@ -76,8 +76,8 @@ export interface Restart {
   startAt?: number
   /**
    * Set when the restart is only the rest of the text the token stood in,
-   * from this offset, in another mode: text the fast lane read (not lexed)
-   * can go on by the fast lane from there instead of a lexer run.
+   * from this offset, in another mode: text the fast path read (not lexed)
+   * can go on by the fast path from there instead of a lexer run.
    */
   after?: number
 }

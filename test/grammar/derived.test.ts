@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { defaultGrammar } from '../../src/grammar/default.js'
 import { keepsDerived } from '../../src/grammar/derived.js'
-import { shortcutTables } from '../../src/sieve/shortcut-tables.js'
+import { fastPathTables } from '../../src/sieve/fast-path-tables.js'
 import { grammarFingerprint } from '../../src/grammar/fingerprint.js'
 import { extendGrammar, loadGrammar, validateGrammar } from '../../src/grammar/load.js'
 import { compileLexer } from '../../src/lexer/lexer.js'
@@ -32,7 +32,7 @@ describe('what is compiled from a grammar', () => {
       expect(sieve.push(block).some((e) => e.type === 'tool-call')).toBe(true)
     }
     const lexer = compileLexer(extended)
-    expect(shortcutTables(lexer)).toBe(shortcutTables(lexer))
+    expect(fastPathTables(lexer)).toBe(fastPathTables(lexer))
   })
 
   it('should not support anything validateGrammar did not make holding a compiled form', () => {

@@ -12,10 +12,10 @@ import { compileLexer } from '../../src/lexer/lexer.js'
 import { LineCursor } from '../../src/lexer/line-cursor.js'
 import { midLine } from '../../src/lexer/lines.js'
 import { modes, type ModeName } from '../../src/lexer/modes.js'
-import { shortcutTables } from '../../src/sieve/shortcut-tables.js'
+import { fastPathTables } from '../../src/sieve/fast-path-tables.js'
 
 const lexer = compileLexer(defaultGrammar)
-const reader = shortcutTables(lexer).tagReader
+const reader = fastPathTables(lexer).tagReader
 
 function lexed(mode: ModeName, text: string): IToken[] {
   const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final: false, lineState: midLine, lines: new LineCursor(midLine), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null }

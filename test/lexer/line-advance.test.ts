@@ -1,6 +1,6 @@
 /**
  * The line state over a stretch of text (`advanceLines`, `advanceUnlessCode`)
- * takes shortcuts: a quiet line is skipped to its next `<` or line feed, and
+ * jumps ahead: a quiet line is skipped to its next `<` or line feed, and
  * inside an HTML candidate only the candidate moves until the line feed. Both
  * must give exactly what stepping `next` one character at a time gives, from
  * any state the text itself can lead to.
@@ -22,7 +22,7 @@ function stepped(ls: number, s: string, from: number, to: number): number {
 }
 
 describe('line state over a stretch of text', () => {
-  it('should support any split of a text: the shortcuts give what `next` gives, character by character', () => {
+  it('should support any split of a text: the jumps give what `next` gives, character by character', () => {
     fc.assert(
       fc.property(text, text, fc.nat(), (before, s, k) => {
         // the state the first text leads to, then the second text in two pieces

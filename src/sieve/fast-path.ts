@@ -5,8 +5,8 @@
  * answer): nothing special in the chunk for the current mode, specials that cannot matter where they stand (`a < b`, a mid-line run in
  * fenced code, `a[i]` in CDATA), a held tail that only grows or completes
  * a tag the lexer would take whole, or held indentation that turned out to
- * be only indentation. The Markdown chunks are in `markdown-shortcuts.ts`, what
- * all parts share in `shortcut-base.ts`.
+ * be only indentation. The Markdown chunks are in `fast-path-markdown.ts`, what
+ * all parts share in `fast-path-base.ts`.
  */
 import { tokenOf } from '../lexer/token-instance.js'
 import { heldLinePrefix, heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
@@ -16,12 +16,12 @@ import { modes } from '../lexer/modes.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
 import { blank } from './char-set.js'
-import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
-import { MarkdownShortcuts } from './markdown-shortcuts.js'
+import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
+import { MarkdownFastPath } from './fast-path-markdown.js'
 
-export type { ShortcutHost } from './shortcut-base.js'
+export type { FastPathHost } from './fast-path-base.js'
 
-export class Shortcuts extends MarkdownShortcuts {
+export class FastPath extends MarkdownFastPath {
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */
   chunk(chunk: string): Answer | null {
     const s = this.d.s
@@ -175,7 +175,7 @@ export class Shortcuts extends MarkdownShortcuts {
    * tail; in a fence, the rest follows the fence's closer), or -1 when the
    * lexer must look. `special` is where the first special character is.
    */
-  private plainUpTo(chunk: string, fp: ModeShortcut, special: number): number {
+  private plainUpTo(chunk: string, fp: ModeFastPath, special: number): number {
     const mode = this.d.s.mode
     if (mode === modes.fence) return this.fenceRuns(chunk)
     if (mode === modes.cdata) return this.textBeforeEnd(chunk, ']]>')
@@ -223,7 +223,7 @@ export class Shortcuts extends MarkdownShortcuts {
    * the text goes up to it and the rest is held, as the lexer's Incomplete
    * token would hold it.
    */
-  private plainTagStarts(chunk: string, fp: ModeShortcut, special: number): number {
+  private plainTagStarts(chunk: string, fp: ModeFastPath, special: number): number {
     const matcher = this.matcher()
     const notTag = fp.notTag
     if (notTag === undefined || matcher === undefined) return -1

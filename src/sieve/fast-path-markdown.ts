@@ -1,5 +1,5 @@
 /**
- * The fast lane's Markdown chunks: inline backtick and tilde runs in prose
+ * The fast path's Markdown chunks: inline backtick and tilde runs in prose
  * and code spans, runs in fenced code, and the line feeds that end a fence
  * opener's info string, a closer's line or an indented-code line. Each
  * moves the Markdown state exactly as the lexer's run or line feed token
@@ -21,15 +21,15 @@ import { codes } from '../lexer/codes.js'
 import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
-import { endsInLineStartSpaces, type ModeShortcut } from './shortcut-tables.js'
+import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
 import { releases } from './holds.js'
-import { ShortcutBase } from './shortcut-base.js'
+import { FastPathBase } from './fast-path-base.js'
 import { CharSet } from './char-set.js'
 import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
 
 const lineEnding = new CharSet([codes.lineFeed, codes.carriageReturn])
 
-export abstract class MarkdownShortcuts extends ShortcutBase {
+export abstract class MarkdownFastPath extends FastPathBase {
   /**
    * Prose or a pending code span whose only specials are backtick or tilde
    * runs (and tag starts that start nothing): all of it is text, and each
@@ -140,7 +140,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * from the line state `line`): a `<` that may begin `<code>` or `</code>`
    * (they open and close a level), or an HTML block at a line start; in a
    * hold on a `<code>` or comment level, a `-` (`-->` may end it). The
-   * shortcuts read none of these (`tokens-html.ts` decides them). Only a `<`
+   * fast path read none of these (`tokens-html.ts` decides them). Only a `<`
    * up to `upTo` counts: an answer reads the text up to there, and what
    * follows is asked about again as a chunk of its own (a turn pushed whole
    * scanned all its rest once per answer).
@@ -252,7 +252,7 @@ export abstract class MarkdownShortcuts extends ShortcutBase {
    * feed moves to the mode `decideLineFeed` gives (the fence, prose), and the
    * rest is a chunk of its own. Else the lexer, before anything is changed.
    */
-  protected lineEnds(chunk: string, fp: ModeShortcut | null): Answer | null {
+  protected lineEnds(chunk: string, fp: ModeFastPath | null): Answer | null {
     const s = this.d.s
     const mode = s.mode
     if (s.capture !== null || s.hold !== null) return null

@@ -1,5 +1,5 @@
 /**
- * White-box: the shortcuts (`src/sieve/shortcuts.ts`) skip the lexer for chunks that cannot change
+ * White-box: the fast path (`src/sieve/fast-path.ts`) skip the lexer for chunks that cannot change
  * anything. They must give exactly what the lexer gives, for every chunking.
  */
 import { describe, expect, it } from 'vitest'
@@ -16,7 +16,7 @@ function runsFor(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] =
 
 const block = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p">x</parameter>\n  </invoke>\n</tool_calls>'
 
-describe('shortcuts', () => {
+describe('fast path', () => {
   it('should support fence content with inline backticks and tildes (text) and a closer after it', () => {
     const input = '```sh\ncd ~/src && echo `pwd`\n' + block + '\n  ```\nafter\n' + block
     const events = expectChunkInvariant(input)

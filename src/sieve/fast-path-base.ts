@@ -1,8 +1,8 @@
 /**
- * What every shortcut shares (docs/DESIGN.md, "Fast path"): the
- * driver whose state they read, the current mode's shortcut table and tail
+ * What every fast-path reader shares (docs/DESIGN.md, "Fast path"): the
+ * driver whose state they read, the current mode's fast-path table and tail
  * matcher (looked up once per mode change), and what a chunk's reading
- * found for `chunk` to hold or carry. `shortcuts.ts` builds on it.
+ * found for `chunk` to hold or carry. `fast-path.ts` builds on it.
  */
 import type { RunCarry } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
@@ -10,14 +10,14 @@ import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
 import { blankAnswer, type Answer } from './answer.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
-import { shortcutTables, type ModeShortcut, type ShortcutTables } from './shortcut-tables.js'
+import { fastPathTables, type ModeFastPath, type FastPathTables } from './fast-path-tables.js'
 import type { DriverOptions, DriverState } from './state.js'
 
 /**
- * What the shortcuts read of the driver: its state, never written here
+ * What the fast path read of the driver: its state, never written here
  * (the driver applies their answers), and where the pending tail stands.
  */
-export interface ShortcutHost {
+export interface FastPathHost {
   readonly s: Readonly<DriverState>
   readonly lexer: CompiledLexer
   readonly opts: DriverOptions
@@ -26,23 +26,23 @@ export interface ShortcutHost {
   readonly tail: TailState | null
 }
 
-export abstract class ShortcutBase {
-  protected readonly fast: Partial<Record<ModeName, ModeShortcut>>
+export abstract class FastPathBase {
+  protected readonly fast: Partial<Record<ModeName, ModeFastPath>>
   /** The mode the lookups below were made for: the mode mostly stays from one chunk to the next, and a keyed lookup per chunk showed in profiles. */
   private laneMode: ModeName | null = null
-  private laneFp: ModeShortcut | undefined = undefined
+  private laneFp: ModeFastPath | undefined = undefined
   private laneMatcher: TailMatcher | undefined = undefined
-  protected readonly tables: ShortcutTables
+  protected readonly tables: FastPathTables
   /** The answer every reading fills and returns: the driver applies it before it asks again. */
   protected readonly a: Answer = blankAnswer()
 
-  constructor(protected readonly d: ShortcutHost) {
-    this.tables = shortcutTables(d.lexer)
+  constructor(protected readonly d: FastPathHost) {
+    this.tables = fastPathTables(d.lexer)
     this.fast = this.tables.modes
   }
 
   /** The current mode's fast path. */
-  protected fastPath(): ModeShortcut | undefined {
+  protected fastPath(): ModeFastPath | undefined {
     if (this.d.s.mode !== this.laneMode) this.switchTo(this.d.s.mode)
     return this.laneFp
   }

@@ -1,5 +1,5 @@
 /**
- * Per mode, what the shortcuts need to know (docs/DESIGN.md, "Fast path"): a
+ * Per mode, what the fast path need to know (docs/DESIGN.md, "Fast path"): a
  * chunk with no character that can start or end anything in the current mode
  * skips the lexer. In prose-like
  * modes it goes straight out as text; inside a capture it becomes one text
@@ -16,7 +16,7 @@ import { rowOf } from '../lexer/structure.js'
 import { TagReader } from './tag-reader.js'
 import { CharSet, notBlank } from './char-set.js'
 
-export interface ModeShortcut {
+export interface ModeFastPath {
   /** Finds a character that needs the lexer in this mode. */
   special: CharSet
   /**
@@ -45,9 +45,9 @@ const charClass = (cs: number[]): CharSet => new CharSet(cs)
 /** CR, LF and CRLF all end a line (CommonMark), so both characters matter wherever a line end does. */
 const lineEnds = [codes.lineFeed, codes.carriageReturn]
 
-/** The fast paths of each mode, and the character sets of tags that the fast lane and the deferral test against. */
-export interface ShortcutTables {
-  modes: Partial<Record<ModeName, ModeShortcut>>
+/** The fast paths of each mode, and the character sets of tags that the fast path and the deferral test against. */
+export interface FastPathTables {
+  modes: Partial<Record<ModeName, ModeFastPath>>
   /** Characters that may start a tag. */
   tagStarts: CharSet
   /** Single characters that are a whole tag end (see `CompiledLexer.tagEndChars`). */
@@ -63,10 +63,10 @@ export interface ShortcutTables {
 }
 
 /** Each compiled lexer's tables. */
-const tablesOf = new WeakMap<CompiledLexer, ShortcutTables>()
+const tablesOf = new WeakMap<CompiledLexer, FastPathTables>()
 
 /** Built once per compiled lexer and kept: every sieve of a grammar shares them (a sieve per turn is common). */
-export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
+export function fastPathTables(lexer: CompiledLexer): FastPathTables {
   let t = tablesOf.get(lexer)
   if (t === undefined) {
     t = buildTables(lexer)
@@ -75,7 +75,7 @@ export function shortcutTables(lexer: CompiledLexer): ShortcutTables {
   return t
 }
 
-function buildTables(lexer: CompiledLexer): ShortcutTables {
+function buildTables(lexer: CompiledLexer): FastPathTables {
   const tagStarts = new CharSet(lexer.tagStartChars)
   const tagEnds = new CharSet(lexer.tagEndChars)
   const inlineStops = new CharSet([codes.graveAccent, codes.tilde, ...lineEnds, codes.lessThan, ...lexer.tagStartChars])
@@ -83,9 +83,9 @@ function buildTables(lexer: CompiledLexer): ShortcutTables {
 }
 
 /** A mode's fast path as written below; the rest follows from it and the lexer. */
-type PathSpec = Omit<ModeShortcut, 'specialOrLine' | 'quotes'>
+type PathSpec = Omit<ModeFastPath, 'specialOrLine' | 'quotes'>
 
-function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeShortcut>> {
+function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFastPath>> {
   const runs = [codes.graveAccent, codes.tilde]
   const tags = [...lexer.tagStartChars]
   const type = (name: string) => {

@@ -241,6 +241,16 @@ export interface SieveOptions {
    */
   grammar?: Grammar
   /**
+   * Read a dialect pack's calls instead of the default grammar's: a name of
+   * `dialects` or a pack. Read today: `deepseek` (the default),
+   * `qwen3-coder`, `seed-oss` and `minimax-m2` (calls in tags, names and
+   * keys from an attribute or the tag's value, raw values); any other pack
+   * is refused with `invalid-option` naming what the reader lacks (its calls
+   * can still be written by `formatToolCalls` and prompted by
+   * `buildToolPrompt`). Not with `grammar`.
+   */
+  dialect?: string | DialectPack
+  /**
    * Most UTF-16 units one capture (one block's markup, or text held while an
    * unmatched backtick decides whether a tag is an example) may hold before it
    * is released as text with a `capture-limit` diagnostic.

@@ -14,7 +14,7 @@ import type { CallOptionsLike, CallToolLike, ToolChoiceLike } from './types.js'
  * Options of {@link toolsieveMiddleware}. All optional; `null` and
  * `undefined` mean the default.
  */
-export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools' | 'quoted' | 'streamArguments'> {
+export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools' | 'quoted' | 'streamArguments' | 'dialect'> {
   /**
    * The tools calls are checked against (unknown names get `unknown-tool`,
    * schemas coerce and validate). Default: the call's own function tools

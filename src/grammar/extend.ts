@@ -46,9 +46,9 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
     }
 
     const extraRaw = defined('rawTextParameters') ? strings(raw.rawTextParameters, 'patch.rawTextParameters') : []
-    const section = (key: 'attributes' | 'repairs' | 'limits' | 'markdown' | 'reasoning'): Obj => ({
+    const section = (key: keyof typeof sectionFields): Obj => ({
       ...start[key],
-      ...(defined(key) ? object(raw[key], at('patch', key), Object.keys(start[key] ?? {})) : {}),
+      ...(defined(key) ? object(raw[key], at('patch', key), sectionFields[key]) : {}),
     })
     const next = {
       name: defined('name') ? raw.name : start.name,
@@ -56,6 +56,7 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
       frames,
       caseInsensitive,
       attributes: section('attributes'),
+      values: section('values'),
       repairs: section('repairs'),
       limits: section('limits'),
       markdown: section('markdown'),
@@ -65,6 +66,16 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
     return deepFreeze(withDerived(normalize(next)))
   }, `in grammar extended from ${describe(start.name)}`)
 }
+
+/** The fields of each section a patch may set. */
+const sectionFields = {
+  attributes: ['name', 'string', 'from'],
+  values: ['strings', 'containers', 'padding'],
+  repairs: ['missingOpeningWrapper', 'unclosedWrapper', 'unclosedCdata'],
+  limits: ['captureLimit'],
+  markdown: ['fences', 'codeSpans'],
+  reasoning: ['open', 'close'],
+} as const
 
 /** One entry for a name given twice: recognised in every frame either entry allows. */
 function unite(existing: RoleName, added: RoleName): RoleName {

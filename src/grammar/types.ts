@@ -50,7 +50,23 @@ export interface Grammar {
   /** Local names and the `DSML` prefix match case-insensitively. Default true. */
   caseInsensitive?: boolean
   /** Attribute names the parser reads. */
-  attributes?: { name?: string; string?: string }
+  /**
+   * Attribute names the parser reads. `from`: where an invoke's name and a
+   * parameter's key come from: the `name` attribute (default) or the tag's
+   * own value (`<function=f>`, `<parameter=k>`: Qwen3-Coder, Seed-OSS).
+   */
+  attributes?: { name?: string; string?: string; from?: 'attribute' | 'tagValue' }
+  /**
+   * How parameter values are read. `strings: 'xml'` (default): CDATA,
+   * entities, JSON literals, nested XML, raw where a `string` attribute says
+   * so. `'raw'`: every value is raw text up to its own closer (nothing in it
+   * is markup), one line feed dropped at each edge, typed by the tool schema
+   * or read as a JSON or Python literal (`42`, `True`, `{"a": 1}`);
+   * `containers: 'python'`: objects and arrays as Python's `str()` writes
+   * them (`{'k': True}`); `padding`: written at each edge of a raw value
+   * (Qwen3-Coder's line feed), dropped once there when read.
+   */
+  values?: { strings?: 'xml' | 'raw'; containers?: 'json' | 'python'; padding?: string }
   repairs?: {
     /** `<invoke …>…</invoke></tool_calls>` with no opening wrapper becomes a call. Default true. */
     missingOpeningWrapper?: boolean
@@ -96,6 +112,7 @@ export interface GrammarPatch {
   frames?: Frame[]
   caseInsensitive?: boolean
   attributes?: Grammar['attributes']
+  values?: Grammar['values']
   repairs?: Grammar['repairs']
   limits?: Grammar['limits']
   markdown?: Grammar['markdown']

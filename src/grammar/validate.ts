@@ -17,7 +17,7 @@ const maxRepeat = 8
 const minCaptureLimit = 64
 const defaultCaptureLimit = 262_144
 
-const sectionKeys = ['caseInsensitive', 'attributes', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning'] as const
+const sectionKeys = ['caseInsensitive', 'attributes', 'values', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning'] as const
 const rootKeys = ['$schema', 'description', 'name', 'roles', 'frames', ...sectionKeys]
 export const patchKeys: readonly (keyof GrammarPatch)[] = ['name', ...roleKeys, 'frames', ...sectionKeys]
 
@@ -98,6 +98,11 @@ export function boolean(value: unknown, field: string, fallback: boolean): boole
   if (value === undefined) return fallback
   if (typeof value !== 'boolean') fail(field, `must be true or false, got ${describe(value)}`)
   return value
+}
+
+function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) fail(field, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`)
+  return value as T
 }
 
 function integer(value: unknown, field: string, min: number, max: number, fallback: number): number {
@@ -270,7 +275,7 @@ export function normalize(value: unknown): Grammar {
   const caseInsensitive = boolean(raw.caseInsensitive, 'caseInsensitive', true)
   const roleMap = roles(raw.roles, new Set(frames.map((f) => f.name)), caseInsensitive)
 
-  const attributes = object(raw.attributes ?? {}, 'attributes', ['name', 'string'])
+  const attributes = object(raw.attributes ?? {}, 'attributes', ['name', 'string', 'from'])
   const nameAttribute = attributes.name === undefined ? 'name' : name(attributes.name, 'attributes.name')
   const stringAttribute = attributes.string === undefined ? 'string' : name(attributes.string, 'attributes.string')
   const same = caseInsensitive
@@ -278,6 +283,11 @@ export function normalize(value: unknown): Grammar {
     : nameAttribute === stringAttribute
   if (same) fail('attributes.string', `must differ from attributes.name (${describe(nameAttribute)})`)
 
+  const from = attributes.from === undefined ? 'attribute' : oneOf(attributes.from, 'attributes.from', ['attribute', 'tagValue'])
+  const values = object(raw.values ?? {}, 'values', ['strings', 'containers', 'padding'])
+  const padding = values.padding === undefined ? '' : text(values.padding, 'values.padding')
+  const strings_ = values.strings === undefined ? 'xml' : oneOf(values.strings, 'values.strings', ['xml', 'raw'])
+  const containers = values.containers === undefined ? 'json' : oneOf(values.containers, 'values.containers', ['json', 'python'])
   const repairs = object(raw.repairs ?? {}, 'repairs', ['missingOpeningWrapper', 'unclosedWrapper', 'unclosedCdata'])
   const limits = object(raw.limits ?? {}, 'limits', ['captureLimit'])
   const markdown = object(raw.markdown ?? {}, 'markdown', ['fences', 'codeSpans'])
@@ -295,7 +305,9 @@ export function normalize(value: unknown): Grammar {
     roles: roleMap,
     frames,
     caseInsensitive,
-    attributes: { name: nameAttribute, string: stringAttribute },
+    // the slots a dialect sets appear only when set, so a grammar without them keeps its fingerprint
+    attributes: { name: nameAttribute, string: stringAttribute, ...(from === 'tagValue' ? { from } : {}) },
+    ...(strings_ === 'raw' || containers === 'python' || padding !== '' ? { values: { strings: strings_, ...(containers === 'python' ? { containers } : {}), ...(padding !== '' ? { padding } : {}) } } : {}),
     repairs: {
       missingOpeningWrapper: boolean(repairs.missingOpeningWrapper, 'repairs.missingOpeningWrapper', true),
       unclosedWrapper: boolean(repairs.unclosedWrapper, 'repairs.unclosedWrapper', true),

@@ -159,6 +159,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   /** The parameter tag's whole attribute token; ` string="true"` (or `false`) tells the tag's end to go raw. */
   const stringName = (grammar.attributes?.string ?? 'string').toLowerCase()
+  // every value raw (`values.strings: 'raw'`): a parameter tag's end always leads into a raw value
+  const rawValues = grammar.values?.strings === 'raw'
   const stringAttr = () => f.make(`${modes.tagParameter}.Attr`, 'Attr', null, (text, offset) => {
     attribute.lastIndex = offset
     const m = attribute.exec(text)
@@ -266,7 +268,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       return t
     }) : []
     // a parameter tag whose whole `string` attribute was lexed ends into its raw value in the same run
-    const rawEnd = role === 'parameter' ? [f.delimiterWhen(`${tagMode}.TagEndRaw`, 'TagEnd', modes.rawValue, tagEnd, (c) => c.rawNext === true)] : []
+    const rawEnd = role === 'parameter' ? [f.delimiterWhen(`${tagMode}.TagEndRaw`, 'TagEnd', modes.rawValue, tagEnd, rawValues ? () => true : (c) => c.rawNext === true)] : []
     build(tagMode, targets(tagMode), [
       ...md.runs(tagMode),
       ...gapTokens(tagMode),

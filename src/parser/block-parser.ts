@@ -54,6 +54,9 @@ export interface ParsedBlock {
 
 const equals = 0x3d
 
+/** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
+export const tagValueKey = '='
+
 /** Attribute names compare by lower case; most are lower case already (`name`, `string`), and stay the same string. */
 function lower(s: string): string {
   for (let i = 0; i < s.length; i++) {
@@ -189,7 +192,13 @@ export class BlockParser extends EmbeddedActionsParser {
   private readonly endWordAction = (): void => this.endWord()
   private readonly eqAction = (): void => {
     this.endWord()
-    this.tag.afterEq = true
+    const t = this.tag
+    // `=` right after the tag's name (`<function=f>`): what follows is the tag's own value
+    if (t.pending === null && t.attrs.size === 0) {
+      t.pending = tagValueKey
+      t.attrs.set(tagValueKey, '')
+    }
+    t.afterEq = true
   }
   private readonly quotedAction = (): void => {
     const tag = this.tag

@@ -198,6 +198,7 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
   const want = d.opts.values.stringAttr.toLowerCase()
   const i = lastParamOpen(d, tokens)
   if (i < 0) return null
+  if (d.opts.values.rawValues === true) return tagKey(tokens[i]!.image)
   let name: string | null = null
   let afterEq = false
   let quoted: string | null = null

@@ -20,6 +20,9 @@ import { randomCallId } from './ids.js'
 import { toolTable } from '../schema/tools.js'
 import type { ValueOptions } from '../values/decode.js'
 import type { Grammar } from '../grammar/types.js'
+import { dialects, resolveDialect } from '../dialects/registry.js'
+import { grammarOfDialect } from '../dialects/grammar.js'
+import type { DialectPack } from '../dialects/types.js'
 
 /** What value decoding reads from each grammar: its Set alone took a microsecond, a fifth of a sieve's creation. */
 const valueOptionsOf = new WeakMap<Grammar, ValueOptions>()
@@ -32,6 +35,10 @@ function valueOptions(grammar: Grammar): ValueOptions {
     nameAttr: grammar.attributes?.name ?? 'name',
     stringAttr: grammar.attributes?.string ?? 'string',
     rawText: new Set((grammar.rawTextParameters ?? []).map((n) => n.toLowerCase())),
+    fromTagValue: grammar.attributes?.from === 'tagValue',
+    rawValues: grammar.values?.strings === 'raw',
+    pythonContainers: grammar.values?.containers === 'python',
+    padding: grammar.values?.padding ?? '',
   }))
 }
 
@@ -69,6 +76,13 @@ function grammarOption(g: unknown): Grammar {
     const detail = e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field!.length + 2) : e.message
     throw new GrammarError(detail, field)
   }
+}
+
+/** The grammar that reads the `dialect` option's pack (`dialects/grammar.ts`); with `grammar` too it is refused. */
+function dialectOption(dialect: unknown, grammar: unknown): Grammar {
+  if (!absent(grammar)) throw invalid('dialect', 'give a dialect or a grammar, not both')
+  if (typeof dialect !== 'string' && (typeof dialect !== 'object' || dialect === null || Array.isArray(dialect))) throw invalid('dialect', `must be a pack name (${Object.keys(dialects).join(', ')}) or a pack, got ${describe(dialect)}`)
+  return grammarOfDialect(resolveDialect(dialect as string | DialectPack))
 }
 
 /** Strict mode: each diagnostic event becomes an error event with the same fields. */
@@ -133,7 +147,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   if (w !== undefined && !(Number.isInteger(w) && w >= 1)) throw new ToolsieveError('invalid-option', `windowSize must be a positive integer, got ${String(w)}`, 'windowSize')
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
   const options: SieveOptions = given ?? {}
-  const grammar = grammarOption(options.grammar)
+  const grammar = absent(options.dialect) ? grammarOption(options.grammar) : dialectOption(options.dialect, options.grammar)
   const lexer = compileLexer(grammar)
   const captureLimit = captureLimitOption(options.captureLimit, grammar, lexer.maxDelimiter)
   const onInvalid = options.onInvalid ?? 'emit'

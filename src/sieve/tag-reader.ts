@@ -56,6 +56,8 @@ export class TagReader {
   private readonly rules = new CaptureRules()
   /** The grammar's `string` attribute, lower case. */
   private readonly stringName: string
+  /** Every value is raw (`values.strings: 'raw'`). */
+  private readonly rawValues: boolean
   /** The grammar's attribute gaps, and a matcher of what may still become one (see `compileAttrGap`); null: none. */
   private readonly gap: { compiled: CompiledGap; held: TailMatcher } | null
 
@@ -73,6 +75,7 @@ export class TagReader {
     }
     this.tags.get(modes.tagParameter)!.raw = { end: type(`${modes.tagParameter}.TagEndRaw>${modes.rawValue}`), body: modes.rawValue }
     this.stringName = (lexer.grammar.attributes?.string ?? 'string').toLowerCase()
+    this.rawValues = lexer.grammar.values?.strings === 'raw'
     for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
     this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
     this.bodies.set(modes.rawValue, { text: type(`${modes.rawValue}.ValueText`) })
@@ -98,7 +101,7 @@ export class TagReader {
     }
     const tagEnd = this.lexer.tagEnd
     // as the lexer's `Attr` token sets `LexContext.rawNext`: the first `string` attribute decides
-    let raw: boolean | null = null
+    let raw: boolean | null = this.rawValues ? true : null
     for (;;) {
       if (at >= text.length) return null
       // a gap before an attribute comes before the tag end, which would take a bar alone; one the text end leaves

@@ -28,11 +28,21 @@ import { contentNode, leafNode, type Node } from './node.js'
 import { isPlainObject } from './own.js'
 import { decodeEntities, partsText, soleCdata, trimXml } from './text.js'
 import { parseElements } from './xml.js'
+import { tagValueKey } from '../parser/block-parser.js'
+import { pythonLiteral } from './python-literal.js'
 
 /** What value decoding needs from the grammar. */
 export interface ValueOptions {
   nameAttr: string
   stringAttr: string
+  /** Names and keys come from the tag's own value (`<function=f>`), not the name attribute (`Grammar.attributes.from`). */
+  fromTagValue?: boolean
+  /** Every value is raw text (`Grammar.values.strings`: 'raw'). */
+  rawValues?: boolean
+  /** Raw values' objects and arrays are Python literals (`Grammar.values.containers`: 'python'). */
+  pythonContainers?: boolean
+  /** What a raw value may be padded with at each edge, dropped once there (`Grammar.values.padding`); '' for none. */
+  padding?: string
   /** Raw-text parameter names, lower-cased. */
   rawText: ReadonlySet<string>
 }
@@ -73,7 +83,7 @@ function attrValue(v: string | undefined): string {
 }
 
 export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
-  const name = attrValue(inv.attrs.get(opts.nameAttr))
+  const name = attrValue(inv.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
   if (name === '') return { ok: false, problem: 'missing-name' }
   const problems: CallProblem[] = []
   if (inv.json !== null) {
@@ -84,7 +94,7 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
   // a Map: a parameter named `__proto__` is a key like any other
   const params = new Map<string, Node>()
   for (const p of inv.params) {
-    const key = attrValue(p.attrs.get(opts.nameAttr))
+    const key = attrValue(p.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
     if (key === '') return { ok: false, problem: 'missing-parameter-name' }
     const node = paramNode(p, key, opts, problems)
     const seen = params.get(key)
@@ -113,7 +123,35 @@ function jsonBody(json: string): Record<string, unknown> | null {
   return parsed
 }
 
+/** Python's spellings of the JSON literals, as raw-value dialects write them (`str(True)`). */
+const pythonLiterals: ReadonlyMap<string, boolean | null> = new Map([['True', true], ['False', false], ['None', null]])
+
+/**
+ * A raw value: the text between the tags, with the dialect's padding (a
+ * line feed, as Qwen3-Coder's template writes it; CRLF too) dropped once at
+ * each edge; the schema types it, or
+ * with none it is read as a JSON literal where it is one (`42`, `{"a": 1}`)
+ * or a Python one (`True`, `None`), else kept as text.
+ */
+function rawNode(raw: string, padding: string, python: boolean): Node {
+  let text = raw
+  if (padding === '\n' && text.startsWith('\r\n')) text = text.slice(2)
+  else if (padding !== '' && text.startsWith(padding)) text = text.slice(padding.length)
+  if (padding === '\n' && text.endsWith('\r\n')) text = text.slice(0, -2)
+  else if (padding !== '' && text.endsWith(padding) && text.length >= padding.length) text = text.slice(0, -padding.length)
+  const py = pythonLiterals.get(text)
+  if (py !== undefined) return { kind: 'json', value: py, text }
+  // a dict or a list as Python's str() writes it (`{'k': True}`): JSON reads none of it
+  const c = text.charCodeAt(0)
+  if (python && (c === 0x7b || c === 0x5b || c === 0x28) && !jsonLiteral(text).ok) {
+    const r = pythonLiteral(text)
+    if (r.ok) return { kind: 'json', value: r.value, text }
+  }
+  return { kind: 'text', text, literal: true }
+}
+
 function paramNode(p: ParsedParam, key: string, opts: ValueOptions, problems: CallProblem[]): Node {
+  if (opts.rawValues === true) return rawNode(p.raw, opts.padding ?? '', opts.pythonContainers === true)
   const flag = p.attrs.get(opts.stringAttr)
   const mode = flag === undefined ? '' : trimXml(flag).toLowerCase()
   // DeepSeek's encoder writes these raw and its decoder reads them back exactly: nothing inside is markup

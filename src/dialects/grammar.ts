@@ -1,0 +1,95 @@
+/**
+ * The grammar the sieve reads a dialect pack with. Today's reader follows
+ * tags: a block tag around calls (or one call), a call tag, one tag per
+ * argument, the name and key from an attribute or the tag's own value,
+ * values read by XML rules or raw. A pack whose structure is all of that
+ * (DeepSeek's, Qwen3-Coder's, Seed-OSS's, MiniMax-M2's) is read; any other
+ * is refused at creation, naming what the reader lacks.
+ */
+import { ToolsieveError } from '../errors.js'
+import { defaultGrammar } from '../grammar/default.js'
+import { validateGrammar } from '../grammar/load.js'
+import type { Grammar } from '../grammar/types.js'
+import type { DialectPack } from './types.js'
+
+/** Each pack's grammar, built once: packs are frozen. */
+const grammars = new WeakMap<DialectPack, Grammar>()
+
+/** Why the reader cannot read `pack` yet, or null: it can. */
+export function unreadable(pack: DialectPack): string | null {
+  if (pack.grammar === 'default') return null
+  if (pack.envelope !== undefined) return 'its messages are framed by an envelope'
+  const names = new Set<string>()
+  for (const [i, b] of pack.blocks.entries()) {
+    const at = `blocks[${i}] (${b.name})`
+    const c = b.call
+    if (b.open.kind !== 'tag' || b.close.kind !== 'tag') return `${at} is not delimited by tags`
+    if (b.layout === 'per-opener' || b.array === true || b.anchored === true) return `${at} has a ${b.layout === 'per-opener' ? 'per-opener layout' : b.array === true ? 'JSON array of calls' : 'block anchored at the message start'}`
+    // a block that is its one call (Qwen3-Coder's bare `<function=f>`) is the call's tag itself
+    const callOpen = c.open ?? (b.layout === 'call' ? b.open : undefined)
+    const callClose = c.close ?? (b.layout === 'call' ? b.close : undefined)
+    if (callOpen?.kind !== 'tag' || callClose?.kind !== 'tag') return `${at}'s call is not a tag`
+    if (c.outer !== undefined || c.headSeparator !== undefined || c.id !== undefined) return `${at}'s call has tokens around it or an id`
+    if (c.arguments.kind !== 'elements') return `${at}'s arguments are ${c.arguments.kind}, not one tag each`
+    if (c.name.from !== 'attribute' && c.name.from !== 'tag-value') return `${at}'s call name comes from ${c.name.from}`
+    const key = c.arguments.key
+    if (key.from === 'tag-name') return `${at}'s argument keys are tag names`
+    names.add(c.name.from === 'attribute' ? `attribute:${c.name.attribute}` : 'tag-value')
+    names.add(key.from === 'attribute' ? `attribute:${key.attribute}` : 'tag-value')
+  }
+  if (names.size !== 1) return 'its names and keys come from more than one place'
+  const v = pack.values
+  if (v.strings !== 'raw' && v.strings !== 'xml') return `its strings are written as ${v.strings}`
+  if (v.typeAttribute !== undefined) return 'its values carry a type attribute'
+  if (v.untyped !== 'guess') return 'its untyped values stay strings'
+  for (const r of pack.regions ?? []) if (r.kind === 'reasoning' && (r.open.kind !== 'literal' || r.close.kind !== 'literal')) return 'its reasoning is not delimited by literal tags'
+  return null
+}
+
+/**
+ * The grammar that reads `pack`.
+ *
+ * @throws {ToolsieveError} `invalid-option` (field `dialect`) when the reader cannot read it yet.
+ */
+export function grammarOfDialect(pack: DialectPack): Grammar {
+  const why = unreadable(pack)
+  if (why !== null) throw new ToolsieveError('invalid-option', `the sieve cannot read the ${pack.name} dialect yet: ${why}; formatToolCalls and buildToolPrompt can write it`, 'dialect')
+  if (pack.grammar === 'default') return defaultGrammar
+  let g = grammars.get(pack)
+  if (g === undefined) {
+    g = build(pack)
+    grammars.set(pack, g)
+  }
+  return g
+}
+
+function build(pack: DialectPack): Grammar {
+  const wrapper = new Set<string>()
+  const invoke = new Set<string>()
+  const parameter = new Set<string>()
+  let from: 'attribute' | 'tagValue' = 'attribute'
+  let nameAttribute = 'name'
+  for (const b of pack.blocks) {
+    const c = b.call
+    const call = ((c.open ?? b.open) as { name: string }).name
+    invoke.add(call)
+    // a block that is its call's own tag (Qwen3-Coder's bare `<function=f>`) is read by the missing-wrapper repair
+    const open = (b.open as { name: string }).name
+    if (open !== call) wrapper.add(open)
+    if (c.arguments.kind === 'elements') parameter.add(c.arguments.element.name)
+    if (c.name.from === 'tag-value') from = 'tagValue'
+    else if (c.name.from === 'attribute') nameAttribute = c.name.attribute
+  }
+  const reasoning = (pack.regions ?? []).filter((r) => r.kind === 'reasoning')
+  const texts = (d: unknown): string[] => (d as { text: string[] }).text
+  const xml = defaultGrammar.frames.find((f) => f.name === 'xml')!
+  return validateGrammar({
+    name: `dialect:${pack.name}`,
+    roles: { wrapper: [...wrapper], invoke: [...invoke], parameter: [...parameter] },
+    frames: [xml],
+    caseInsensitive: false,
+    attributes: { name: nameAttribute, string: nameAttribute === 'string' ? 'type' : 'string', ...(from === 'tagValue' ? { from } : {}) },
+    ...(pack.values.strings === 'raw' ? { values: { strings: 'raw' as const, ...(pack.values.containers === 'python' ? { containers: 'python' as const } : {}), ...(pack.values.padding !== undefined && pack.values.padding !== '' ? { padding: pack.values.padding } : {}) } } : {}),
+    ...(reasoning.length > 0 ? { reasoning: { open: reasoning.flatMap((r) => texts(r.open)), close: reasoning.flatMap((r) => texts(r.close)) } } : {}),
+  })
+}

@@ -1,0 +1,66 @@
+/**
+ * The packs the sieve reads, against their fixtures: every case rendered by
+ * the models' own chat templates and every vLLM / SGLang parser case
+ * (`test/fixtures/dialects/`, provenance in its README), whole, one unit at
+ * a time, split at every point (a sample for long inputs) and in random
+ * chunks: the calls, the text (with the reasoning and its tags where they
+ * stood) and the reasoning.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { dialects, type SieveOptions, type ToolDefinition } from '../../src/index.js'
+import { calls, expectChunkInvariant, type Out } from '../helpers/chunking.js'
+
+const dir = new URL('../fixtures/dialects/', import.meta.url)
+const roundTrip = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Record<string, { dialect: string }>; parsers: Record<string, { dialect: string }> }
+const exceptions = JSON.parse(readFileSync(new URL('read-exceptions.json', dir), 'utf8')) as { cases: Record<string, Record<string, { reason: string; calls: unknown[] }>> }
+
+/** The packs the sieve reads (`src/dialects/grammar.ts`). */
+const read = ['qwen3-coder', 'seed-oss', 'minimax-m2']
+
+interface Case { id: string; input: string; calls: Array<{ name: string; arguments: Record<string, unknown> }>; text: string | null; reasoning?: string | null; tools?: Array<{ function: { name: string; parameters: Record<string, unknown> } }> }
+
+const files = [
+  ...Object.entries(roundTrip.rendered).map(([f, v]) => ({ file: `rendered/${f}`, dialect: v.dialect, rendered: true })),
+  ...Object.entries(roundTrip.parsers).map(([f, v]) => ({ file: `parsers/${f}`, dialect: v.dialect, rendered: false })),
+].filter((f) => read.includes(f.dialect))
+
+/** The text as the input had it around the calls: text, and the reasoning with its tags where they stood. */
+function textWithReasoning(events: readonly Out[]): string {
+  return events.map((e) => (e.type === 'text' || e.type === 'reasoning' ? e.text : e.type === 'reasoning-start' || e.type === 'reasoning-end' ? e.raw : '')).join('')
+}
+
+const reasoningOf = (events: readonly Out[]): string => events.map((e) => (e.type === 'reasoning' ? e.text : '')).join('')
+
+describe('reading dialect packs: their fixtures', () => {
+  it('should support fixtures for every pack the sieve reads', () => {
+    expect(new Set(files.map((f) => f.dialect))).toEqual(new Set(read))
+  })
+
+  for (const { file, dialect, rendered } of files) {
+    it(`should support the ${file} cases (${dialect}) in every chunking`, () => {
+      const cases = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]
+      // a template that opens the reasoning in the prompt: its renderings start inside it (parser cases never do)
+      const opens = rendered && (dialects[dialect]!.regions ?? []).some((r) => r.kind === 'reasoning' && r.startsOpen === true)
+      for (const c of cases) {
+        const tools: ToolDefinition[] | undefined = c.tools?.map((t) => ({ name: t.function.name, inputSchema: t.function.parameters }))
+        const opts: SieveOptions = { dialect, startInReasoning: opens, ...(tools === undefined ? {} : { tools }) }
+        const events = expectChunkInvariant(c.input, opts)
+        const expected = exceptions.cases[file]?.[c.id]?.calls ?? c.calls
+        expect(calls(events), `${file} ${c.id}`).toEqual(expected.map((k) => ({ name: (k as Case['calls'][0]).name, input: (k as Case['calls'][0]).arguments })))
+        if (c.text !== null) expect(textWithReasoning(events), `${file} ${c.id} text`).toBe(c.text)
+        if (c.reasoning != null) expect(reasoningOf(events).trim(), `${file} ${c.id} reasoning`).toBe(c.reasoning.trim())
+      }
+    }, 120_000)
+  }
+
+  it('should support a reason for every case it reads otherwise', () => {
+    for (const [file, byId] of Object.entries(exceptions.cases)) {
+      const ids = (JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]).map((c) => c.id)
+      for (const [id, e] of Object.entries(byId)) {
+        expect(ids, file).toContain(id)
+        expect(e.reason.length).toBeGreaterThan(40)
+      }
+    }
+  })
+})

@@ -1,0 +1,112 @@
+/**
+ * Each pack the sieve reads keeps the two promises: a call in a fenced or
+ * indented code block, a code span or the reasoning is text; one cut off by
+ * the end of the stream is text with a diagnostic; a real call after a
+ * fenced copy is a call. Blocks are written by the pack's own writer.
+ */
+import { describe, expect, it } from 'vitest'
+import { createSieve, formatToolCalls, ToolsieveError } from '../../src/index.js'
+import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { checkStreamed } from '../helpers/streamed.js'
+import type { SieveEvent } from '../../src/index.js'
+
+const read = ['qwen3-coder', 'seed-oss', 'minimax-m2'] as const
+const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
+
+describe.each(read)('reading the %s dialect', (dialect) => {
+  const block = formatToolCalls([call], { dialect })
+  const one = (input: string) => expectChunkInvariant(input, { dialect })
+
+  it('should support a call written by the pack, with the text around it', () => {
+    const events = one(`Let me read it.\n\n${block}`)
+    expect(calls(events)).toEqual([call])
+    expect(textOf(events)).toBe('Let me read it.\n\n')
+    expect(codes(events)).toEqual([])
+  })
+
+  it('should support streaming its arguments: one start, deltas that make the arguments, in any chunking', () => {
+    const input = `Now:\n${block}`
+    for (const size of [input.length, 1, 3, 7]) {
+      const s = createSieve({ dialect, streamArguments: true })
+      const events: SieveEvent[] = []
+      for (let i = 0; i < input.length; i += size) events.push(...s.push(input.slice(i, i + size)))
+      events.push(...s.end())
+      const streamed = checkStreamed(events)
+      expect(streamed.starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
+      expect(calls(streamed.rest), `chunks of ${size}`).toEqual([call])
+    }
+  })
+
+  it('should not support a call in a fenced code block', () => {
+    const input = `Like this:\n\n\`\`\`xml\n${block}\n\`\`\`\n`
+    expect(one(input)).toEqual([{ type: 'text', text: input }])
+  })
+
+  it('should not support a call in an indented code block', () => {
+    const input = `Like this:\n\n${block.split('\n').map((l) => `    ${l}`).join('\n')}\n`
+    expect(one(input)).toEqual([{ type: 'text', text: input }])
+  })
+
+  it('should not support a call in a code span', () => {
+    const input = `Write \`${block.replace(/\n/g, ' ')}\` to call it.`
+    expect(one(input)).toEqual([{ type: 'text', text: input }])
+  })
+
+  it('should not support a call in the reasoning', () => {
+    const open = dialect === 'seed-oss' ? '<seed:think>' : '<think>'
+    const close = dialect === 'seed-oss' ? '</seed:think>' : '</think>'
+    const events = one(`${open}Maybe ${block} later.${close}Done.`)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe('Done.')
+  })
+
+  it('should not support a call cut off by the end of the stream', () => {
+    // cut inside the call, before its last argument's closer: no call is complete
+    const input = `Reading:\n${block.slice(0, block.lastIndexOf('</parameter>'))}`
+    const events = one(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toContain('unterminated-block')
+  })
+
+  it('should support a real call after a fenced copy of it', () => {
+    const events = one(`For example:\n\n\`\`\`\n${block}\n\`\`\`\n\nNow for real:\n\n${block}`)
+    expect(calls(events)).toEqual([call])
+  })
+
+  it('should not support a DSML block, which is another dialect', () => {
+    const dsml = formatToolCalls([call])
+    expect(calls(one(`x\n\n${dsml}`))).toEqual([])
+  })
+})
+
+describe('the dialect option', () => {
+  it('should support a pack given as an object', async () => {
+    const { dialects } = await import('../../src/index.js')
+    const s = createSieve({ dialect: dialects['qwen3-coder'] })
+    expect(calls([...s.push(formatToolCalls([call], { dialect: 'qwen3-coder' })), ...s.end()])).toEqual([call])
+  })
+
+  it('should not support a pack the sieve cannot read yet, naming what it lacks', () => {
+    for (const [dialect, lacks] of [['hermes', 'arguments are json'], ['kimi-k2', 'not delimited by tags'], ['gpt-oss', 'envelope']] as const) {
+      const e = (() => { try { createSieve({ dialect }); return null } catch (x) { return x } })()
+      expect(e).toBeInstanceOf(ToolsieveError)
+      expect((e as ToolsieveError).code).toBe('invalid-option')
+      expect((e as ToolsieveError).field).toBe('dialect')
+      expect((e as ToolsieveError).message).toContain(lacks)
+      expect((e as ToolsieveError).message).toContain('formatToolCalls')
+    }
+  })
+
+  it('should not support an unknown name, a dialect with a grammar, or a wrong type', () => {
+    for (const options of [{ dialect: 'qwen4' }, { dialect: 'qwen3-coder', grammar: undefined as never, captureLimit: 1 }, { dialect: 42 as never }, { dialect: ['qwen3-coder'] as never }]) {
+      expect(() => createSieve(options)).toThrow(ToolsieveError)
+    }
+    expect(() => createSieve({ dialect: 'seed-oss', grammar: createSieve as never })).toThrow(/dialect or a grammar/)
+  })
+
+  it('should support the deepseek pack as the default grammar', () => {
+    const s = createSieve({ dialect: 'deepseek' })
+    expect(calls([...s.push(formatToolCalls([call])), ...s.end()])).toEqual([call])
+  })
+})

@@ -21,13 +21,18 @@ export interface RepairReport {
   rescued: number
   /** Why the body was not repaired, or what stopped it (`refused: native-conflict`, `stopped: call-aborted`). */
   note?: string
+  /** The dialect the request's `model` picked (`qwen3-coder`…), when neither `dialect` nor `grammar` was given. */
+  dialect?: string
 }
 
 /**
  * Options of {@link sieveFetch}: those of `toolsieve/openai` (the sieve's
  * options, `trimBlankLines`, `onConflict`, `onDiagnostic`,
  * `streamArguments`…) without `tools`, `quoted` and `thinking`, which each
- * request's body gives.
+ * request's body gives. Without `dialect` or `grammar`, the body's `model`
+ * picks the dialect when `dialectForModel` names one the sieve reads
+ * (`qwen3-coder`, `seed-oss`, `minimax-m2`); any other model is read with the
+ * default grammar.
  */
 export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCarried> {
   /**

@@ -6,7 +6,7 @@
  */
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { adapterPart, type RepairReport, type SieveFetchOptions } from './options.js'
-import { requestOptions, type RouteKind } from './request.js'
+import { dialectOfModel, requestOptions, type RouteKind } from './request.js'
 import { repairEventStream } from './stream.js'
 import { repairWhole } from './whole.js'
 
@@ -75,6 +75,14 @@ export async function repairResponse(route: RouteKind, request: Record<string, u
   if (!streamed && !type.includes('json')) return pass(`content-type ${type || 'none'}`)
 
   const adapter: OpenAIAdapterOptions = { ...adapterPart(options), ...requestOptions(route, request) }
+  // no dialect or grammar of the caller's: the request's model picks one the sieve reads (Qwen3-Coder, MiniMax-M2…)
+  if (adapter.dialect == null && adapter.grammar == null) {
+    const dialect = dialectOfModel(request.model)
+    if (dialect !== undefined) {
+      adapter.dialect = dialect
+      report.dialect = dialect
+    }
+  }
   const init = { status: upstream.status, statusText: upstream.statusText, headers: rewrittenHeaders(upstream) }
   if (streamed) {
     let body: ReadableStream<Uint8Array>

@@ -5,6 +5,9 @@
  * a string body, bytes, a `Blob`, a stream).
  */
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
+import { dialectForModel } from '../dialects/model.js'
+import { dialects } from '../dialects/registry.js'
+import { unreadable } from '../dialects/grammar.js'
 
 /** The repaired routes: chat completions and the Responses API. */
 export type RouteKind = 'chat' | 'responses'
@@ -89,6 +92,19 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
   } catch {
     return undefined
   }
+}
+
+/**
+ * The dialect the sieve reads a response in, from the request's `model`
+ * (`dialectForModel`): a pack the sieve reads other than the default
+ * grammar, else undefined (the default grammar reads it, as before).
+ */
+export function dialectOfModel(model: unknown): string | undefined {
+  if (typeof model !== 'string') return undefined
+  const picked = dialectForModel(model)
+  if (picked === undefined || picked.dialect === 'deepseek') return undefined
+  const pack = dialects[picked.dialect]
+  return pack !== undefined && unreadable(pack) === null ? picked.dialect : undefined
 }
 
 /**

@@ -2,11 +2,12 @@
  * The block grammar's structure as one table (docs/DESIGN.md, "The
  * structure table"): for each mode, where its plain text goes, its text
  * token, which tags it reads and the mode each one leads to, and which
- * token categories continue a capture there. The lexer's token types and
- * modes are generated from it (`tokens.ts`), and the capture rules
- * (`sieve/capture-rules.ts`), the fast path's sinks and text tokens
- * (`sieve/fast-path-tables.ts`) and the checkpoint's checks read it: a new
- * structural construct is new rows here, not a rule restated in each.
+ * token categories continue a capture there. The lexer builds each mode's
+ * tag tokens, their order and the modes they lead to from it, and an opening
+ * tag's end and quoted values (`tokens.ts`; its text, Markdown and HTML
+ * tokens are written there); the capture rules (`sieve/capture-rules.ts`),
+ * the fast path's sinks and text tokens (`sieve/fast-path-tables.ts`) and
+ * the checkpoint's checks read it.
  */
 import type { Role } from '../grammar/types.js'
 import type { CategoryName } from './kinds.js'
@@ -150,6 +151,9 @@ export const continuing: ReadonlyMap<ModeName, ReadonlySet<CategoryName>> = new 
 /** The tags `mode` reads under a grammar with (or without) the missing-wrapper repair, as the lexer builds them. */
 export function tagTargets(mode: ModeName, repair: boolean): Partial<Record<TagKey, ModeName>> {
   const out: Partial<Record<TagKey, ModeName>> = {}
-  for (const t of rowOf(mode)?.tags ?? []) if (repair || t.repair !== true) out[t.tag] ??= t.next
+  for (const t of rowOf(mode)?.tags ?? []) {
+    if (t.tag in out) throw new Error(`the structure table reads ${t.tag} twice in ${mode}`)
+    if (repair || t.repair !== true) out[t.tag] = t.next
+  }
   return out
 }

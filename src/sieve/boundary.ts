@@ -46,4 +46,3 @@ export function settleAtBoundary(host: BoundaryHost, text: string, final: boolea
   if (r === null && d.target !== null) s.mode = d.target
   return r
 }
-

@@ -13,6 +13,7 @@ import { isLineState } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { captureModes } from '../lexer/structure.js'
 import { candidateLookahead } from '../lexer/line-cursor.js'
+import { bodyPlaces, places, type Place } from './deferral.js'
 import { categoryOf } from '../lexer/token-instance.js'
 import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
@@ -81,14 +82,16 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
   if (s.deferred !== null) {
     // only a capture's pending text waits unlexed, read from where it stands
     check(s.capture !== null && s.pending !== '', f('deferred'), 'is set with no pending text in a capture')
-    check(Number.isInteger(s.deferred.place) && s.deferred.place >= 0 && s.deferred.place <= 4, f('deferred.place'), 'is out of range')
-    check(s.deferred.body === 3 || s.deferred.body === 4, f('deferred.body'), 'is not a value or a body')
+    check(places.includes(s.deferred.place as Place), f('deferred.place'), 'is not a place in a tag')
+    check(bodyPlaces.includes(s.deferred.body as Place), f('deferred.body'), 'is not a value or a body')
+    check(s.deferred.mode === s.mode, f('deferred.mode'), 'is not the mode')
   }
   if (s.candidate !== null) {
     const c = s.candidate
     check(s.capture === null && s.pending !== '', f('candidate'), 'is set with no pending text outside a capture')
     check(c.read <= candidateLookahead && c.runLength >= -1 && c.runLength <= c.read, f('candidate.read'), 'is out of range')
-    check(c.run === null || c.run.closes.every((n) => n >= 1 && n <= maxDepth), f('candidate.run'), 'holds a run length out of range')
+    // the levels a backtick run could close: run lengths, a `<code>` level or a comment's, as `md.levels` holds them
+    check(c.run === null || c.run.closes.every((n) => Number.isInteger(n) && ((n >= 1 && n <= maxDepth) || isCodeLevel(n) || n === commentLevel)), f('candidate.run'), 'holds a level that is not a run length, `<code>` or a comment')
     lineState(c.state, f('candidate.state'))
   }
   if (s.capture !== null) checkCapture(s, ctx, at)

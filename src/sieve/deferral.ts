@@ -20,12 +20,15 @@ import type { FastPathTables } from './fast-path-tables.js'
 import type { Deferred } from './state.js'
 
 /** Where the reader stands: in the tag, inside a double or single quote, or past the tag end in a value or a body. */
-type Place = 0 | 1 | 2 | 3 | 4
+export type Place = 0 | 1 | 2 | 3 | 4
 const inTag = 0
 const inDq = 1
 const inSq = 2
-const inValue = 3
-const inBody = 4
+export const inValue = 3
+export const inBody = 4
+/** The places a reading can stand at, and those a tag's end leads to: what a checkpoint's `deferred` may hold. */
+export const places: readonly Place[] = [inTag, inDq, inSq, inValue, inBody]
+export const bodyPlaces: readonly Place[] = [inValue, inBody]
 /** Not deferrable from here. */
 const stop = -1
 
@@ -63,6 +66,9 @@ export class Deferral {
    */
   wait(mode: ModeName, pending: string, deferred: Deferred | null, chunk: string): Deferred | null {
     if (pending.length + chunk.length > deferLimit) return null
+    // a value's text streams as it comes (`streamArguments`): a reading that stands in one goes to the lexer now, as
+    // a tag's end into a value does (a checkpoint taken without streaming may hold one)
+    if (deferred !== null && this.streaming && deferred.place === inValue) return null
     if (deferred !== null && deferred.mode === mode) return this.keep(mode, this.read(chunk, 0, deferred.place as Place, deferred.body as Place), deferred.body as Place)
     const start = startOf[mode]
     if (start === undefined) return null

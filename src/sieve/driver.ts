@@ -37,8 +37,12 @@ export class Driver implements DriverCore, RunHost {
   readonly guard: GuardSettings
   /** See {@link RunHost.ctxNow}. */
   ctxNow: LexContext | null = null
-  /** The last {@link tail} worked out, for the pending text and mode it was for: a cache, never state. */
-  private tailMemo: { pending: string; mode: ModeName; tail: TailState | null } = { pending: '', mode: modes.prose, tail: null }
+  /**
+   * The last {@link tail} known, for the pending text and mode it was for; null: work it out from them. Every
+   * write of `pending` sets or clears it (`knownTail`), so a later pending that happens to spell the same never
+   * meets it: a reading that stepped a tail on from an earlier one can stand elsewhere than one started afresh.
+   */
+  private tailMemo: { pending: string; mode: ModeName; tail: TailState | null } | null = null
   readonly fast: FastPath
   readonly deferral: Deferral
   readonly holds: Holds
@@ -54,13 +58,15 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     if (s.pending === '') return null
     const m = this.tailMemo
-    if (m.pending !== s.pending || m.mode !== s.mode) this.tailMemo = { pending: s.pending, mode: s.mode, tail: this.lexer.tails.get(s.mode)?.start(s.pending) ?? null }
-    return this.tailMemo.tail
+    if (m !== null && m.pending === s.pending && m.mode === s.mode) return m.tail
+    const tail = this.lexer.tails.get(s.mode)?.start(s.pending) ?? null
+    this.tailMemo = { pending: s.pending, mode: s.mode, tail }
+    return tail
   }
 
-  /** `tail` as a reading just found it, kept so it is not worked out again. */
-  private knownTail(tail: TailState | null): void {
-    this.tailMemo = { pending: this.s.pending, mode: this.s.mode, tail }
+  /** `pending` was just written: `tail` as the reading that wrote it found it (undefined: not known, work it out). */
+  private knownTail(tail: TailState | null | undefined): void {
+    this.tailMemo = tail === undefined ? null : { pending: this.s.pending, mode: this.s.mode, tail }
   }
 
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
@@ -150,6 +156,8 @@ export class Driver implements DriverCore, RunHost {
       if (deferred !== null) {
         s.pending += chunk
         s.deferred = deferred
+        // deferred attribute text is no delimiter's prefix
+        this.knownTail(null)
         return null
       }
       // the deferred tag can wait no longer: in its common shape it is read without the lexer
@@ -177,6 +185,7 @@ export class Driver implements DriverCore, RunHost {
     const c = s.candidate
     if (c !== null && extendCandidate(c, chunk)) {
       s.pending = text
+      this.knownTail(undefined)
       this.noteHeldTail()
       return null
     }
@@ -199,6 +208,7 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     // the answer read the pending tail, if any, as the start of `text`
     s.pending = ''
+    this.knownTail(undefined)
     if (a.release) {
       this.out.text(s.hold!.parts.join(''))
       s.hold = null
@@ -304,6 +314,7 @@ export class Driver implements DriverCore, RunHost {
   held(image: string, candidate: HeldCandidate | null): void {
     this.s.pending = image
     this.s.candidate = candidate
+    this.knownTail(undefined)
   }
 
   /** See {@link RunHost.ranTo}. */
@@ -333,6 +344,7 @@ export class Driver implements DriverCore, RunHost {
     if (deferred === null) return false
     s.pending = text
     s.deferred = deferred
+    this.knownTail(null)
     return true
   }
 

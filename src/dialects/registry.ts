@@ -12,7 +12,8 @@ export const dialects: Readonly<Record<string, DialectPack>> = Object.freeze(
   Object.fromEntries(Object.entries(dialectData).map(([name, data]) => [name, validateDialect(data)])),
 )
 
-const checked = new WeakSet<object>()
+/** Packs given as objects, validated: each object (and the pack made from it) to that pack, so a sieve per turn with the same pack validates it, and compiles its lexer, once. */
+const checked = new WeakMap<object, DialectPack>()
 
 /**
  * A pack by name, or a caller's own pack validated.
@@ -27,8 +28,10 @@ export function resolveDialect(dialect: string | DialectPack): DialectPack {
     return pack
   }
   if (typeof dialect !== 'object' || dialect === null) throw new ToolsieveError('invalid-option', 'dialect must be a pack name or a pack', 'dialect')
-  if (checked.has(dialect)) return dialect
+  const known = checked.get(dialect)
+  if (known !== undefined) return known
   const pack = validateDialect(dialect)
-  checked.add(pack)
+  checked.set(dialect, pack)
+  checked.set(pack, pack)
   return pack
 }

@@ -8,8 +8,9 @@
  * and tsc will not copy a JSON import from outside `src/` into `dist/`.
  * `test/package/default-data.test.ts` fails while the two differ.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { writeGenerated } from './generated-module.js'
 
 export const sourceFile = fileURLToPath(new URL('../grammar/default.json', import.meta.url))
 export const targetFile = fileURLToPath(new URL('../src/grammar/default-data.ts', import.meta.url))
@@ -39,23 +40,7 @@ export const defaultGrammarConfig: unknown = ${JSON.stringify(data, null, 2)}
 }
 
 function main(check: boolean): void {
-  const text = renderDefaultGrammarModule(readFileSync(sourceFile, 'utf8'))
-  let current: string | undefined
-  try {
-    current = readFileSync(targetFile, 'utf8')
-  } catch {
-    current = undefined
-  }
-  if (current === text) {
-    console.log('src/grammar/default-data.ts is up to date')
-    return
-  }
-  if (check) {
-    console.error('src/grammar/default-data.ts differs from grammar/default.json: run `npm run generate:grammar`')
-    process.exit(1)
-  }
-  writeFileSync(targetFile, text)
-  console.log('wrote src/grammar/default-data.ts')
+  writeGenerated(targetFile, renderDefaultGrammarModule(readFileSync(sourceFile, 'utf8')), check, 'src/grammar/default-data.ts', 'grammar/default.json', 'npm run generate:grammar')
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.includes('--check'))

@@ -6,8 +6,9 @@
  * reason `src/grammar/default-data.ts` does: no `node:fs` at run time.
  * `test/dialects/data.test.ts` fails while the two differ.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { writeGenerated } from './generated-module.js'
 
 export const sourceDir = fileURLToPath(new URL('../grammar/dialects/', import.meta.url))
 export const targetFile = fileURLToPath(new URL('../src/dialects/data.ts', import.meta.url))
@@ -44,23 +45,7 @@ export const dialectData: Record<string, unknown> = ${JSON.stringify(packs, null
 }
 
 function main(check: boolean): void {
-  const text = renderDialectModule(readPacks())
-  let current: string | undefined
-  try {
-    current = readFileSync(targetFile, 'utf8')
-  } catch {
-    current = undefined
-  }
-  if (current === text) {
-    console.log('src/dialects/data.ts is up to date')
-    return
-  }
-  if (check) {
-    console.error('src/dialects/data.ts differs from grammar/dialects: run `npx tsx scripts/generate-dialect-data.ts`')
-    process.exit(1)
-  }
-  writeFileSync(targetFile, text)
-  console.log('wrote src/dialects/data.ts')
+  writeGenerated(targetFile, renderDialectModule(readPacks()), check, 'src/dialects/data.ts', 'grammar/dialects', 'npm run generate:dialects')
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.includes('--check'))

@@ -53,9 +53,9 @@ describe.each(packs)('reading %s blocks whole', (dialect) => {
     expect(calls(events)).toEqual([call, call, other])
     const found = events.flatMap((e) => (e.type === 'tool-call' ? [e] : []))
     expect(found[0]!.raw).toBe(block)
-    // each call's raw markup is the input at its span, and the second block's calls cover it without overlap
+    // each call's raw markup is the input at its span, in order, none overlapping
     for (const c of found) expect(input.slice(c.span.start, c.span.end)).toBe(c.raw)
-    expect(found[1]!.span.end).toBe(found[2]!.span.start)
+    expect(found[1]!.span.end).toBeLessThanOrEqual(found[2]!.span.start)
   })
 
   it('should not support a block over the capture limit: text, with the limit reported', () => {

@@ -135,8 +135,7 @@ function readSpec(pack: DialectPack, block: BlockSpec, d: BlockDelimiters, text:
       if (!scan.separator(block.separator.write)) fail(`expected ${JSON.stringify(block.separator.write)} between calls, found ${shown(text, scan.at)}`)
     }
   }
-  scan.blanks()
-  if (!scan.done()) fail(`unexpected text before the block's closer: ${shown(text, scan.at)}`)
+  if (!scan.separator(block.padding.beforeClose) || !scan.done()) fail(`unexpected text before the block's closer: ${shown(text, scan.at)}`)
   ends[ends.length - 1] = text.length
   return calls.map((c, i) => ({ ...c, end: ends[i]! }))
 }

@@ -206,8 +206,9 @@ function jsonCall(scan: Scan, call: CallSpec, ctx: CallContext, out: CallRead): 
   out.name = name
   const given = argFields.filter((f) => Object.hasOwn(value, f))
   if (given.length > 1) fail(`${where} has its arguments twice (${given.join(', ')})`)
-  // a call of a tool that takes nothing may leave its arguments out
-  out.body = given.length === 0 ? {} : argumentsObject(value[given[0]!], args.serialised === true, `${where}'s ${given[0]!}`)
+  // the writer always writes them ({} for none): a call without its arguments is not one the template explains
+  if (given.length === 0) fail(`${where} has no ${argFields.map((f) => JSON.stringify(f)).join(' or ')} field`)
+  out.body = argumentsObject(value[given[0]!], args.serialised === true, `${where}'s ${given[0]!}`)
   if (idField !== undefined) {
     const id = value[idField]
     if (id !== undefined && typeof id !== 'string') fail(`${where}'s ${idField} is not a string`)

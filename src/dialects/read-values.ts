@@ -148,7 +148,7 @@ export function readPythonCall(scan: Scan, where: string): { name: string; param
   if (m === null || callee.lastIndex > scan.end) return fail(`${where}: expected a Python call, found ${shown(text, scan.at)}`)
   scan.at += m[0].length
   scan.blanks()
-  scan.expect(['('], `"(" after ${m[0]}`)
+  scan.expect(['('], `"(" after ${where}'s callee ${m[0]}`)
   const params = new Map<string, Node>()
   for (;;) {
     scan.blanks()

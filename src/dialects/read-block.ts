@@ -14,7 +14,7 @@
  *     ^ the opener: the spec whose opener this is (several may share one: each is tried)
  *                ^ the head, up to the first argument: the name pattern reads it
  *                             ^ pairs while a key tag follows, blanks between
- *                                                                                   ^ the closer, at the text's end
+ *                                                                                    ^ the closer, at the text's end
  * ```
  */
 import type { Node } from '../values/node.js'

@@ -64,7 +64,7 @@ function unpad(raw: string, padding: string): string {
  * as a JSON literal; the schema, when there is one, decides.
  */
 function guessNode(text: string, rules: ValueRules): Node {
-  const word = pythonWords.get(text) ?? wordValue(text, rules)
+  const word = wordValue(text, rules)
   if (word !== undefined) return { kind: 'json', value: word, text }
   const c = text.charCodeAt(0)
   if (rules.containers === 'python' && (c === 0x7b || c === 0x5b || c === 0x28) && !jsonLiteral(text).ok) {
@@ -74,8 +74,9 @@ function guessNode(text: string, rules: ValueRules): Node {
   return { kind: 'text', text, literal: true }
 }
 
-/** The pack's own spelling of `true`, `false` or `null`, when `text` is one. */
+/** `true`, `false` or `null` when `text` spells one as Python does or as the pack does; undefined otherwise. */
 function wordValue(text: string, rules: ValueRules): boolean | null | undefined {
+  if (pythonWords.has(text)) return pythonWords.get(text)
   const l = rules.literals
   return text === l.true ? true : text === l.false ? false : text === l.null ? null : undefined
 }
@@ -117,7 +118,7 @@ function typedNode(text: string, rules: ValueRules, attr: string, where: string)
     fail(`${where} is typed string but holds ${JSON.stringify(text.slice(0, 40))}`)
   }
   const t = trimXml(text)
-  const word = pythonWords.get(t) ?? wordValue(t, rules)
+  const word = wordValue(t, rules)
   let value: unknown
   if (word !== undefined) value = word
   else {

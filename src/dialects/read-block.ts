@@ -76,7 +76,9 @@ export function blockDelimiters(pack: DialectPack): Array<BlockDelimiters | null
 export function readBlock(pack: DialectPack, text: string): ReadBlockResult {
   try {
     const reasons: string[] = []
-    for (const d of blockDelimiters(pack)) {
+    const specs = blockDelimiters(pack)
+    if (specs.every((d) => d === null)) return { ok: false, reason: `the ${pack.name} dialect has no block delimited by a literal or tag opener and closer` }
+    for (const d of specs) {
       if (d === null || !d.open.some((o) => text.startsWith(o))) continue
       const block = pack.blocks[d.block]!
       try {

@@ -81,6 +81,13 @@ describe('readBlock: should support', () => {
     expect(read('hermes', '<tool_call>{"name": "f", "arguments": {}}</tool_call>')[0]).not.toHaveProperty('id')
   })
 
+  it('should support arguments in the order they were written', () => {
+    const keys = (dialect: string, text: string) => read(dialect, text)[0]!.params!.map(([k]) => k)
+    expect(keys('gemma4', '<|tool_call>call:f{b:1,a:2,c:3}<tool_call|>')).toEqual(['b', 'a', 'c'])
+    expect(keys('glm', '<tool_call>f<arg_key>2</arg_key><arg_value>x</arg_value><arg_key>1</arg_key><arg_value>y</arg_value></tool_call>')).toEqual(['2', '1'])
+    expect(keys('pythonic', '<function_calls>f(z=1, a=2)</function_calls>')).toEqual(['z', 'a'])
+  })
+
   it('should support the raw text split between calls at their ends, the closer going with the last', () => {
     const text = formatToolCalls([{ name: 'a', input: { x: 1 } }, { name: 'b', input: {} }], { dialect: 'kimi-k2' })
     const [first, second] = read('kimi-k2', text)
@@ -141,7 +148,7 @@ describe('readBlock: should not support', () => {
     ['hermes', 'text that does not start with an opener', 'Sure. <tool_call>{"name": "f", "arguments": {}}</tool_call>', /does not start with an opener/],
     ['glm', 'a longer tag that only starts like the opener', '<tool_calls>f</tool_call>', /does not start with an opener|expected the tag/],
     ['hermes', 'empty text', '', /does not start with an opener/],
-    ['gpt-oss', 'a pack whose blocks are framed by an envelope', '<|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>', /does not start with an opener/],
+    ['gpt-oss', 'a pack whose blocks are framed by an envelope', '<|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>', /gpt-oss dialect has no block delimited/],
   ]
   for (const [dialect, what, text, reason] of cases) {
     it(`should not support ${dialect}: ${what}`, () => {

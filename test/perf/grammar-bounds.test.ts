@@ -62,7 +62,7 @@ describe('bounded grammar sharing (counts, not times)', () => {
     for (let i = 1; i < 24; i++) {
       highest = Math.max(highest, highestIndexOf(plain(`fresh_${i}`)))
       await settle()
-      expect(listedTotal()).toBe(live)
+      expect(listedTotal()).toBeLessThanOrEqual(live)
     }
     // without reuse each lexer would take new indexes: 24 lexers' worth
     expect(highest - first).toBeLessThan(4 * perLexer)

@@ -1,0 +1,235 @@
+/**
+ * The per-dialect benchmark: the same seeded turns written in every dialect
+ * pack the sieve reads (decided at run time), streamed through
+ * `createSieve({ dialect })` at token-sized and 4096-char chunks, each
+ * family's MB/s against DSML's (deepseek) from the same rounds; and, side by
+ * side, `@ai-sdk-tool/parser`'s hermes and qwen3coder protocols on the same
+ * Hermes and Qwen3-Coder turns as toolsieve's own packs.
+ *
+ *   npx tsx bench/dialects.ts [--mb 2] [--rounds 5] [--variants] [--no-peers]
+ *   npm run bench:dialects -- --help
+ *
+ * Writes `bench/results/dialects.md` (or `--out FILE`; `--no-write` prints
+ * only). Exits 1, writing nothing, if any pass reads a call wrong or misses one.
+ */
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { fixedChunks, tokenChunks } from './chunks.js'
+import { checkPass, sievePass, sinkValue, type Chunking } from './dialect-passes.js'
+import { peerComparison, type PeerRow } from './dialect-peers.js'
+import { dialectVariants, labelOf, rewriteTurns, type DialectTurns, type DialectVariant } from './dialect-turns.js'
+import { MB, fmt, machine, markdownTable, median, sig, table } from './measure.js'
+import { generateTurns } from './transcripts.js'
+
+const HELP = `npx tsx bench/dialects.ts [flags]
+  --mb N             size of the generated turns in MB, written once per dialect (default 2)
+  --rounds N         timed rounds after the warm-up, median reported (default 5)
+  --seed N           generator seed (default 20240601)
+  --variants         also every readable pack's other block layouts (qwen3-coder/bare …)
+  --no-peers         skip @ai-sdk-tool/parser
+  --peer-mb N        most MB of turns in the peer comparison (default 0.5)
+  --peer-turn-kb N   the peer comparison skips turns over N KB (default 32: the peer's time grows with the square of a call)
+  --out FILE         where the Markdown goes (default bench/results/dialects.md)
+  --no-write         print only`
+
+const { values: flags } = parseArgs({
+  options: {
+    help: { type: 'boolean', default: false },
+    mb: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '20240601' },
+    variants: { type: 'boolean', default: false },
+    'no-peers': { type: 'boolean', default: false },
+    'peer-mb': { type: 'string', default: '0.5' },
+    'peer-turn-kb': { type: 'string', default: '32' },
+    out: { type: 'string', default: 'bench/results/dialects.md' },
+    'no-write': { type: 'boolean', default: false },
+  },
+})
+if (flags.help) {
+  console.log(HELP)
+  process.exit(0)
+}
+function positive(name: string, raw: string): number {
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n <= 0) {
+    console.error(`--${name} wants a positive number, got ${raw}`)
+    process.exit(2)
+  }
+  return n
+}
+const config = {
+  mb: positive('mb', flags.mb),
+  rounds: Math.round(positive('rounds', flags.rounds)),
+  seed: Math.round(positive('seed', flags.seed)),
+  peerMb: positive('peer-mb', flags['peer-mb']),
+  peerTurnKb: positive('peer-turn-kb', flags['peer-turn-kb']),
+}
+
+/** The issue's target: every family at least this fraction of DSML's MB/s (within 1.5×). */
+const TARGET_RATIO = 1 / 1.5
+
+const CHUNKINGS: readonly Chunking[] = [
+  { id: 'token', label: 'token-sized (1–12, mean ≈ 4)', split: (t, s) => tokenChunks(t, s) },
+  { id: '4096', label: '4096 chars', split: (t) => fixedChunks(t, 4096) },
+]
+
+// ---------------------------------------------------------------------------
+// Turns in every readable dialect
+
+const info = machine()
+console.log(`toolsieve dialect bench  ${info.date}  node ${info.node}  ${info.cpus} cores  ${info.cpu}  commit ${info.commit}`)
+const turns = generateTurns({ seed: config.seed, size: config.mb * MB })
+const all = dialectVariants().filter((v) => v.primary || flags.variants)
+const readable = all.filter((v) => v.unreadable === null)
+const unreadablePacks = all.filter((v) => v.unreadable !== null && v.primary)
+if (!readable.some((v) => v.dialect === 'deepseek' && v.primary)) throw new Error('the deepseek pack is not readable: there is nothing to compare with')
+// DSML first: every ratio is against it
+readable.sort((a, b) => Number(b.dialect === 'deepseek' && b.primary) - Number(a.dialect === 'deepseek' && a.primary))
+const written = new Map<DialectVariant, DialectTurns>(readable.map((v) => [v, rewriteTurns(turns, v.dialect, v.variant)]))
+const escapedBlocks = written.get(readable[0]!)!.escapedBlocks
+const blockCount = turns.reduce((n, t) => n + t.segments.filter((s) => s.kind === 'block').length, 0)
+console.log(`${turns.length} turns, ${blockCount} blocks, ${turns.reduce((n, t) => n + t.calls.length, 0)} calls; ${config.rounds} rounds; readable: ${readable.map(labelOf).join(', ')}`)
+console.log(`not read yet: ${unreadablePacks.map((v) => v.dialect).join(', ')}`)
+
+// ---------------------------------------------------------------------------
+// Timing: every dialect in every round, the order rotating round by round
+
+let failures = 0
+function fail(what: string): void {
+  failures++
+  console.log(`  *** WRONG: ${what}`)
+}
+
+interface Row {
+  variant: DialectVariant
+  bytes: number
+  calls: number
+  /** By chunking id: median MB/s, and median over rounds of MB/s ÷ DSML's MB/s in the same round. */
+  mbps: Record<string, number>
+  ratio: Record<string, number>
+  ok: boolean
+}
+
+const rows: Row[] = readable.map((v) => ({ variant: v, bytes: written.get(v)!.bytes, calls: written.get(v)!.callCount, mbps: {}, ratio: {}, ok: true }))
+
+for (const chunking of CHUNKINGS) {
+  const chunked = rows.map((r) => written.get(r.variant)!.texts.map((t, i) => chunking.split(t, config.seed + i)))
+  // warm-up: a checked pass, then a timed one, each dialect
+  rows.forEach((r, d) => {
+    const w = written.get(r.variant)!
+    const check = checkPass(r.variant.dialect, chunked[d]!, w.texts, w.calls)
+    if (check.wrong > 0) {
+      r.ok = false
+      fail(`${labelOf(r.variant)} (${chunking.id}): ${check.wrong} of ${w.texts.length} turns wrong; ${check.problems.join(' | ')}`)
+    }
+    sievePass(r.variant.dialect, chunked[d]!)
+  })
+  const ms: number[][] = rows.map(() => [])
+  for (let round = 0; round < config.rounds; round++) {
+    for (let k = 0; k < rows.length; k++) {
+      const d = (k + round) % rows.length
+      const r = rows[d]!
+      const t = sievePass(r.variant.dialect, chunked[d]!)
+      if (t.calls !== r.calls) {
+        r.ok = false
+        fail(`${labelOf(r.variant)} (${chunking.id}, round ${round + 1}): read ${t.calls} calls of ${r.calls}`)
+      }
+      ms[d]!.push(t.ms)
+    }
+  }
+  const rate = (d: number, m: number): number => rows[d]!.bytes / MB / (m / 1000)
+  rows.forEach((r, d) => {
+    r.mbps[chunking.id] = median(ms[d]!.map((m) => rate(d, m)))
+    r.ratio[chunking.id] = median(ms[d]!.map((m, round) => rate(d, m) / rate(0, ms[0]![round]!)))
+  })
+  console.log(`${chunking.label}: ${rows.map((r) => `${labelOf(r.variant)} ${sig(r.mbps[chunking.id]!)}`).join(', ')} MB/s`)
+}
+
+// ---------------------------------------------------------------------------
+// The peer, side by side
+
+const peerRows: PeerRow[] = flags['no-peers'] ? [] : await peerComparison({ turns, chunkings: CHUNKINGS, config, fail })
+
+// ---------------------------------------------------------------------------
+// Report
+
+const ratioCell = (x: number): string => `${fmt(x, 2)}${x < TARGET_RATIO ? ' (below)' : ''}`
+const header = ['dialect', 'input MB', 'calls', 'MB/s token-sized', '× DSML', 'MB/s 4096', '× DSML', 'calls ok']
+const body = rows.map((r) => [
+  labelOf(r.variant),
+  fmt(r.bytes / MB, 2),
+  String(r.calls),
+  sig(r.mbps.token!),
+  r.variant.dialect === 'deepseek' && r.variant.primary ? '1' : ratioCell(r.ratio.token!),
+  sig(r.mbps['4096']!),
+  r.variant.dialect === 'deepseek' && r.variant.primary ? '1' : ratioCell(r.ratio['4096']!),
+  r.ok ? `${r.calls}/${r.calls}` : 'WRONG',
+])
+const slow = rows.filter((r) => CHUNKINGS.some((c) => r.ratio[c.id]! < TARGET_RATIO))
+const targetLine =
+  slow.length === 0
+    ? `Target (every family within 1.5× of DSML's MB/s, ratio ≥ ${fmt(TARGET_RATIO, 2)}, at both chunkings): met by all ${rows.length}.`
+    : `Target (every family within 1.5× of DSML's MB/s, ratio ≥ ${fmt(TARGET_RATIO, 2)}): NOT met by ${slow.map((r) => labelOf(r.variant)).join(', ')}.`
+const peerHeader = ['turns', 'chunking', 'toolsieve MB/s', 'peer MB/s', 'toolsieve faster by', 'exact turns toolsieve', 'exact turns peer']
+const peerBody = peerRows.map((p) => [p.label, p.chunking, p.sieveMbps === null ? p.sieveNote! : sig(p.sieveMbps), sig(p.peerMbps), p.speedup === null ? '-' : `${fmt(p.speedup, 1)}×`, p.sieveExact ?? '-', p.peerExact])
+const peerMissed = peerRows.filter((p) => p.speedup !== null && p.speedup <= 1)
+const peerLine =
+  peerRows.length === 0
+    ? ''
+    : peerMissed.length === 0
+      ? `Target (toolsieve ahead of the peer at every chunking): met on every row toolsieve can read${peerRows.some((p) => p.speedup === null) ? '; rows toolsieve cannot read yet have no comparison' : ''}.`
+      : `Target (toolsieve ahead of the peer at every chunking): NOT met on ${peerMissed.map((p) => `${p.label} ${p.chunking}`).join(', ')}.`
+
+console.log('')
+console.log(table(header, body))
+console.log(targetLine)
+if (peerRows.length > 0) {
+  console.log('')
+  console.log(table(peerHeader, peerBody))
+  console.log(peerLine)
+}
+
+const peerTurns = peerRows[0]
+const method =
+  `Measured ${info.date.slice(0, 10)} on node ${info.node}, ${info.cpus} cores (nproc, shared with other work), ${info.cpu}, commit ${info.commit}; ` +
+  `\`npx tsx bench/dialects.ts${process.argv.slice(2).length > 0 ? ' ' + process.argv.slice(2).join(' ') : ''}\`. ` +
+  `The bench's seeded turns (\`bench/transcripts.ts\`, seed ${config.seed}: ${turns.length} turns, ${fmt(config.mb, 1)} MB as generated, ${blockCount} blocks) are written once per dialect: ` +
+  `each real block by toolsieve's \`formatToolCalls(calls, { dialect${flags.variants ? ', variant' : ''} })\`, prose, code spans and fences (with their DSML examples, which stay text) as generated; ` +
+  `${escapedBlocks} blocks hold a value with \`</parameter>\`, which the raw-string packs cannot carry, and have \`</\` written \`<\\/\` in every dialect alike. ` +
+  `A pack is benched when the sieve reads it (\`unreadable(pack) === null\`, asked at run time). ` +
+  `Each turn goes through a fresh \`createSieve({ dialect })\` from the compiled package (\`dist/\`), chunked up front token-sized (1–12 UTF-16 units, mean ≈ 4, seeded per turn as in \`bench/chunks.ts\`) or in 4096-char chunks; ` +
+  `timed is the process's CPU time for the whole pass (sieve creation, every \`push\`, \`end\`, reading the events). ` +
+  `After a warm-up (one pass checking every turn in full: calls and inputs, no diagnostic, every character out once; one timed pass), ${config.rounds} rounds run every dialect once each, the order rotating by one each round; ` +
+  `MB/s is the dialect's own input in UTF-8 over the median round, and "× DSML" the median over rounds of its MB/s ÷ DSML's in the same round (1.00 = as fast; the target, within 1.5×, is ≥ 0.67). ` +
+  `Every timed pass also counts the calls it read against the calls written: the bench exits 1 and writes nothing if any differ.` +
+  (peerTurns === undefined
+    ? ''
+    : ` The peer, \`@ai-sdk-tool/parser\` 4.1.26 (its stream transformer's \`transform()\` called directly, as in \`bench/peers.ts\`), reads the same Hermes and Qwen3-Coder turns as toolsieve's packs, ` +
+      `the first ones of at most ${config.peerTurnKb} KB up to ${config.peerMb} MB (its time grows with the square of a call's length); per round toolsieve's passes over those turns run half right before the peer's pass and half right after, ` +
+      `and "faster by" is the median over rounds of the peer's time ÷ toolsieve's mean. Exact turns: every call with its input, in order (the peer has no Markdown guard, and trims values' leading spaces).`)
+
+const unreadLine = `Not read by the sieve yet (no row): ${unreadablePacks.map((v) => `${v.dialect} (${v.unreadable})`).join('; ')}.`
+const md = [
+  '# Dialects: the same turns in every readable pack',
+  '',
+  method,
+  '',
+  markdownTable(header, body),
+  '',
+  targetLine,
+  '',
+  unreadLine,
+  ...(peerRows.length === 0 ? [] : ['', '## Beside @ai-sdk-tool/parser', '', markdownTable(peerHeader, peerBody), '', peerLine]),
+  '',
+].join('\n')
+
+if (sinkValue() === 0) console.log('(the sieve passed no text?)')
+if (failures > 0) {
+  console.log(`\n*** ${failures} correctness failure(s): see WRONG above; nothing written ***`)
+  process.exit(1)
+}
+if (!flags['no-write']) {
+  writeFileSync(flags.out, md)
+  console.log(`\nwrote ${flags.out}`)
+}

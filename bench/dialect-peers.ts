@@ -33,6 +33,8 @@ export interface PeerRow {
   speedup: number | null
   sieveExact?: string
   peerExact: string
+  /** Calls the peer found of the calls written. */
+  peerCalls: string
 }
 
 const PEERS: ReadonlyArray<{ dialect: string; protocol: string; make: () => TCMProtocol }> = [
@@ -74,9 +76,9 @@ export async function peerComparison({ turns, chunkings, config, fail }: PeerOpt
       const chunked = picked.map((i, k) => chunking.split(texts[k]!, config.seed + i))
       const rate = (ms: number): number => bytes / MB / (ms / 1000)
       const warmPeer = await peerPass(peer.make, chunked, expected)
-      const row: PeerRow = { label, chunking: chunking.id, turns: picked.length, bytes, sieveMbps: null, peerMbps: 0, speedup: null, peerExact: `${warmPeer.exact}/${picked.length}` }
+      const row: PeerRow = { label, chunking: chunking.id, turns: picked.length, bytes, sieveMbps: null, peerMbps: 0, speedup: null, peerExact: `${warmPeer.exact}/${picked.length}`, peerCalls: `${warmPeer.calls}/${callCount}` }
       if (why !== null) {
-        row.sieveNote = `not read yet (${why})`
+        row.sieveNote = why
         const peerMs: number[] = []
         for (let r = 0; r < config.rounds; r++) peerMs.push((await peerPass(peer.make, chunked, expected)).ms)
         row.peerMbps = rate(median(peerMs))

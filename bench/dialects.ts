@@ -171,8 +171,9 @@ const targetLine =
   slow.length === 0
     ? `Target (every family within 1.5× of DSML's MB/s, ratio ≥ ${fmt(TARGET_RATIO, 2)}, at both chunkings): met by all ${rows.length}.`
     : `Target (every family within 1.5× of DSML's MB/s, ratio ≥ ${fmt(TARGET_RATIO, 2)}): NOT met by ${slow.map((r) => labelOf(r.variant)).join(', ')}.`
-const peerHeader = ['turns', 'chunking', 'toolsieve MB/s', 'peer MB/s', 'toolsieve faster by', 'exact turns toolsieve', 'exact turns peer']
-const peerBody = peerRows.map((p) => [p.label, p.chunking, p.sieveMbps === null ? p.sieveNote! : sig(p.sieveMbps), sig(p.peerMbps), p.speedup === null ? '-' : `${fmt(p.speedup, 1)}×`, p.sieveExact ?? '-', p.peerExact])
+const peerHeader = ['turns', 'chunking', 'toolsieve MB/s', 'peer MB/s', 'toolsieve faster by', 'exact turns toolsieve', 'exact turns peer', 'calls peer found']
+const peerBody = peerRows.map((p) => [p.label, p.chunking, p.sieveMbps === null ? 'not read yet' : sig(p.sieveMbps), sig(p.peerMbps), p.speedup === null ? '-' : `${fmt(p.speedup, 1)}×`, p.sieveExact ?? '-', p.peerExact, p.peerCalls])
+const peerNotes = [...new Map(peerRows.filter((p) => p.sieveNote !== undefined).map((p) => [p.label, `${p.label.split(':')[0]} is not read by the sieve yet: ${p.sieveNote}.`])).values()]
 const peerMissed = peerRows.filter((p) => p.speedup !== null && p.speedup <= 1)
 const peerLine =
   peerRows.length === 0
@@ -188,6 +189,7 @@ if (peerRows.length > 0) {
   console.log('')
   console.log(table(peerHeader, peerBody))
   console.log(peerLine)
+  for (const n of peerNotes) console.log(n)
 }
 
 const peerTurns = peerRows[0]
@@ -220,7 +222,7 @@ const md = [
   targetLine,
   '',
   unreadLine,
-  ...(peerRows.length === 0 ? [] : ['', '## Beside @ai-sdk-tool/parser', '', markdownTable(peerHeader, peerBody), '', peerLine]),
+  ...(peerRows.length === 0 ? [] : ['', '## Beside @ai-sdk-tool/parser', '', markdownTable(peerHeader, peerBody), '', peerLine, ...peerNotes.map((n) => `\n${n}`)]),
   '',
 ].join('\n')
 

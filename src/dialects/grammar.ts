@@ -1,16 +1,24 @@
 /**
- * The grammar the sieve reads a dialect pack with. Today's reader follows
- * tags: a block tag around calls (or one call), a call tag, one tag per
- * argument, the name and key from an attribute or the tag's own value,
- * values read by XML rules or raw. A pack whose structure is all of that
- * (DeepSeek's, Qwen3-Coder's, Seed-OSS's, MiniMax-M2's) is read; any other
- * is refused at creation, naming what the reader lacks.
+ * The grammar the sieve reads a dialect pack with, in one of two ways.
+ *
+ * - By tags: a block tag around calls (or one call), a call tag, one tag
+ *   per argument, the name and key from an attribute or the tag's own
+ *   value, values read by XML rules or raw (DeepSeek's, Qwen3-Coder's,
+ *   Seed-OSS's, MiniMax-M2's). Arguments stream as they come.
+ * - Whole: a block from a literal opener (a tag without attributes is one,
+ *   `<tool_call>`) to its literal closer is captured as it stands and read
+ *   by the pack's reader once it closes (`read-block.ts`): Hermes, GLM,
+ *   Kimi, DeepSeek V3… A block spec that ends where its JSON ends, or is
+ *   anchored at the message start, is not read this way: such a pack is
+ *   read by its delimited specs only, and one with none is refused.
+ *
+ * A pack that fits neither is refused at creation, naming what the reader lacks.
  */
 import { ToolsieveError } from '../errors.js'
 import { defaultGrammar } from '../grammar/default.js'
 import { validateGrammar } from '../grammar/load.js'
 import type { Grammar } from '../grammar/types.js'
-import type { DialectPack } from './types.js'
+import type { Delimiter, DialectPack } from './types.js'
 
 /** Each pack's grammar, built once: packs are frozen. */
 const grammars = new WeakMap<DialectPack, Grammar>()
@@ -19,6 +27,34 @@ const grammars = new WeakMap<DialectPack, Grammar>()
 export function unreadable(pack: DialectPack): string | null {
   if (pack.grammar === 'default') return null
   if (pack.envelope !== undefined) return 'its messages are framed by an envelope'
+  if (byTags(pack) === null || wholeSpecs(pack).length > 0) return null
+  const why = (b: DialectPack['blocks'][number]): string => (b.anchored === true ? 'is anchored at the message start' : `ends at ${b.close.kind === 'json-end' ? 'the end of its JSON' : b.close.kind === 'literal' && b.close.optional === true ? 'a closer it may leave out' : `a ${b.close.kind}`}`)
+  return `no block of it has a literal opener and closer: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
+}
+
+/** The literal opener and closer of each block spec read whole (a tag without attributes spelled out), or null for a spec that is not. */
+export function wholeDelimiters(pack: DialectPack): Array<{ open: string[]; close: string[] } | null> {
+  const spelling = pack.tagSpelling ?? { open: '<', close: '</', end: '>' }
+  const literal = (d: Delimiter, closer: boolean): string[] | null => {
+    if (d.kind === 'literal') return d.optional === true ? null : d.text
+    if (d.kind === 'tag') return [`${closer ? spelling.close : spelling.open}${d.name}${spelling.end}`]
+    return null
+  }
+  return pack.blocks.map((b) => {
+    if (b.anchored === true) return null
+    const open = literal(b.open, false)
+    const close = literal(b.close, true)
+    return open === null || close === null ? null : { open, close }
+  })
+}
+
+/** The indexes of the block specs read whole. */
+export function wholeSpecs(pack: DialectPack): number[] {
+  return wholeDelimiters(pack).flatMap((d, i) => (d === null ? [] : [i]))
+}
+
+/** Why `pack` is not read by tags, or null: it is. */
+function byTags(pack: DialectPack): string | null {
   const names = new Set<string>()
   for (const [i, b] of pack.blocks.entries()) {
     const at = `blocks[${i}] (${b.name})`
@@ -57,10 +93,41 @@ export function grammarOfDialect(pack: DialectPack): Grammar {
   if (pack.grammar === 'default') return defaultGrammar
   let g = grammars.get(pack)
   if (g === undefined) {
-    g = build(pack)
+    g = byTags(pack) === null ? build(pack) : buildWhole(pack)
     grammars.set(pack, g)
   }
   return g
+}
+
+/** Whether the sieve reads `pack`'s blocks whole (with its reader), not by tags. */
+export function readsWhole(pack: DialectPack): boolean {
+  return pack.grammar !== 'default' && byTags(pack) !== null
+}
+
+/** A grammar of blocks read whole: their literal delimiters, no tags. */
+function buildWhole(pack: DialectPack): Grammar {
+  const open = new Set<string>()
+  const close = new Set<string>()
+  for (const d of wholeDelimiters(pack)) {
+    if (d === null) continue
+    for (const t of d.open) open.add(t)
+    for (const t of d.close) close.add(t)
+  }
+  const xml = defaultGrammar.frames.find((f) => f.name === 'xml')!
+  return validateGrammar({
+    name: `dialect:${pack.name}`,
+    roles: { wrapper: [], invoke: [], parameter: [] },
+    frames: [xml],
+    caseInsensitive: false,
+    ...reasoningOf(pack),
+    blocks: { open: [...open], close: [...close] },
+  })
+}
+
+function reasoningOf(pack: DialectPack): Pick<Grammar, 'reasoning'> {
+  const reasoning = (pack.regions ?? []).filter((r) => r.kind === 'reasoning' && r.open.kind === 'literal' && r.close.kind === 'literal')
+  const texts = (d: unknown): string[] => (d as { text: string[] }).text
+  return reasoning.length > 0 ? { reasoning: { open: reasoning.flatMap((r) => texts(r.open)), close: reasoning.flatMap((r) => texts(r.close)) } } : {}
 }
 
 function build(pack: DialectPack): Grammar {
@@ -80,8 +147,6 @@ function build(pack: DialectPack): Grammar {
     if (c.name.from === 'tag-value') from = 'tagValue'
     else if (c.name.from === 'attribute') nameAttribute = c.name.attribute
   }
-  const reasoning = (pack.regions ?? []).filter((r) => r.kind === 'reasoning')
-  const texts = (d: unknown): string[] => (d as { text: string[] }).text
   const xml = defaultGrammar.frames.find((f) => f.name === 'xml')!
   return validateGrammar({
     name: `dialect:${pack.name}`,
@@ -90,6 +155,6 @@ function build(pack: DialectPack): Grammar {
     caseInsensitive: false,
     attributes: { name: nameAttribute, string: nameAttribute === 'string' ? 'type' : 'string', ...(from === 'tagValue' ? { from } : {}) },
     ...(pack.values.strings === 'raw' ? { values: { strings: 'raw' as const, ...(pack.values.containers === 'python' ? { containers: 'python' as const } : {}), ...(pack.values.padding !== undefined && pack.values.padding !== '' ? { padding: pack.values.padding } : {}) } } : {}),
-    ...(reasoning.length > 0 ? { reasoning: { open: reasoning.flatMap((r) => texts(r.open)), close: reasoning.flatMap((r) => texts(r.close)) } } : {}),
+    ...reasoningOf(pack),
   })
 }

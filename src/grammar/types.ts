@@ -101,6 +101,15 @@ export interface Grammar {
    * Default `<think>` / `</think>`.
    */
   reasoning?: { open?: string[]; close?: string[] }
+  /**
+   * Blocks read whole: a block opens at one of `open` and ends at the first
+   * of `close` after it, both written literally (`<tool_call>`,
+   * `<|tool_calls_section_begin|>`); nothing between them is markup. The
+   * dialect pack that set them reads what is between (the `dialect`
+   * option); a grammar given as `grammar` cannot have them. With blocks,
+   * `roles` may be empty.
+   */
+  blocks?: { open: string[]; close: string[] }
 }
 
 /** A patch for {@link extendGrammar}: names and frames are added, other fields replaced. */
@@ -118,4 +127,5 @@ export interface GrammarPatch {
   markdown?: Grammar['markdown']
   rawTextParameters?: string[]
   reasoning?: Grammar['reasoning']
+  blocks?: Grammar['blocks']
 }

@@ -17,7 +17,7 @@ const maxRepeat = 8
 const minCaptureLimit = 64
 const defaultCaptureLimit = 262_144
 
-const sectionKeys = ['caseInsensitive', 'attributes', 'values', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning'] as const
+const sectionKeys = ['caseInsensitive', 'attributes', 'values', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning', 'blocks'] as const
 const rootKeys = ['$schema', 'description', 'name', 'roles', 'frames', ...sectionKeys]
 export const patchKeys: readonly (keyof GrammarPatch)[] = ['name', ...roleKeys, 'frames', ...sectionKeys]
 
@@ -238,13 +238,13 @@ const nameOf = (entry: RoleName): string => (typeof entry === 'string' ? entry :
 export const keyOf = (entry: RoleName, caseInsensitive: boolean): string =>
   caseInsensitive ? nameOf(entry).toLowerCase() : nameOf(entry)
 
-function roles(value: unknown, frames: ReadonlySet<string>, caseInsensitive: boolean): Record<Role, RoleName[]> {
+function roles(value: unknown, frames: ReadonlySet<string>, caseInsensitive: boolean, nonEmpty: boolean): Record<Role, RoleName[]> {
   const raw = object(value, 'roles', roleKeys)
   const out = {} as Record<Role, RoleName[]>
   // A name in two roles (or twice in one) would make one tag mean two things.
   const seen = new Map<string, string>()
   for (const role of roleKeys) {
-    out[role] = roleNames(raw[role], at('roles', role), frames, true)
+    out[role] = roleNames(raw[role], at('roles', role), frames, nonEmpty)
     out[role].forEach((entry, i) => {
       const field = at(at('roles', role), i)
       const first = seen.get(keyOf(entry, caseInsensitive))
@@ -273,7 +273,9 @@ export function normalize(value: unknown): Grammar {
   const grammarName = string(raw.name, 'name')
   const frames = frameList(raw.frames, 'frames', true)
   const caseInsensitive = boolean(raw.caseInsensitive, 'caseInsensitive', true)
-  const roleMap = roles(raw.roles, new Set(frames.map((f) => f.name)), caseInsensitive)
+  const blocks = raw.blocks === undefined ? null : literalBlocks(raw.blocks)
+  // a grammar of blocks read whole (a dialect pack's) may have no tags at all
+  const roleMap = roles(raw.roles, new Set(frames.map((f) => f.name)), caseInsensitive, blocks === null)
 
   const attributes = object(raw.attributes ?? {}, 'attributes', ['name', 'string', 'from'])
   const nameAttribute = attributes.name === undefined ? 'name' : name(attributes.name, 'attributes.name')
@@ -322,7 +324,23 @@ export function normalize(value: unknown): Grammar {
     },
     rawTextParameters: raw.rawTextParameters === undefined ? [] : strings(raw.rawTextParameters, 'rawTextParameters'),
     reasoning: { open: tags(reasoning.open, 'reasoning.open', '<think>'), close: tags(reasoning.close, 'reasoning.close', '</think>') },
+    ...(blocks === null ? {} : { blocks }),
   }
+}
+
+/** `blocks`: literal openers and closers, each list non-empty, no literal empty or in both lists. */
+function literalBlocks(value: unknown): { open: string[]; close: string[] } {
+  const raw = object(value, 'blocks', ['open', 'close'])
+  const list = (v: unknown, field: string): string[] => {
+    const out = strings(v, field)
+    if (out.length === 0) fail(field, 'must name at least one delimiter')
+    out.forEach((t, i) => { if (t === '') fail(at(field, i), 'must not be empty') })
+    return out
+  }
+  const open = list(raw.open, 'blocks.open')
+  const close = list(raw.close, 'blocks.close')
+  close.forEach((c, i) => { if (open.includes(c)) fail(at('blocks.close', i), `${describe(c)} is an opener too`) })
+  return { open, close }
 }
 
 /**

@@ -199,7 +199,12 @@ export function compileAttrGap(grammar: Grammar): CompiledGap | null {
 
 /** A fixed literal delimiter such as `<![CDATA[` or `-->`. */
 export function compileLiteral(lit: string, caseInsensitive = false): CompiledDelimiter {
-  return compile([[{ lits: [lit], min: 1, max: 1 }]], caseInsensitive ? 'i' : '')
+  return compileLiterals([lit], caseInsensitive)
+}
+
+/** Any one of `lits`, written exactly (or ignoring case). */
+export function compileLiterals(lits: readonly string[], caseInsensitive = false): CompiledDelimiter {
+  return compile([[{ lits: [...lits], min: 1, max: 1 }]], caseInsensitive ? 'i' : '')
 }
 
 /**

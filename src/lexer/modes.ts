@@ -59,6 +59,11 @@ export const modes = {
    */
   rawValue: 'rawValue',
   /**
+   * Inside a block read whole (`Grammar.blocks`): text up to one of its
+   * closers; the dialect's reader reads it once the closer comes.
+   */
+  blockBody: 'blockBody',
+  /**
    * What is left of a block that failed (or went over the capture limit)
    * once it was released: text up to the closer that balances its opener,
    * so no call ever comes from inside it. The driver counts the depth.

@@ -25,6 +25,11 @@ export interface TagRow {
   continues?: true
   /** Read only while the grammar's `missingOpeningWrapper` repair is on: a bare invoke is a block of its own. */
   repair?: true
+  /**
+   * Only the literal spelling is read (`Grammar.blocks`' delimiters, which
+   * are the wrapper's too), not the frames'.
+   */
+  literalOnly?: true
 }
 
 /** Where a mode's plain text goes: out as text, into the capture (as the mode's text token), or into the hold. */
@@ -110,6 +115,8 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
     ...reopen,
     ...asText('open.parameter', 'close.invoke', 'close.wrapper'),
   ], ['ValueText', 'CDataOpen', 'CommentOpen']),
+  // a block read whole: nothing in it is markup until a literal closer
+  [modes.blockBody]: captured('ValueText', [{ tag: 'close.wrapper', next: modes.prose, continues: true, literalOnly: true }], ['ValueText']),
   // only the opener's own closer ends a raw value (`LexContext.rawOpener`)
   [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText']),
   [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose']),
@@ -124,6 +131,15 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
 /** The row of `mode`; `halt` has none (one token takes the rest). */
 export function rowOf(mode: ModeName): ModeRow | undefined {
   return mode === modes.halt ? undefined : structure[mode]
+}
+
+/**
+ * Where a literal spelling of a wrapper tag (`Grammar.blocks`) leads: where
+ * the frames' tag would, except that it has no attributes, so an opener
+ * leads straight into its body, read whole.
+ */
+export function literalNext(next: ModeName): ModeName {
+  return next === modes.tagWrapper ? modes.blockBody : next
 }
 
 /** The opening-tag modes, by role. */
@@ -156,4 +172,9 @@ export function tagTargets(mode: ModeName, repair: boolean): Partial<Record<TagK
     if (repair || t.repair !== true) out[t.tag] = t.next
   }
   return out
+}
+
+/** The tags `mode` reads in their literal spelling only (`TagRow.literalOnly`). */
+export function literalOnly(mode: ModeName): ReadonlySet<TagKey> {
+  return new Set((rowOf(mode)?.tags ?? []).filter((t) => t.literalOnly === true).map((t) => t.tag))
 }

@@ -7,16 +7,18 @@ import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
 import { classUnits, codes, escapeRegExp, isNameChar } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
-import { canGrow, compileAttrGap, compileClose, compileLiteral, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { canGrow, compileAttrGap, compileClose, compileLiteral, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
-import { openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
+import { literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
 import { TokenFactory, type TokenInfo } from './token-factory.js'
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
+/** The frame name of `Grammar.blocks`' literal delimiters (no frame can be named so: names are words). */
+export const literalFrame = '<literal>'
 
 /** The `Attr` token at an offset (the parser reads it as the pieces it stands for). */
 export const attribute = new RegExp(attributeSource, 'y')
@@ -130,6 +132,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       if (c) closes.get(role)!.push([frame.name, c])
     })
   }
+  // a block read whole has literal delimiters: the wrapper's, in a frame of their own
+  const blocks = grammar.blocks
+  if (blocks !== undefined) {
+    opens.get('wrapper')!.push([literalFrame, compileLiterals(blocks.open)])
+    closes.get('wrapper')!.push([literalFrame, compileLiterals(blocks.close)])
+  }
   const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
   const tagEnd = compileTagEnd(grammar)
   // models write `<![cdata[` too; `]]>` has no letters
@@ -143,12 +151,15 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   function tags(mode: ModeName, targets: TagTargets): { tokens: TokenType[]; delims: CompiledDelimiter[] } {
     const tokens: TokenType[] = []
     const delims: CompiledDelimiter[] = []
+    const only = literalOnly(mode)
     // in the structure table's order: the tags that continue a block there first
     for (const key of Object.keys(targets) as Array<keyof TagTargets>) {
       const [kind, role] = key.split('.') as ['open' | 'close', Role]
       const target = targets[key]!
       for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
-        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], target, d, role)
+        const literal = fr === literalFrame
+        if (only.has(key) && !literal) continue
+        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], literal ? literalNext(target) : target, d, role)
         f.info.get(t)!.frame = fr
         tokens.push(t)
         delims.push(d)
@@ -330,6 +341,11 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // the fast path may take one only when it spells the value's opener (`FastPath.closingTag`)
   delimiterTokens.set(modes.rawValue, rawCloses)
   out[modes.rawValue] = textBetween(modes.rawValue, 'ValueText', rawCloses, paramCloses)
+
+  // A block read whole: text up to a literal closer
+  const block = tags(modes.blockBody, targets(modes.blockBody))
+  delimiterTokens.set(modes.blockBody, block.tokens)
+  out[modes.blockBody] = textBetween(modes.blockBody, 'ValueText', block.tokens, block.delims)
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
   // that balances the block's opener.

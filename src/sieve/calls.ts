@@ -13,6 +13,8 @@ import { decodeInvoke, type CallProblem, type DecodedInvoke, type ValueOptions }
 import { writeJson, type Written } from '../values/json-write.js'
 import { isPlainObject } from '../values/own.js'
 import type { Validator } from '../schema/validate.js'
+import type { Node } from '../values/node.js'
+import { literalFrame } from '../lexer/tokens.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
 import { callId, type CallId } from './ids.js'
 
@@ -25,7 +27,23 @@ export interface BlockOptions {
   tools: ToolTable | null
   onInvalid: 'emit' | 'reject'
   strict: boolean
+  /** Reads a block read whole (`Grammar.blocks`), from its opener through its closer: the dialect pack's reader. null: the grammar has none. */
+  readWhole: WholeReader | null
 }
+
+/** A call a dialect's reader found in a block read whole. */
+export interface WholeCall {
+  name: string
+  id?: string
+  /** Arguments as keys and values in written order, or null for {@link body}. */
+  params: Array<[string, Node]> | null
+  body: Record<string, unknown> | null
+  /** Offset in the block's text just past this call's markup: where the block's raw text is cut between its calls. */
+  end: number
+}
+
+/** A dialect's reader of one block read whole; never throws. */
+export type WholeReader = (text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string }
 
 /**
  * Inputs nested deeper than this are not handed to the validator: it
@@ -60,16 +78,9 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
  * its start).
  */
 export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
-  const parsed = parseBlock(lexer, tokens)
-  if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
-  const decoded = []
-  for (const inv of parsed.invokes) {
-    const d = decodeInvoke(inv, opts.values)
-    if (!d.ok) return { ok: false, reason: d.problem }
-    if (opts.strict && silentEmpty(inv)) return { ok: false, reason: 'an invoke body with content gave no arguments (strict mode)' }
-    decoded.push(d)
-  }
-  const spans = splitRaw(tokens, text, start, parsed.invokes)
+  const read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts)
+  if (!read.ok) return read
+  const { decoded, spans } = read
   const calls: ToolCallEvent[] = []
   const problems: DiagnosticEvent[] = []
   for (let i = 0; i < decoded.length; i++) {
@@ -99,6 +110,45 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
     if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
   }
   return { ok: true, calls }
+}
+
+type Read = { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] } } | { ok: false; reason: string }
+
+/** A block of tags: parsed by the block grammar, its invokes decoded, its raw text cut at their closers. */
+function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions): Read {
+  const parsed = parseBlock(lexer, tokens)
+  if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
+  const decoded = []
+  for (const inv of parsed.invokes) {
+    const d = decodeInvoke(inv, opts.values)
+    if (!d.ok) return { ok: false, reason: d.problem }
+    if (opts.strict && silentEmpty(inv)) return { ok: false, reason: 'an invoke body with content gave no arguments (strict mode)' }
+    decoded.push(d)
+  }
+  return { ok: true, decoded, spans: splitRaw(tokens, text, start, parsed.invokes) }
+}
+
+/** A block read whole: the dialect's reader finds its calls and where each one's markup ends. */
+function readWhole(reader: WholeReader, text: string, start: number): Read {
+  let r: ReturnType<WholeReader>
+  try {
+    r = reader(text)
+  } catch (e) {
+    // a pack's reader that throws reads nothing: the block is text, as any block that does not read
+    return { ok: false, reason: `the dialect's reader failed: ${String((e as Error)?.message ?? e)}` }
+  }
+  if (!r.ok) return r
+  if (r.calls.length === 0) return { ok: false, reason: 'the block holds no call' }
+  const raws: string[] = []
+  const spans: Span[] = []
+  let from = 0
+  r.calls.forEach((c, i) => {
+    const end = i === r.calls.length - 1 ? text.length : Math.min(Math.max(c.end, from), text.length)
+    raws.push(text.slice(from, end))
+    spans.push({ start: start + from, end: start + end })
+    from = end
+  })
+  return { ok: true, decoded: r.calls.map((c) => ({ ok: true as const, name: c.name, params: c.params, body: c.body, problems: [] })), spans: { raws, spans } }
 }
 
 function checkArguments(name: string, validate: Validator, input: Record<string, unknown>, depth: number): CallProblem | null {

@@ -23,6 +23,8 @@ import type { Grammar } from '../grammar/types.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
 import { grammarOfDialect } from '../dialects/grammar.js'
 import type { DialectPack } from '../dialects/types.js'
+import { wholeReader } from './whole.js'
+import type { WholeReader } from './calls.js'
 
 /** What value decoding reads from each grammar: its Set alone took a microsecond, a fifth of a sieve's creation. */
 const valueOptionsOf = new WeakMap<Grammar, ValueOptions>()
@@ -66,9 +68,9 @@ const absent = (v: unknown): v is null | undefined => v === undefined || v === n
  */
 function grammarOption(g: unknown): Grammar {
   if (absent(g)) return defaultGrammar
-  if (typeof g === 'object' && keepsDerived(g)) return g as Grammar
+  if (typeof g === 'object' && keepsDerived(g)) return noBlocks(g as Grammar)
   try {
-    return validateGrammar(g)
+    return noBlocks(validateGrammar(g))
   } catch (e) {
     if (!(e instanceof GrammarError)) throw e
     const inner = e.field === undefined || e.field === '(grammar)' ? '' : e.field
@@ -78,11 +80,18 @@ function grammarOption(g: unknown): Grammar {
   }
 }
 
-/** The grammar that reads the `dialect` option's pack (`dialects/grammar.ts`); with `grammar` too it is refused. */
-function dialectOption(dialect: unknown, grammar: unknown): Grammar {
+/** A grammar given as `grammar` has no reader for blocks read whole: those are a dialect pack's. */
+function noBlocks(g: Grammar): Grammar {
+  if (g.blocks !== undefined) throw invalid('grammar.blocks', 'blocks read whole are read by a dialect pack\'s reader: give the pack as the dialect option')
+  return g
+}
+
+/** The grammar that reads the `dialect` option's pack (`dialects/grammar.ts`), and its reader of blocks read whole; with `grammar` too it is refused. */
+function dialectOption(dialect: unknown, grammar: unknown): { grammar: Grammar; readWhole: WholeReader | null } {
   if (!absent(grammar)) throw invalid('dialect', 'give a dialect or a grammar, not both')
   if (typeof dialect !== 'string' && (typeof dialect !== 'object' || dialect === null || Array.isArray(dialect))) throw invalid('dialect', `must be a pack name (${Object.keys(dialects).join(', ')}) or a pack, got ${describe(dialect)}`)
-  return grammarOfDialect(resolveDialect(dialect as string | DialectPack))
+  const pack = resolveDialect(dialect as string | DialectPack)
+  return { grammar: grammarOfDialect(pack), readWhole: wholeReader(pack) }
 }
 
 /** Strict mode: each diagnostic event becomes an error event with the same fields. */
@@ -147,7 +156,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   if (w !== undefined && !(Number.isInteger(w) && w >= 1)) throw new ToolsieveError('invalid-option', `windowSize must be a positive integer, got ${String(w)}`, 'windowSize')
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
   const options: SieveOptions = given ?? {}
-  const grammar = absent(options.dialect) ? grammarOption(options.grammar) : dialectOption(options.dialect, options.grammar)
+  const { grammar, readWhole } = absent(options.dialect) ? { grammar: grammarOption(options.grammar), readWhole: null } : dialectOption(options.dialect, options.grammar)
   const lexer = compileLexer(grammar)
   const captureLimit = captureLimitOption(options.captureLimit, grammar, lexer.maxDelimiter)
   const onInvalid = options.onInvalid ?? 'emit'
@@ -172,7 +181,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, { grammar: fingerprint, quoted: quotedPrint, lexer, captureLimit, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call' })
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
   const driver = new Driver(lexer, {
-    captureLimit, newId: options.generateId ?? randomCallId, values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags,
+    captureLimit, newId: options.generateId ?? randomCallId, values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags, readWhole,
     quoted, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,
   }, state)
   let finished = false

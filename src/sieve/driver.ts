@@ -517,10 +517,11 @@ export class Driver implements DriverCore, RunHost {
   private switchMode(target: ModeName | null, tok: IToken, text: string, base: number, startLine: LineState): null {
     const s = this.s
     const start = base + tok.startOffset
-    if (target === modes.tagWrapper || target === modes.tagInvoke) {
-      const wrapper = target === modes.tagWrapper
+    if (target === modes.tagWrapper || target === modes.tagInvoke || target === modes.blockBody) {
+      const wrapper = target !== modes.tagInvoke
       const lineState = this.lineAt(text, tok.startOffset + tok.image.length, startLine)
-      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: !wrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, frame: this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', run: null, lineState }
+      // a block read whole is a block from its literal opener on: failing, it is a broken block, not a mention
+      s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: target !== modes.tagWrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, frame: this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', run: null, lineState }
       s.sawSyntax = true
     } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
       s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: this.lineAt(text, tok.startOffset, startLine), givenUp: false }

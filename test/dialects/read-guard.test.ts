@@ -1,21 +1,27 @@
 /**
- * Each pack the sieve reads keeps the two promises: a call in a fenced or
- * indented code block, a code span or the reasoning is text; one cut off by
- * the end of the stream is text with a diagnostic; a real call after a
- * fenced copy is a call. Blocks are written by the pack's own writer.
+ * Each pack the sieve reads, in each of its layouts it reads, keeps the two
+ * promises: a call in a fenced or indented code block, a code span or the
+ * reasoning is text; one cut off by the end of the stream is text with a
+ * diagnostic; a real call after a fenced copy is a call. Blocks are written
+ * by the pack's own writer.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, formatToolCalls, ToolsieveError } from '../../src/index.js'
+import { createSieve, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
+import { unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { checkStreamed } from '../helpers/streamed.js'
 import type { SieveEvent } from '../../src/index.js'
 
-const read = ['qwen3-coder', 'seed-oss', 'minimax-m2'] as const
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
+/** Every layout of every pack the sieve reads but the default's (its own suites cover it): [pack, layout]. */
+const read: Array<[string, string]> = Object.entries(dialects)
+  .filter(([name, pack]) => name !== 'deepseek' && unreadable(pack) === null)
+  .flatMap(([name, pack]) => (wholeSpecs(pack).length > 0 ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)).map((i): [string, string] => [name, pack.blocks[i]!.name]))
 
-describe.each(read)('reading the %s dialect', (dialect) => {
-  const block = formatToolCalls([call], { dialect })
+describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
+  const block = formatToolCalls([call], { dialect, variant })
   const one = (input: string) => expectChunkInvariant(input, { dialect })
+  const reasoning = (dialects[dialect]!.regions ?? []).find((r) => r.kind === 'reasoning' && r.open.kind === 'literal' && r.close.kind === 'literal')
 
   it('should support a call written by the pack, with the text around it', () => {
     const events = one(`Let me read it.\n\n${block}`)
@@ -53,16 +59,17 @@ describe.each(read)('reading the %s dialect', (dialect) => {
   })
 
   it('should not support a call in the reasoning', () => {
-    const open = dialect === 'seed-oss' ? '<seed:think>' : '<think>'
-    const close = dialect === 'seed-oss' ? '</seed:think>' : '</think>'
+    expect(reasoning, 'the pack has literal reasoning tags').toBeDefined()
+    const open = (reasoning!.open as { text: string[] }).text[0]!
+    const close = (reasoning!.close as { text: string[] }).text[0]!
     const events = one(`${open}Maybe ${block} later.${close}Done.`)
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe('Done.')
   })
 
   it('should not support a call cut off by the end of the stream', () => {
-    // cut inside the call, before its last argument's closer: no call is complete
-    const input = `Reading:\n${block.slice(0, block.lastIndexOf('</parameter>'))}`
+    // cut inside the call, in its first argument's value: no call is complete
+    const input = `Reading:\n${block.slice(0, block.indexOf('src/a') + 3)}`
     const events = one(input)
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
@@ -81,14 +88,13 @@ describe.each(read)('reading the %s dialect', (dialect) => {
 })
 
 describe('the dialect option', () => {
-  it('should support a pack given as an object', async () => {
-    const { dialects } = await import('../../src/index.js')
+  it('should support a pack given as an object', () => {
     const s = createSieve({ dialect: dialects['qwen3-coder'] })
     expect(calls([...s.push(formatToolCalls([call], { dialect: 'qwen3-coder' })), ...s.end()])).toEqual([call])
   })
 
   it('should not support a pack the sieve cannot read yet, naming what it lacks', () => {
-    for (const [dialect, lacks] of [['hermes', 'arguments are json'], ['kimi-k2', 'not delimited by tags'], ['gpt-oss', 'envelope']] as const) {
+    for (const [dialect, lacks] of [['mistral', 'the end of its JSON'], ['llama3-json', 'anchored at the message start'], ['gpt-oss', 'envelope']] as const) {
       const e = (() => { try { createSieve({ dialect }); return null } catch (x) { return x } })()
       expect(e).toBeInstanceOf(ToolsieveError)
       expect((e as ToolsieveError).code).toBe('invalid-option')

@@ -20,6 +20,7 @@ const layers: Record<string, number> = {
   parser: 2,
   values: 3,
   schema: 4,
+  read: 4,
   sieve: 5,
   format: 5,
   prompt: 6,

@@ -1,0 +1,22 @@
+/**
+ * The sieve's reader of a pack's blocks read whole (`dialects/grammar.ts`): the
+ * pack's reader (`read/`), kept per pack so a sieve per turn makes
+ * none.
+ */
+import type { WholeReader } from './calls.js'
+import { readsWhole } from '../dialects/grammar.js'
+import { readBlock } from '../read/read-block.js'
+import type { DialectPack } from '../dialects/types.js'
+
+const readers = new WeakMap<DialectPack, WholeReader>()
+
+/** The reader of `pack`'s blocks read whole; null when the sieve reads the pack by tags. */
+export function wholeReader(pack: DialectPack): WholeReader | null {
+  if (!readsWhole(pack)) return null
+  let r = readers.get(pack)
+  if (r === undefined) {
+    r = (text) => readBlock(pack, text)
+    readers.set(pack, r)
+  }
+  return r
+}

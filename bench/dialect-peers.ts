@@ -56,8 +56,9 @@ export async function peerComparison({ turns, chunkings, config, fail }: PeerOpt
   const rows: PeerRow[] = []
   const variants = dialectVariants()
   for (const peer of PEERS) {
-    const why = variants.find((v) => v.dialect === peer.dialect && v.primary)!.unreadable
-    const written = rewriteTurns(turns, peer.dialect)
+    const own = variants.find((v) => v.dialect === peer.dialect && v.primary)!
+    const why = own.unreadable
+    const written = rewriteTurns(turns, peer.dialect, own.variant)
     // the first turns within the size limits, each keeping its own index for its chunking seed
     const picked: number[] = []
     let bytes = 0
@@ -75,7 +76,9 @@ export async function peerComparison({ turns, chunkings, config, fail }: PeerOpt
     for (const chunking of chunkings) {
       const chunked = picked.map((i, k) => chunking.split(texts[k]!, config.seed + i))
       const rate = (ms: number): number => bytes / MB / (ms / 1000)
+      // two warm-up passes of the peer (the first gives its answers), two of toolsieve below
       const warmPeer = await peerPass(peer.make, chunked, expected)
+      await peerPass(peer.make, chunked, expected)
       const row: PeerRow = { label, chunking: chunking.id, turns: picked.length, bytes, sieveMbps: null, peerMbps: 0, speedup: null, peerExact: `${warmPeer.exact}/${picked.length}`, peerCalls: `${warmPeer.calls}/${callCount}` }
       if (why !== null) {
         row.sieveNote = why
@@ -88,8 +91,9 @@ export async function peerComparison({ turns, chunkings, config, fail }: PeerOpt
       const check = checkPass(peer.dialect, chunked, texts, expected)
       if (check.wrong > 0) fail(`${peer.dialect} (${chunking.id}, peer turns): ${check.wrong} of ${picked.length} turns wrong; ${check.problems.join(' | ')}`)
       row.sieveExact = `${picked.length - check.wrong}/${picked.length}`
+      sievePass(peer.dialect, chunked)
       const warmOwn = sievePass(peer.dialect, chunked)
-      const own = Math.min(MAX_OWN, 2 * Math.max(1, Math.ceil(warmPeer.ms / Math.max(warmOwn.ms, 1) / 2)))
+      const reps = Math.min(MAX_OWN, 2 * Math.max(1, Math.ceil(warmPeer.ms / Math.max(warmOwn.ms, 1) / 2)))
       const ownPass = (): number => {
         const t = sievePass(peer.dialect, chunked)
         if (t.calls !== callCount) fail(`${peer.dialect} (${chunking.id}, peer turns): read ${t.calls} calls of ${callCount}`)
@@ -98,9 +102,9 @@ export async function peerComparison({ turns, chunkings, config, fail }: PeerOpt
       const sieveMs: number[] = []
       const peerMs: number[] = []
       for (let r = 0; r < config.rounds; r++) {
-        const times = Array.from({ length: own / 2 }, ownPass)
+        const times = Array.from({ length: reps / 2 }, ownPass)
         peerMs.push((await peerPass(peer.make, chunked, expected)).ms)
-        times.push(...Array.from({ length: own / 2 }, ownPass))
+        times.push(...Array.from({ length: reps / 2 }, ownPass))
         sieveMs.push(times.reduce((a, b) => a + b, 0) / times.length)
       }
       row.sieveMbps = rate(median(sieveMs))

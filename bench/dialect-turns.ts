@@ -20,35 +20,40 @@
  * keeps `dist/` built from.
  */
 import { dialects, formatToolCalls } from '../src/index.js'
-import { unreadable } from '../src/dialects/grammar.js'
+import { readsWhole, unreadable, wholeSpecs } from '../src/dialects/grammar.js'
 import type { ToolsieveError } from '../src/errors.js'
 import { inputOf } from './generate.js'
 import type { BlockSpec, ManifestCall } from './generate.js'
 import { renderTurn } from './transcripts.js'
 import type { Turn } from './transcripts.js'
 
-/** One pack and one of its block layouts (`variant`: the block's name; the first is what `formatToolCalls` writes by default). */
+/** One pack and one of its block layouts (`variant`: the block's name). */
 export interface DialectVariant {
   dialect: string
   variant: string
-  /** The pack's first block: what a family writes unless told otherwise. */
+  /** The pack's first layout the sieve reads (its first block, unless that is one it does not read): the one a row stands for. */
   primary: boolean
   /** Why the sieve cannot read the pack yet, or null: it can. */
   unreadable: string | null
+  /** Whether the sieve reads this layout: a pack read whole is read by its delimited block specs only. */
+  read: boolean
 }
 
-/** Every shipped pack's every block layout, packs in name order, each pack's first block first. */
+/** Every shipped pack's every block layout, packs in name order, each pack's primary layout first. */
 export function dialectVariants(): DialectVariant[] {
   return Object.keys(dialects)
     .sort()
     .flatMap((name) => {
       const pack = dialects[name]!
       const why = unreadable(pack)
-      return pack.blocks.map((b, i) => ({ dialect: name, variant: b.name, primary: i === 0, unreadable: why }))
+      const read = why !== null ? [] : readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)
+      const primary = read[0] ?? 0
+      const order = [primary, ...pack.blocks.map((_, i) => i).filter((i) => i !== primary)]
+      return order.map((i) => ({ dialect: name, variant: pack.blocks[i]!.name, primary: i === primary, unreadable: why, read: read.includes(i) }))
     })
 }
 
-/** `dialect` or `dialect/variant` for a layout other than the pack's first. */
+/** `dialect` or `dialect/variant` for a layout other than the pack's primary one. */
 export const labelOf = (v: Pick<DialectVariant, 'dialect' | 'variant' | 'primary'>): string => (v.primary ? v.dialect : `${v.dialect}/${v.variant}`)
 
 const ALL = Object.keys(dialects).flatMap((name) => dialects[name]!.blocks.map((b) => [name, b.name] as const))

@@ -8,7 +8,7 @@
  * types. Nothing of the AI SDK is imported at run time.
  */
 import { sieveContent } from './generate.js'
-import { callState, middlewareSettings, resolveCall, type CallState, type ToolsieveMiddlewareOptions } from './options.js'
+import { callState, middlewareSettings, promptDialect, resolveCall, type CallState, type ToolsieveMiddlewareOptions } from './options.js'
 import { transformCall } from './prompt.js'
 import { sieveStreamParts } from './stream.js'
 import type { CallOptionsLike, GenerateResultLike, StreamResultLike } from './types.js'
@@ -24,11 +24,16 @@ export type * from './types.js'
 export interface ToolsieveMiddleware {
   readonly specificationVersion: 'v3'
   /** Returns the params as given, unless the `transformParams` option is on: then puts the tools into the system prompt and the conversation's tool calls and results into text. */
-  transformParams: <P extends CallOptionsLike>(options: { type: 'generate' | 'stream'; params: P }) => Promise<P>
+  transformParams: <P extends CallOptionsLike>(options: { type: 'generate' | 'stream'; params: P; model?: ModelLike }) => Promise<P>
   /** Sieves the text parts of the stream. */
-  wrapStream: <R extends StreamResultLike>(options: { doStream: () => PromiseLike<R>; params: CallOptionsLike }) => Promise<R>
+  wrapStream: <R extends StreamResultLike>(options: { doStream: () => PromiseLike<R>; params: CallOptionsLike; model?: ModelLike }) => Promise<R>
   /** Sieves the text parts of the content. */
-  wrapGenerate: <R extends GenerateResultLike>(options: { doGenerate: () => PromiseLike<R>; params: CallOptionsLike }) => Promise<R>
+  wrapGenerate: <R extends GenerateResultLike>(options: { doGenerate: () => PromiseLike<R>; params: CallOptionsLike; model?: ModelLike }) => Promise<R>
+}
+
+/** What the middleware reads of the wrapped model: its id picks the dialect when none is given. */
+export interface ModelLike {
+  readonly modelId?: string
 }
 
 /**
@@ -63,19 +68,19 @@ export function toolsieveMiddleware(options?: ToolsieveMiddlewareOptions | null)
   const stateOf = (params: CallOptionsLike): CallState => states.get(params) ?? callState(settings, params, undefined)
   return {
     specificationVersion: 'v3',
-    transformParams: async ({ params }) => {
+    transformParams: async ({ params, model }) => {
       if (!settings.transformParams) return params
-      const { params: rewritten, section } = transformCall(params, settings.dialect)
+      const { params: rewritten, section } = transformCall(params, promptDialect(settings, model?.modelId))
       states.set(rewritten, callState(settings, params, section))
       return rewritten
     },
-    wrapStream: async ({ doStream, params }) => {
-      const resolved = resolveCall(settings, stateOf(params))
+    wrapStream: async ({ doStream, params, model }) => {
+      const resolved = resolveCall(settings, stateOf(params), model?.modelId)
       const result = await doStream()
       return { ...result, stream: sieveStreamParts(result.stream, resolved) }
     },
-    wrapGenerate: async ({ doGenerate, params }) => {
-      const resolved = resolveCall(settings, stateOf(params))
+    wrapGenerate: async ({ doGenerate, params, model }) => {
+      const resolved = resolveCall(settings, stateOf(params), model?.modelId)
       return sieveContent(await doGenerate(), resolved)
     },
   }

@@ -5,6 +5,8 @@
  * call they are completed from the call's params (its tools, its last user
  * message) and resolved into a sieve.
  */
+import { dialects } from '../dialects/registry.js'
+import { readableDialectOfModel } from '../dialects/model.js'
 import { resolveAdapterOptions, type AdapterOptions, type AdapterTool, type ResolvedAdapterOptions } from '../adapters/options.js'
 import { quotedTexts, type QuotedSource } from '../adapters/quoted.js'
 import { ToolsieveError } from '../errors.js'
@@ -40,8 +42,16 @@ export interface ToolsieveMiddlewareOptions extends Omit<AdapterOptions, 'tools'
    * model with native tools that sometimes writes its calls as text.
    */
   transformParams?: boolean | null
-  /** With `transformParams: true`, the markup the prompt teaches and earlier calls are written in: `'dsml'` or `'xml'`. Default `'dsml'`. */
-  dialect?: 'dsml' | 'xml' | null
+  /**
+   * The model's dialect. `'dsml'` or `'xml'`: DeepSeek's markup in that
+   * spelling. A pack name (`'hermes'`, `'glm'`, `'qwen3-coder'`…, see
+   * `dialects`): the answer is read in that pack, and with `transformParams:
+   * true` the prompt teaches it and earlier calls are written in it. Default:
+   * the pack `dialectForModel` gives for the wrapped model's id when the
+   * sieve reads it (`zai-org/GLM-4.6` reads GLM), else DSML; with `grammar`
+   * given, that grammar.
+   */
+  dialect?: 'dsml' | 'xml' | (string & {}) | null
   /**
    * Stream each rescued call's input as it is written (`tool-input-start` as
    * soon as its name is read, `tool-input-delta` pieces, then
@@ -58,7 +68,8 @@ export interface MiddlewareSettings {
   tools: ReadonlyArray<AdapterTool> | undefined
   quoted: QuotedSource | false | undefined
   transformParams: boolean
-  dialect: 'dsml' | 'xml'
+  /** The prompt's dialect: `dsml`, `xml` or a pack name; with a pack name the sieve reads it too. Undefined: from the model's id (DSML when none). */
+  dialect: string | undefined
   streamArguments: boolean
 }
 
@@ -88,7 +99,12 @@ export function middlewareSettings(given: ToolsieveMiddlewareOptions | null | un
   for (const [field, v] of [['transformParams', transformParams], ['streamArguments', streamArguments]] as const) {
     if (!absent(v) && typeof v !== 'boolean') throw invalid(field, 'must be true or false')
   }
-  if (!absent(dialect) && dialect !== 'dsml' && dialect !== 'xml') throw invalid('dialect', "must be 'dsml' or 'xml'")
+  if (!absent(dialect) && dialect !== 'dsml' && dialect !== 'xml') {
+    if (typeof dialect !== 'string' || dialects[dialect] === undefined) throw invalid('dialect', `must be 'dsml', 'xml' or a pack name (${Object.keys(dialects).join(', ')})`)
+    if (!absent(base.grammar)) throw invalid('dialect', 'give a dialect pack or a grammar, not both')
+    // the pack is read as well as written: the core refuses one it cannot read yet, naming why
+    resolveAdapterOptions({ ...base, dialect, tools: absent(tools) ? null : tools })
+  }
   if (quoted !== false && !absent(quoted)) quotedTexts(quoted)
   // the adapters' and the core's checks, now rather than at the first call
   resolveAdapterOptions({ ...base, tools: absent(tools) ? null : tools })
@@ -97,9 +113,21 @@ export function middlewareSettings(given: ToolsieveMiddlewareOptions | null | un
     tools: absent(tools) ? undefined : tools,
     quoted: absent(quoted) ? undefined : quoted,
     transformParams: transformParams ?? false,
-    dialect: dialect ?? 'dsml',
+    dialect: dialect ?? undefined,
     streamArguments: streamArguments ?? true,
   }
+}
+
+/** The pack the sieve reads: the `dialect` option's when it names one, else the model's when the sieve reads it and no grammar is given. */
+function readDialect(settings: MiddlewareSettings, modelId: string | undefined): string | undefined {
+  const d = settings.dialect
+  if (d !== undefined) return d === 'dsml' || d === 'xml' ? undefined : d
+  return absent(settings.base.grammar) ? readableDialectOfModel(modelId) : undefined
+}
+
+/** The prompt's dialect: the option, else the pack the model's id picks, else DSML. */
+export function promptDialect(settings: MiddlewareSettings, modelId: string | undefined): string {
+  return settings.dialect ?? readDialect(settings, modelId) ?? 'dsml'
 }
 
 /** The last user message's text, as the adapters read it (a message of only files is skipped). */
@@ -118,11 +146,13 @@ export function callState(settings: MiddlewareSettings, params: CallOptionsLike,
  * The sieve settings for one call. With `toolChoice: 'none'` no call may run:
  * no tool is declared and a call is rejected, so any block is text.
  */
-export function resolveCall(settings: MiddlewareSettings, state: CallState): ResolvedAdapterOptions {
+export function resolveCall(settings: MiddlewareSettings, state: CallState, modelId?: string): ResolvedAdapterOptions {
   const none = state.toolChoice?.type === 'none'
   const tools = none ? [] : (settings.tools ?? state.tools)
+  const dialect = readDialect(settings, modelId)
   return resolveAdapterOptions({
     ...settings.base,
+    ...(dialect === undefined ? {} : { dialect }),
     tools: tools === undefined ? null : (tools as ReadonlyArray<AdapterTool>),
     quoted: state.quoted,
     streamArguments: settings.streamArguments,

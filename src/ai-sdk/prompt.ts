@@ -15,7 +15,7 @@ type Part = PromptPartLike & Record<string, unknown>
 type Message = PromptMessageLike & Record<string, unknown>
 
 /** The tool section for the call's function tools and tool choice; `undefined` when there is nothing to call. */
-export function toolSection(tools: ReadonlyArray<CallToolLike> | undefined, choice: ToolChoiceLike | undefined, dialect: 'dsml' | 'xml'): string | undefined {
+export function toolSection(tools: ReadonlyArray<CallToolLike> | undefined, choice: ToolChoiceLike | undefined, dialect: string): string | undefined {
   if (choice?.type === 'none') return undefined
   let functions = (tools ?? []).filter((t) => t.type === 'function')
   if (choice?.type === 'tool') functions = functions.filter((t) => t.name === choice.toolName)
@@ -69,7 +69,7 @@ export function outputText(output: unknown): string {
 const resultText = (part: Part) => `<tool_result>${outputText(part.output)}</tool_result>`
 
 /** An assistant turn's parts with each run of tool calls (and tool results) written as text, joined to the text around it. */
-function assistantContent(parts: ReadonlyArray<Part>, dialect: 'dsml' | 'xml'): Part[] {
+function assistantContent(parts: ReadonlyArray<Part>, dialect: string): Part[] {
   const out: Part[] = []
   let calls: Part[] = []
   const addText = (text: string) => {
@@ -79,7 +79,7 @@ function assistantContent(parts: ReadonlyArray<Part>, dialect: 'dsml' | 'xml'): 
     else out.push({ type: 'text', text })
   }
   const flush = () => {
-    if (calls.length > 0) addText(formatToolCalls(calls.map(callOf), { spelling: dialect }))
+    if (calls.length > 0) addText(formatToolCalls(calls.map(callOf), dialect === 'dsml' || dialect === 'xml' ? { spelling: dialect } : { dialect }))
     calls = []
   }
   for (const part of parts) {
@@ -104,7 +104,7 @@ function toolTurn(parts: ReadonlyArray<Part>): Message | undefined {
 }
 
 /** The prompt with tool turns rewritten, consecutive user turns merged (a tool turn next to a user turn), and the tool section in the system prompt. */
-export function rewritePrompt(prompt: ReadonlyArray<PromptMessageLike>, section: string | undefined, dialect: 'dsml' | 'xml'): Message[] {
+export function rewritePrompt(prompt: ReadonlyArray<PromptMessageLike>, section: string | undefined, dialect: string): Message[] {
   const out: Message[] = []
   for (const m of prompt as ReadonlyArray<Message>) {
     let next: Message | undefined = m
@@ -138,7 +138,7 @@ function remainingTools(params: CallOptionsLike): Pick<CallOptionsLike, 'tools' 
 }
 
 /** The rewritten params and the tool section that went into them (`undefined` when there was none). */
-export function transformCall<P extends CallOptionsLike>(params: P, dialect: 'dsml' | 'xml'): { params: P; section: string | undefined } {
+export function transformCall<P extends CallOptionsLike>(params: P, dialect: string): { params: P; section: string | undefined } {
   const section = toolSection(params.tools, params.toolChoice, dialect)
   return { params: { ...params, prompt: rewritePrompt(params.prompt, section, dialect), ...remainingTools(params) }, section }
 }

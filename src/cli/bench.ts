@@ -32,7 +32,8 @@ Options:
                         slowest
   --slowest N           how many of the slowest turns to list (default 5)
   --input text|jsonl|sse, --field PATH   as for toolsieve parse
-  --grammar FILE, --tools FILE, --strict, --thinking   the sieve's options
+  --grammar FILE, --dialect NAME, --model ID, --tools FILE, --strict, --thinking
+                                                      the sieve's options
   -h, --help            this help
 
 MB/s is UTF-8 input (2^20 bytes) over the sieve's own time in that chunking

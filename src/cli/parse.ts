@@ -32,6 +32,10 @@ Options:
                                first of text, content, output,
                                choices[0].message.content
   --grammar FILE               a grammar config (JSON)
+  --dialect NAME               a dialect pack to read (qwen3-coder, hermes, glm,
+                               kimi-k2, …; see docs/reference/dialects.md)
+  --model ID                   the dialect the model writes (dialectForModel):
+                               Qwen/Qwen3-Coder-480B-A35B-Instruct, glm-4.6, …
   --tools FILE                 declared tools (an array, or a request with "tools")
   --strict                     diagnostics are errors; exit 1 if any
   --thinking                   each turn starts inside the reasoning (<think>)

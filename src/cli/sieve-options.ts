@@ -1,15 +1,17 @@
 /**
  * The sieve's options from the flags `parse` and `bench` share: `--grammar`,
- * `--tools`, `--strict`, `--thinking`.
+ * `--dialect`, `--model`, `--tools`, `--strict`, `--thinking`.
  */
 import { readFileSync } from 'node:fs'
-import { createSieve, type SieveOptions, type ToolDefinition } from '../index.js'
+import { createSieve, dialectForModel, type SieveOptions, type ToolDefinition } from '../index.js'
 import { loadGrammar } from '../node.js'
 import { UsageError } from './args.js'
 
 /** The flag definitions, for `parseArgs`. */
 export const sieveFlags = {
   grammar: { type: 'string' },
+  dialect: { type: 'string' },
+  model: { type: 'string' },
   tools: { type: 'string' },
   strict: { type: 'boolean' },
   thinking: { type: 'boolean' },
@@ -43,6 +45,8 @@ export function readTools(command: string, file: string): ToolDefinition[] {
 
 export interface SieveFlagValues {
   grammar?: string | undefined
+  dialect?: string | undefined
+  model?: string | undefined
   tools?: string | undefined
   strict?: boolean | undefined
   thinking?: boolean | undefined
@@ -56,6 +60,16 @@ export function sieveOptions(command: string, flags: SieveFlagValues): SieveOpti
       options.grammar = loadGrammar(flags.grammar)
     } catch (error) {
       throw new UsageError(`${command}: --grammar ${flags.grammar}: ${(error as Error).message.split('\n')[0]}`)
+    }
+  }
+  if (flags.dialect !== undefined && flags.model !== undefined) throw new UsageError(`${command}: give --dialect or --model, not both`)
+  if (flags.dialect !== undefined) options.dialect = flags.dialect
+  if (flags.model !== undefined) {
+    // the model's family and whether its template opens the reasoning in the prompt; a model no rule knows reads DSML
+    const m = dialectForModel(flags.model)
+    if (m !== undefined) {
+      options.dialect = m.dialect
+      if (m.startInReasoning) options.startInReasoning = true
     }
   }
   if (flags.tools !== undefined) options.tools = readTools(command, flags.tools)

@@ -5,6 +5,9 @@
  * first rule whose pattern matches the normalised id decides.
  */
 
+import { unreadable } from './grammar.js'
+import { dialects } from './registry.js'
+
 /** The dialect packs (`grammar/dialects/<name>.json`), by name. */
 export const dialectNames = [
   'deepseek',
@@ -199,4 +202,19 @@ export function dialectForModel(modelId: string): ModelDialect | undefined {
   const rule = modelRules.find((r) => r.pattern.test(name))
   if (rule === undefined || rule.dialect === null) return undefined
   return { dialect: rule.dialect, startInReasoning: rule.startInReasoning }
+}
+
+/**
+ * The pack the sieve reads a model's output in, from its id: the pack
+ * {@link dialectForModel} names when the sieve reads it and it is not the
+ * default grammar's (`deepseek`), else undefined (the default grammar reads
+ * it). Adapters that see the model's id use it when no dialect or grammar
+ * was given.
+ */
+export function readableDialectOfModel(modelId: unknown): string | undefined {
+  if (typeof modelId !== 'string') return undefined
+  const picked = dialectForModel(modelId)
+  if (picked === undefined || picked.dialect === 'deepseek') return undefined
+  const pack = dialects[picked.dialect]
+  return pack !== undefined && unreadable(pack) === null ? picked.dialect : undefined
 }

@@ -5,9 +5,7 @@
  * a string body, bytes, a `Blob`, a stream).
  */
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
-import { dialectForModel } from '../dialects/model.js'
-import { dialects } from '../dialects/registry.js'
-import { unreadable } from '../dialects/grammar.js'
+import { readableDialectOfModel } from '../dialects/model.js'
 
 /** The repaired routes: chat completions and the Responses API. */
 export type RouteKind = 'chat' | 'responses'
@@ -100,11 +98,7 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
  * grammar, else undefined (the default grammar reads it, as before).
  */
 export function dialectOfModel(model: unknown): string | undefined {
-  if (typeof model !== 'string') return undefined
-  const picked = dialectForModel(model)
-  if (picked === undefined || picked.dialect === 'deepseek') return undefined
-  const pack = dialects[picked.dialect]
-  return pack !== undefined && unreadable(pack) === null ? picked.dialect : undefined
+  return readableDialectOfModel(model)
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { ToolsieveError } from '../errors.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
+import { literalFrame } from '../lexer/tokens.js'
 import { tagKey } from '../lexer/context.js'
 import { isLineState } from '../lexer/lines.js'
 import { modes, type ModeName } from '../lexer/modes.js'
@@ -117,7 +118,8 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
     check(cap.frame === '*' || cap.frame === (lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame ?? ''), f('frame'), "is not its opener's")
   } else check(cap.frame === '*' || frames(lexer).has(cap.frame), f('frame'), 'is not a frame of the grammar')
   let length = 0
-  let invoke = !cap.wrapper
+  // a block read whole is a block from its literal opener on (`Driver.switchMode`)
+  let invoke = !cap.wrapper || (cap.tokens.length > 0 && lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame === literalFrame)
   let param = false
   for (let i = 0; i < cap.tokens.length; i++) {
     const t = cap.tokens[i]!

@@ -24,6 +24,7 @@ import { dialects, resolveDialect } from '../dialects/registry.js'
 import { grammarOfDialect } from '../dialects/grammar.js'
 import type { DialectPack } from '../dialects/types.js'
 import { wholeReader } from './whole.js'
+import { readQuotedWhole } from './quoted-whole.js'
 import type { WholeReader } from './calls.js'
 
 /** What value decoding reads from each grammar: its Set alone took a microsecond, a fifth of a sieve's creation. */
@@ -139,11 +140,12 @@ export interface SieveInternals {
  * or span as often as not, and it is the example either way), decoded with
  * the sieve's tools and read within its capture limit.
  */
-function quotedCalls(texts: unknown, base: Grammar, opts: ReadOptions): QuotedCalls {
+function quotedCalls(texts: unknown, base: Grammar, opts: ReadOptions, readWhole: WholeReader | null): QuotedCalls {
   if (!Array.isArray(texts)) throw invalid('quoted', `must be an array of strings, got ${describe(texts)}`)
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
   })
+  if (readWhole !== null) return readQuotedWhole(texts as string[], base, readWhole, opts)
   // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
   const grammar = derived(base, unguarded, () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
   return readQuoted(texts as string[], compileLexer(grammar), opts)
@@ -174,7 +176,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const reasoningCalls = options.reasoningCalls ?? 'text'
   if (reasoningCalls !== 'text' && reasoningCalls !== 'call') throw invalid('reasoningCalls', `must be 'text' or 'call', got ${describe(reasoningCalls)}`)
   const values = valueOptions(grammar)
-  const read = absent(options.quoted) ? null : quotedCalls(options.quoted, grammar, { values, tools, captureLimit })
+  const read = absent(options.quoted) ? null : quotedCalls(options.quoted, grammar, { values, tools, captureLimit }, readWhole)
   // no call in the quoted texts is no guard: the same checkpoints as without the option
   const quoted = read === null || read.empty ? null : read
   const quotedPrint = quoted?.fingerprint() ?? ''

@@ -157,6 +157,20 @@ describe('toolsieve parse', () => {
     expect(await names([])).toEqual([])
   })
 
+  it('should support --dialect and --model: another family\'s calls', async () => {
+    const qwen = 'Reading.\n<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>'
+    const names = async (args: string[]): Promise<string[]> =>
+      jsonLines<Event>((await cli(['parse', ...args], qwen)).stdout).filter((e) => e.type === 'tool-call').map((e) => e.name!)
+    expect(await names(['--dialect', 'qwen3-coder'])).toEqual(['read_file'])
+    expect(await names(['--model', 'Qwen/Qwen3-Coder-480B-A35B-Instruct'])).toEqual(['read_file'])
+    expect(await names([])).toEqual([])
+    for (const args of [['parse', '--dialect', 'qwen4'], ['parse', '--dialect', 'glm', '--model', 'glm-4.6'], ['parse', '--dialect', 'glm', '--grammar', join(root, 'grammar/default.json')]]) {
+      const run = await cli(args, qwen)
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
+    }
+  })
+
   it('should not support a JSONL line that is not JSON or has no text: reported on stderr, skipped, exit 1 under --strict', async () => {
     const lines = [JSON.stringify({ text: answer }), '{"text": oops', JSON.stringify({ role: 'user' })].join('\n')
     const lenient = await cli(['parse', '-', '--input', 'jsonl', '--format', 'openai'], lines)

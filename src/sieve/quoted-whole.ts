@@ -1,0 +1,59 @@
+/**
+ * Reading the `quoted` texts of a dialect whose blocks are read whole
+ * (`Grammar.blocks`): every literal opener in them, wherever it stands (a
+ * code span, a fence, prose), is read to the first closer after it, within
+ * the capture limit, by the dialect's own reader, and each call it gives is
+ * recorded as a live call would be decoded. An opener with no closer in
+ * reach is read to the text's end: a user's quote may leave it open, and a
+ * model echoing it would close it.
+ */
+import type { Grammar } from '../grammar/types.js'
+import { callInput, type WholeReader } from './calls.js'
+import type { ReadOptions } from './quoted-reader.js'
+import { QuotedCalls } from './quoted.js'
+
+/**
+ * The calls in `texts`, found by `reader` in `grammar`'s blocks. Each block
+ * runs from an opener to the first closer after it, or (left open) to the
+ * next opener or the text's end, within the capture limit: the pieces do
+ * not overlap, so reading is linear in the texts' length.
+ */
+export function readQuotedWhole(texts: readonly string[], grammar: Grammar, reader: WholeReader, opts: ReadOptions): QuotedCalls {
+  const found = new QuotedCalls()
+  const blocks = grammar.blocks
+  if (blocks === undefined) return found
+  for (const text of texts) {
+    const opens = occurrences(text, blocks.open)
+    const closes = occurrences(text, blocks.close)
+    let c = 0
+    opens.forEach(([p, length], i) => {
+      while (c < closes.length && closes[c]![0] < p + length) c++
+      const next = i + 1 < opens.length ? opens[i + 1]![0] : text.length
+      const closer = c < closes.length ? closes[c]![0] + closes[c]![1] : text.length
+      const end = Math.min(closer <= next ? closer : next, p + opts.captureLimit, text.length)
+      record(found, reader, text.slice(p, end), opts)
+    })
+  }
+  return found
+}
+
+/** Where each of `lits` occurs in `text` (start and length), in order of start; overlapping ones are all kept. */
+function occurrences(text: string, lits: readonly string[]): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  for (const lit of lits) for (let p = text.indexOf(lit); p >= 0; p = text.indexOf(lit, p + 1)) out.push([p, lit.length])
+  return out.sort((a, b) => a[0] - b[0] || b[1] - a[1])
+}
+
+function record(found: QuotedCalls, reader: WholeReader, text: string, opts: ReadOptions): void {
+  let r: ReturnType<WholeReader>
+  try {
+    r = reader(text)
+  } catch {
+    return
+  }
+  if (!r.ok) return
+  for (const c of r.calls) {
+    const { input } = callInput({ ok: true, name: c.name, params: c.params, body: c.body, problems: [] }, opts.tools?.get(c.name)?.schema ?? null)
+    found.add(c.name, input)
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Blocks read whole (`Grammar.blocks`): a pack whose blocks run from a
+ * literal opener to a literal closer (Hermes, GLM, Kimi…) is captured as it
+ * stands and read by the pack's reader once the closer comes. What the
+ * capture promises for tag blocks holds here too: checkpoints anywhere, the
+ * capture limit, broken blocks as text, the quoted guard, conservation.
+ */
+import { describe, expect, it } from 'vitest'
+import { createSieve, dialects, formatToolCalls, ToolsieveError, validateGrammar } from '../../src/index.js'
+import type { SieveEvent, SieveOptions } from '../../src/index.js'
+import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+
+const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
+const other = { name: 'list_dir', input: { path: '.' } }
+const packs = ['hermes', 'glm', 'kimi-k2', 'deepseek-v3'] as const
+
+/** Events with ids blanked and adjacent texts joined: what two runs must agree on. */
+function comparable(events: readonly SieveEvent[]): unknown[] {
+  const out: SieveEvent[] = []
+  for (const e of events) {
+    const last = out[out.length - 1]
+    if (e.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text }
+    else out.push(e.type === 'tool-call' ? { ...e, id: '' } : e)
+  }
+  return out
+}
+
+function run(input: string, opts: SieveOptions): SieveEvent[] {
+  const s = createSieve(opts)
+  return [...s.push(input), ...s.end()]
+}
+
+describe.each(packs)('reading %s blocks whole', (dialect) => {
+  const block = formatToolCalls([call], { dialect })
+  const two = formatToolCalls([call, other], { dialect })
+
+  it('should support resuming from a checkpoint taken at any point', () => {
+    const input = `Look: \`${block}\`\n\n${block}\nthen ${two} done`
+    const whole = comparable(run(input, { dialect }))
+    expect(calls(whole as SieveEvent[])).toEqual([call, call, other])
+    for (let i = 0; i <= input.length; i++) {
+      const s = createSieve({ dialect })
+      const events = s.push(input.slice(0, i))
+      const resumed = createSieve({ dialect, resume: JSON.parse(JSON.stringify(s.checkpoint())) })
+      events.push(...resumed.push(input.slice(i)), ...resumed.end())
+      expect(comparable(events), `checkpoint at ${i}`).toEqual(whole)
+    }
+  })
+
+  it('should support several calls in one turn, each with its own raw markup', () => {
+    const input = `First ${block} and ${two}.`
+    const events = expectChunkInvariant(input, { dialect })
+    expect(calls(events)).toEqual([call, call, other])
+    const found = events.flatMap((e) => (e.type === 'tool-call' ? [e] : []))
+    expect(found[0]!.raw).toBe(block)
+    // each call's raw markup is the input at its span, in order, none overlapping
+    for (const c of found) expect(input.slice(c.span.start, c.span.end)).toBe(c.raw)
+    expect(found[1]!.span.end).toBeLessThanOrEqual(found[2]!.span.start)
+  })
+
+  it('should not support a block over the capture limit: text, with the limit reported', () => {
+    const big = formatToolCalls([{ name: 'write', input: { content: 'x'.repeat(400) } }], { dialect })
+    const input = `Now ${big} and ${block}`
+    const events = expectChunkInvariant(input, { dialect, captureLimit: 200 })
+    expect(calls(events)).toEqual([call])
+    expect(codes(events)).toContain('capture-limit')
+    expect(textOf(events)).toBe(`Now ${big} and `)
+  })
+
+  it('should not support a closer alone in prose: text, and nothing reported', () => {
+    const closer = dialects[dialect]!.blocks[0]!.close
+    const text = closer.kind === 'literal' ? closer.text[0]! : `</${(closer as { name: string }).name}>`
+    const input = `A stray ${text} here.`
+    expect(expectChunkInvariant(input, { dialect })).toEqual([{ type: 'text', text: input }])
+  })
+
+  it('should not support a call the user quoted, echoed by the model', () => {
+    const events = expectChunkInvariant(`You asked about ${block}`, { dialect, quoted: [`What does ${block} do?`] })
+    expect(calls(events)).toEqual([])
+    expect(codes(events)).toEqual(['quoted-example'])
+  })
+
+  it('should support streamed arguments: the call starts and ends once', () => {
+    const events = run(`Go ${block}`, { dialect, streamArguments: true })
+    expect(events.filter((e) => e.type === 'tool-call-start').map((e) => e.type === 'tool-call-start' && e.name)).toEqual([call.name])
+    expect(calls(events)).toEqual([call])
+  })
+})
+
+describe('blocks read whole, Hermes', () => {
+  it('should not support a block whose JSON is broken: text with a diagnostic, and the next block is read', () => {
+    const broken = '<tool_call>\n{"name": "read_file", "arguments": {"path": }\n</tool_call>'
+    const good = formatToolCalls([call], { dialect: 'hermes' })
+    const input = `${broken}\n${good}`
+    const events = expectChunkInvariant(input, { dialect: 'hermes' })
+    expect(calls(events)).toEqual([call])
+    expect(codes(events)).toEqual(['malformed-block'])
+    expect(textOf(events)).toBe(`${broken}\n`)
+  })
+
+  it('should support an opener inside a string value: it is the value\'s text', () => {
+    const input = '<tool_call>\n{"name": "echo", "arguments": {"s": "<tool_call> and <b>"}}\n</tool_call>'
+    expect(calls(expectChunkInvariant(input, { dialect: 'hermes' }))).toEqual([{ name: 'echo', input: { s: '<tool_call> and <b>' } }])
+  })
+
+  it('should not support an opener with no closer: text, reported at the end', () => {
+    const input = 'Calling <tool_call>\n{"name": "read_file", "arguments": {'
+    const events = expectChunkInvariant(input, { dialect: 'hermes' })
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['unterminated-block'])
+  })
+})
+
+describe('blocks read whole in a grammar', () => {
+  it('should not support blocks in a grammar given as the grammar option', () => {
+    const g = validateGrammar({ name: 'g', roles: { wrapper: [], invoke: [], parameter: [] }, frames: [{ name: 'xml', open: [[{ lit: ['<'] }, { name: true }]], close: [[{ lit: ['</'] }, { name: true }]], end: [[{ lit: ['>'] }]] }], blocks: { open: ['<call>'], close: ['</call>'] } })
+    expect(() => createSieve({ grammar: g })).toThrow(ToolsieveError)
+    try {
+      createSieve({ grammar: g })
+    } catch (e) {
+      expect((e as ToolsieveError).field).toBe('grammar.blocks')
+    }
+  })
+
+  it('should not support a closer that is an opener too, or an empty delimiter', () => {
+    const frames = [{ name: 'xml', open: [[{ lit: ['<'] }, { name: true }]], close: [[{ lit: ['</'] }, { name: true }]], end: [[{ lit: ['>'] }]] }]
+    const roles = { wrapper: [], invoke: [], parameter: [] }
+    expect(() => validateGrammar({ name: 'g', roles, frames, blocks: { open: ['<c>'], close: ['<c>'] } })).toThrow(/blocks\.close\[0\]/)
+    expect(() => validateGrammar({ name: 'g', roles, frames, blocks: { open: [''], close: ['</c>'] } })).toThrow(/blocks\.open\[0\]/)
+    expect(() => validateGrammar({ name: 'g', roles, frames })).toThrow(/roles\.wrapper/)
+  })
+})

@@ -6,7 +6,8 @@
  * of the grammar (a sieve per turn is common, and compiling a lexer takes
  * some 100 ms), and goes when the grammar goes. Any other object, a config as
  * parsed (even one frozen by hand: its parts may not be), has no slot: it is
- * validated for every sieve, into a grammar of its own.
+ * validated for every sieve, into the equal grammar a recent sieve had
+ * (`sharedGrammar` in `fingerprint.ts`), so what is built from it is shared too.
  */
 import type { Grammar } from './types.js'
 

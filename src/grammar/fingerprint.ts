@@ -2,7 +2,7 @@
  * A short identity for a grammar, stored in checkpoints so that a checkpoint
  * is never resumed under a grammar that would lex its pending tail differently.
  */
-import { derived } from './derived.js'
+import { derived, keepsDerived } from './derived.js'
 import { validateGrammar } from './load.js'
 import type { Grammar } from './types.js'
 
@@ -23,6 +23,48 @@ const mask = 0xffffffffffffffffn
  */
 export function grammarFingerprint(g: Grammar): string {
   return derived(g, fingerprints, () => fnv1a64(canonical(validateGrammar(g))))
+}
+
+/**
+ * How many grammars {@link sharedGrammar} remembers. Each one keeps its
+ * compiled lexer and parser (some 2.4 MB, 50 to 100 ms to build), so the
+ * bound caps what a process that makes sieves of ever new grammars holds
+ * (some 80 MB at most); 32 is more grammars than a process switches
+ * between turn by turn (the dialects, a few extensions of them), so each
+ * grammar given afresh per turn still compiles once.
+ */
+export const sharedGrammarLimit = 32
+
+/** The recent grammars by canonical text, least recently used first (a Map keeps insertion order). */
+const recent = new Map<string, Grammar>()
+
+/**
+ * The grammar equal to `g` (same canonical text, so the same fingerprint)
+ * that was given most recently, or `g` itself, which is then remembered.
+ * A sieve per turn often gets its grammar afresh (a config parsed per
+ * request, `extendGrammar` per turn); handing back the grammar seen before
+ * lets everything kept for it (`derived.ts`: its lexer above all) serve
+ * the new one. Keyed by the canonical text, not its hash: a collision must
+ * never hand out another grammar. Only for a grammar `validateGrammar`
+ * made (normalized and frozen); any other object is returned as it is.
+ */
+export function sharedGrammar(g: Grammar): Grammar {
+  if (!keepsDerived(g)) return g
+  const key = canonical(g)
+  const seen = recent.get(key)
+  if (seen !== undefined) {
+    recent.delete(key)
+    recent.set(key, seen)
+    return seen
+  }
+  recent.set(key, g)
+  if (recent.size > sharedGrammarLimit) recent.delete(recent.keys().next().value!)
+  return g
+}
+
+/** How many grammars {@link sharedGrammar} holds now (for the bound's tests). */
+export function sharedGrammarCount(): number {
+  return recent.size
 }
 
 function canonical(value: unknown): string {

@@ -5,6 +5,7 @@
  */
 import { Lexer, type ILexingResult, type IToken, type TokenType } from 'chevrotain'
 import { derived } from '../grammar/derived.js'
+import { sharedGrammar } from '../grammar/fingerprint.js'
 import type { Grammar } from '../grammar/types.js'
 import { freshMarkdown, type LexContext } from './context.js'
 import { LineCursor } from './line-cursor.js'
@@ -13,6 +14,7 @@ import { modes, type ModeName } from './modes.js'
 import { buildModes, type CompiledModes } from './tokens.js'
 import type { TokenInfo } from './token-factory.js'
 import { allCategories } from './kinds.js'
+import { enlist } from './token-registry.js'
 import type { TailMatcher } from './tail.js'
 import type { CompiledDelimiter } from './frames.js'
 
@@ -40,15 +42,31 @@ export interface CompiledLexer {
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
 
-/** The lexer of `grammar`: compiled on first use and kept on it when `validateGrammar` made it, else compiled every time. */
 /** Each grammar's lexer: compiling one takes some 100 ms, and a sieve per turn is common. */
 const lexers = new WeakMap<Grammar, CompiledLexer>()
 
+/**
+ * The lexer of `grammar`: compiled on first use and kept on it when
+ * `validateGrammar` made it, else compiled every time. A grammar equal to
+ * one given lately (`sharedGrammar`) gets that one's lexer: a config
+ * validated or extended afresh per turn compiles nothing.
+ */
 export function compileLexer(grammar: Grammar): CompiledLexer {
-  return derived(grammar, lexers, () => compile(grammar))
+  return derived(grammar, lexers, () => {
+    const shared = sharedGrammar(grammar)
+    return shared === grammar ? compile(grammar) : compileLexer(shared)
+  })
+}
+
+let compiles = 0
+
+/** How many lexers this process has compiled (for the tests that bound it). */
+export function lexerCompiles(): number {
+  return compiles
 }
 
 function compile(grammar: Grammar): CompiledLexer {
+  compiles++
   const ctxRef: { current: LexContext } = {
     current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null },
   }
@@ -91,5 +109,6 @@ function compile(grammar: Grammar): CompiledLexer {
       return r.tokens
     },
   }
+  enlist(compiled, built.info)
   return compiled
 }

@@ -4,14 +4,15 @@
  * {@link TokenInfo} for the driver. Custom matchers read the shared
  * {@link LexContext}.
  */
-import { createToken, type CustomPatternMatcherReturn, type TokenType } from 'chevrotain'
+import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import type { Role } from '../grammar/types.js'
 import { allCharsExcept, codes } from './codes.js'
-import { cat, type CategoryName } from './kinds.js'
+import type { CategoryName } from './kinds.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
 import { heldLinePrefix, maxQuotePrefix, tagKey, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { TailMatcher } from './tail.js'
+import { tokenType } from './token-registry.js'
 
 export interface TokenInfo {
   category: CategoryName
@@ -51,12 +52,11 @@ export class TokenFactory {
     const full = push === null ? name : `${name}>${push}`
     const existing = this.byName.get(full)
     if (existing) return existing
-    const t = createToken({
+    const t = tokenType({
       name: full,
       pattern: { exec },
       start_chars_hint: hint,
       line_breaks: lineBreaks,
-      categories: [cat[category]],
       ...(push === null ? {} : { push_mode: push }),
     })
     this.byName.set(full, t)

@@ -4,7 +4,7 @@
  */
 import { defaultGrammar } from '../grammar/default.js'
 import { derived, keepsDerived } from '../grammar/derived.js'
-import { grammarFingerprint } from '../grammar/fingerprint.js'
+import { grammarFingerprint, sharedGrammar } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
 import { GrammarError, ToolsieveError } from '../errors.js'
@@ -64,14 +64,14 @@ const absent = (v: unknown): v is null | undefined => v === undefined || v === n
  * `loadGrammar`, `extendGrammar` and `defaultGrammar` give) is deep-frozen
  * and checked already, and keeps what is compiled from it (`derived.ts`), so
  * its lexer compiles once; anything else, even an object frozen by hand, is
- * checked for every sieve into a grammar of its own, so its lexer compiles
- * for every sieve.
+ * checked for every sieve, into the grammar equal to it that a recent sieve
+ * had (`sharedGrammar`), so that its lexer, too, compiles once.
  */
 function grammarOption(g: unknown): Grammar {
   if (absent(g)) return defaultGrammar
   if (typeof g === 'object' && keepsDerived(g)) return noBlocks(g as Grammar)
   try {
-    return noBlocks(validateGrammar(g))
+    return noBlocks(sharedGrammar(validateGrammar(g)))
   } catch (e) {
     if (!(e instanceof GrammarError)) throw e
     const inner = e.field === undefined || e.field === '(grammar)' ? '' : e.field

@@ -89,7 +89,10 @@ export function splitReasoning(s: ReasoningState, tags: ReasoningTags, chunk: st
       return text
     }
     const rest = text.slice(ws)
-    const open = tags.open.find((t) => rest.startsWith(t))
+    // the shortest opener that is there: decided as soon as it is complete, so the same in every chunking
+    // (Gemma's `<|channel>thought` and `<|channel>thought\n`: the line feed is reasoning)
+    let open: string | undefined
+    for (const t of tags.open) if (rest.startsWith(t) && (open === undefined || t.length < open.length)) open = t
     if (open !== undefined) {
       if (ws > 0) out.text(text.slice(0, ws))
       const at = s.pos + ws
@@ -112,7 +115,8 @@ export function splitReasoning(s: ReasoningState, tags: ReasoningTags, chunk: st
   let close = ''
   for (const t of tags.close) {
     const i = text.indexOf(t)
-    if (i >= 0 && (first < 0 || i < first)) {
+    // at one place the shortest closer: the one a chunked stream completes first
+    if (i >= 0 && (first < 0 || i < first || (i === first && t.length < close.length))) {
       first = i
       close = t
     }

@@ -43,7 +43,7 @@ export interface LoadedLine {
   line: SdkLine
   ai: typeof import('ai')
   /** `MockLanguageModelV3` on the 6 line, `MockLanguageModelV4` on the 7 line. */
-  Mock: new (settings: { doStream?: unknown; doGenerate?: unknown }) => object
+  Mock: new (settings: { doStream?: unknown; doGenerate?: unknown; modelId?: string }) => object
   stream: (parts: object[]) => ReadableStream<any>
 }
 

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { dialects } from '../../src/dialects/registry.js'
-import { blockDelimiters, readBlock } from '../../src/dialects/read-block.js'
+import { blockDelimiters, readBlock } from '../../src/read/read-block.js'
 import { blocksIn, readAll, withoutReasoning } from '../helpers/read-block.js'
 
 const dir = new URL('../fixtures/dialects/', import.meta.url)

@@ -11,7 +11,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ToolsieveError, formatToolCalls } from '../../src/index.js'
 import { dialects } from '../../src/dialects/registry.js'
-import { blockDelimiters, readBlock } from '../../src/dialects/read-block.js'
+import { blockDelimiters, readBlock } from '../../src/read/read-block.js'
 import type { DialectPack } from '../../src/dialects/types.js'
 import { blocksIn, inputOf, type Call } from '../helpers/read-block.js'
 

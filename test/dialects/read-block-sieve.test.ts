@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatToolCalls, parseToolCalls, ToolsieveError } from '../../src/index.js'
 import { dialects } from '../../src/dialects/registry.js'
-import { readBlock } from '../../src/dialects/read-block.js'
+import { readBlock } from '../../src/read/read-block.js'
 import { blocksIn, inputOf } from '../helpers/read-block.js'
 
 const schema = {

@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatToolCalls } from '../../src/index.js'
 import { dialects } from '../../src/dialects/registry.js'
-import { blockDelimiters, readBlock, type ReadCall } from '../../src/dialects/read-block.js'
+import { blockDelimiters, readBlock, type ReadCall } from '../../src/read/read-block.js'
 import { inputOf } from '../helpers/read-block.js'
 
 function read(dialect: string, text: string): ReadCall[] {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
-import { unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
+import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { checkStreamed } from '../helpers/streamed.js'
 import type { SieveEvent } from '../../src/index.js'
@@ -16,18 +16,23 @@ const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 /** Every layout of every pack the sieve reads but the default's (its own suites cover it): [pack, layout]. */
 const read: Array<[string, string]> = Object.entries(dialects)
   .filter(([name, pack]) => name !== 'deepseek' && unreadable(pack) === null)
-  .flatMap(([name, pack]) => (wholeSpecs(pack).length > 0 ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)).map((i): [string, string] => [name, pack.blocks[i]!.name]))
+  .flatMap(([name, pack]) => (readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)).map((i): [string, string] => [name, pack.blocks[i]!.name]))
 
 describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   const block = formatToolCalls([call], { dialect, variant })
   const one = (input: string) => expectChunkInvariant(input, { dialect })
+  const pack = dialects[dialect]!
+  const spec = pack.blocks.find((b) => b.name === variant)!
+  // read by tags, a block that is its call's own tag
+  const bare = !readsWhole(pack) && spec.layout === 'call' && spec.call.open === undefined
   const reasoning = (dialects[dialect]!.regions ?? []).find((r) => r.kind === 'reasoning' && r.open.kind === 'literal' && r.close.kind === 'literal')
 
   it('should support a call written by the pack, with the text around it', () => {
     const events = one(`Let me read it.\n\n${block}`)
     expect(calls(events)).toEqual([call])
     expect(textOf(events)).toBe('Let me read it.\n\n')
-    expect(codes(events)).toEqual([])
+    // a block that is its call's own tag (Qwen3-Coder's bare `<function=f>`) is read by the missing-wrapper repair, which says so at the end
+    expect(codes(events)).toEqual(bare ? ['unclosed-wrapper'] : [])
   })
 
   it('should support streaming its arguments: one start, deltas that make the arguments, in any chunking', () => {
@@ -59,9 +64,9 @@ describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   })
 
   it('should not support a call in the reasoning', () => {
-    expect(reasoning, 'the pack has literal reasoning tags').toBeDefined()
-    const open = (reasoning!.open as { text: string[] }).text[0]!
-    const close = (reasoning!.close as { text: string[] }).text[0]!
+    // a pack with no reasoning tags of its own has the grammar's default, `<think>`
+    const open = reasoning === undefined ? '<think>' : (reasoning.open as { text: string[] }).text[0]!
+    const close = reasoning === undefined ? '</think>' : (reasoning.close as { text: string[] }).text[0]!
     const events = one(`${open}Maybe ${block} later.${close}Done.`)
     expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe('Done.')

@@ -5,7 +5,7 @@
  * input as the sieve builds it (`buildInput`, numbers settled to doubles).
  */
 import type { DialectPack } from '../../src/dialects/types.js'
-import { blockDelimiters, readBlock, type ReadCall } from '../../src/dialects/read-block.js'
+import { blockDelimiters, readBlock, type ReadCall } from '../../src/read/read-block.js'
 import { buildInput } from '../../src/schema/input.js'
 import { writeJson } from '../../src/values/json-write.js'
 import { isPlainObject } from '../../src/values/own.js'

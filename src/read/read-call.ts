@@ -8,7 +8,7 @@
 import type { Node } from '../values/node.js'
 import { isPlainObject } from '../values/own.js'
 import type { TagSpelling } from '../types.js'
-import type { BlockSpec, CallSpec, Delimiter, DialectPack } from './types.js'
+import type { BlockSpec, CallSpec, Delimiter, DialectPack } from '../dialects/types.js'
 import { closeTag, fail, isBlankText, openTag, type OpenTag, type Scan, shown } from './read-scan.js'
 import { argumentsObject, elementNode, readJson, readObjectLiteral, readPythonCall } from './read-values.js'
 

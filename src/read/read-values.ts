@@ -11,7 +11,7 @@ import { jsonNumber } from '../values/json-number.js'
 import { isPlainObject, plainObject, setOwn } from '../values/own.js'
 import { pythonLiteral } from '../values/python-literal.js'
 import { trimXml } from '../values/text.js'
-import type { JsonType, ValueRules } from './types.js'
+import type { JsonType, ValueRules } from '../dialects/types.js'
 import { fail, isBlank, jsonEnd, pythonEnd, type Scan, shown } from './read-scan.js'
 
 /** Nesting past this in an object literal is refused: a hostile value must not take the stack. */

@@ -242,14 +242,15 @@ export interface SieveOptions {
   grammar?: Grammar
   /**
    * Read a dialect pack's calls instead of the default grammar's: a name of
-   * `dialects` or a pack. Read today: `deepseek` (the default),
-   * `qwen3-coder`, `seed-oss` and `minimax-m2` (calls in tags, names and
-   * keys from an attribute or the tag's value, raw values); any other pack
-   * is refused with `invalid-option` naming what the reader lacks (its calls
-   * can still be written by `formatToolCalls` and prompted by
-   * `buildToolPrompt`). Not with `grammar`.
+   * `dialects` (`'qwen3-coder'`, `'hermes'`, `'glm'`, `'kimi-k2'`…), a pack,
+   * or a list of them, merged (a block is read by the first pack that reads
+   * it: packs that share an opener are told apart by what follows). A pack
+   * the sieve cannot read yet (see `docs/reference/dialects.md`) is refused
+   * with `invalid-option` naming what the reader lacks; its calls can still
+   * be written by `formatToolCalls` and prompted by `buildToolPrompt`. Not
+   * with `grammar`.
    */
-  dialect?: string | DialectPack
+  dialect?: string | DialectPack | ReadonlyArray<string | DialectPack>
   /**
    * Most UTF-16 units one capture (one block's markup, or text held while an
    * unmatched backtick decides whether a tag is an example) may hold before it

@@ -62,6 +62,8 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
       markdown: section('markdown'),
       rawTextParameters: [...new Set([...(start.rawTextParameters ?? []), ...extraRaw])],
       reasoning: section('reasoning'),
+      // blocks read whole are replaced, as a whole
+      ...(defined('blocks') ? { blocks: raw.blocks } : start.blocks === undefined ? {} : { blocks: start.blocks }),
     }
     return deepFreeze(withDerived(normalize(next)))
   }, `in grammar extended from ${describe(start.name)}`)

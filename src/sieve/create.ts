@@ -24,6 +24,7 @@ import { dialects, resolveDialect } from '../dialects/registry.js'
 import { grammarOfDialect } from '../dialects/grammar.js'
 import type { DialectPack } from '../dialects/types.js'
 import { wholeReader } from './whole.js'
+import { dialectList } from './dialect-list.js'
 import { readQuotedWhole } from './quoted-whole.js'
 import type { WholeReader } from './calls.js'
 
@@ -90,7 +91,8 @@ function noBlocks(g: Grammar): Grammar {
 /** The grammar that reads the `dialect` option's pack (`dialects/grammar.ts`), and its reader of blocks read whole; with `grammar` too it is refused. */
 function dialectOption(dialect: unknown, grammar: unknown): { grammar: Grammar; readWhole: WholeReader | null } {
   if (!absent(grammar)) throw invalid('dialect', 'give a dialect or a grammar, not both')
-  if (typeof dialect !== 'string' && (typeof dialect !== 'object' || dialect === null || Array.isArray(dialect))) throw invalid('dialect', `must be a pack name (${Object.keys(dialects).join(', ')}) or a pack, got ${describe(dialect)}`)
+  if (Array.isArray(dialect)) return dialectList(dialect)
+  if (typeof dialect !== 'string' && (typeof dialect !== 'object' || dialect === null)) throw invalid('dialect', `must be a pack name (${Object.keys(dialects).join(', ')}), a pack or a list of them, got ${describe(dialect)}`)
   const pack = resolveDialect(dialect as string | DialectPack)
   return { grammar: grammarOfDialect(pack), readWhole: wholeReader(pack) }
 }

@@ -1,0 +1,128 @@
+/**
+ * The `dialect` option as a list of packs, merged into one sieve: a gateway
+ * that serves several families reads each one's calls. Packs read whole
+ * (`dialects/grammar.ts`) merge freely: their delimiters are one grammar's
+ * `blocks`, and a block is read by the first pack whose reader reads it,
+ * so packs that share an opener (`<tool_call>`: Hermes, GLM, Qwen3-Coder)
+ * are told apart by what follows, on the whole block, in any chunking. A
+ * pack read by tags keeps its grammar; with other packs beside it whose
+ * opener it also has, it is read whole too (its calls then come when the
+ * block closes, its arguments are not streamed). Two packs read by tags
+ * cannot share one grammar (their values differ): refused, naming them.
+ */
+import { ToolsieveError } from '../errors.js'
+import { grammarOfDialect, readsWhole, unreadable } from '../dialects/grammar.js'
+import { dialects, resolveDialect } from '../dialects/registry.js'
+import type { DialectPack } from '../dialects/types.js'
+import { defaultGrammar } from '../grammar/default.js'
+import { extendGrammar } from '../grammar/extend.js'
+import { validateGrammar } from '../grammar/load.js'
+import type { Grammar } from '../grammar/types.js'
+import { blockDelimiters, readBlock } from '../read/read-block.js'
+
+/** A pack's literal delimiters, by block (null: a block not read whole, such as Qwen3-Coder's bare `<function=f>`, whose opener carries the name). */
+const wholeDelimiters = blockDelimiters
+import type { WholeReader } from './calls.js'
+
+/** Each list's grammar and reader, by the packs' names: a sieve per turn with the same list builds them once. */
+const made = new Map<string, { grammar: Grammar; readWhole: WholeReader | null }>()
+/** Lists kept at most (a list is a handful of names; a caller making endless new lists of custom packs must not grow this without bound). */
+const madeLimit = 64
+
+function invalid(message: string): ToolsieveError {
+  return new ToolsieveError('invalid-option', message, 'dialect')
+}
+
+/** The grammar and reader of a list of packs (names or packs). */
+export function dialectList(list: readonly unknown[]): { grammar: Grammar; readWhole: WholeReader | null } {
+  if (list.length === 0) throw invalid('an empty list names no dialect')
+  const packs: DialectPack[] = []
+  list.forEach((d, i) => {
+    if (typeof d !== 'string' && (typeof d !== 'object' || d === null || Array.isArray(d))) throw new ToolsieveError('invalid-option', `dialect[${i}]: must be a pack name or a pack`, `dialect[${i}]`)
+    const pack = resolveDialect(d as string | DialectPack)
+    const why = unreadable(pack)
+    if (why !== null) throw new ToolsieveError('invalid-option', `dialect[${i}]: the sieve cannot read the ${pack.name} dialect yet: ${why}`, `dialect[${i}]`)
+    if (!packs.includes(pack)) packs.push(pack)
+  })
+  // shipped packs only: a custom pack may reuse a shipped one's name (its grammar, if equal, still shares a lexer)
+  const shipped = packs.every((p) => dialects[p.name] === p)
+  const key = packs.map((p) => p.name).join('\n')
+  const known = shipped ? made.get(key) : undefined
+  if (known !== undefined) return known
+  const built = build(packs)
+  if (!shipped) return built
+  if (made.size >= madeLimit) made.delete(made.keys().next().value!)
+  made.set(key, built)
+  return built
+}
+
+/** Whether `pack` can be read whole: some block of it has literal delimiters. */
+const wholeReadable = (pack: DialectPack): boolean => pack.grammar !== 'default' && wholeDelimiters(pack).some((d) => d !== null)
+
+/** The openers a pack read by tags writes plainly (`<tool_call>`), which a pack read whole may share. */
+function plainOpeners(pack: DialectPack): Set<string> {
+  return new Set(wholeDelimiters(pack).flatMap((d) => d?.open ?? []))
+}
+
+function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader | null } {
+  if (packs.length === 1) {
+    const pack = packs[0]!
+    return { grammar: grammarOfDialect(pack), readWhole: readsWhole(pack) ? (text) => readBlock(pack, text) : null }
+  }
+  let tags = packs.filter((p) => !readsWhole(p))
+  const whole = packs.filter((p) => readsWhole(p))
+  const wholeOpeners = new Set(whole.flatMap((p) => wholeDelimiters(p).flatMap((d) => d?.open ?? [])))
+  // a pack read by tags that shares an opener with one read whole (or with another read by tags) is read whole too, where it can be
+  const clash = (p: DialectPack): boolean => [...plainOpeners(p)].some((o) => wholeOpeners.has(o)) || tags.length > 1
+  for (const p of [...tags]) {
+    if (clash(p) && wholeReadable(p)) {
+      tags = tags.filter((t) => t !== p)
+      whole.push(p)
+      for (const d of wholeDelimiters(p)) for (const o of d?.open ?? []) wholeOpeners.add(o)
+    }
+  }
+  if (tags.length > 1) throw invalid(`${tags.map((p) => p.name).join(' and ')} are read by tags with rules of their own: one of them per sieve`)
+  const tag = tags[0]
+  if (tag !== undefined && [...plainOpeners(tag)].some((o) => wholeOpeners.has(o))) throw invalid(`${tag.name} and ${whole.map((p) => p.name).join(', ')} open blocks alike, and ${tag.name} cannot be read whole: one of them per sieve`)
+  const open = new Set<string>()
+  const close = new Set<string>()
+  for (const p of whole) {
+    for (const d of wholeDelimiters(p)) {
+      for (const t of d?.open ?? []) open.add(t)
+      for (const t of d?.close ?? []) close.add(t)
+    }
+  }
+  for (const c of close) if (open.has(c)) throw invalid(`${JSON.stringify(c)} opens a block in one pack and closes one in another: one of them per sieve`)
+  const reasoning = reasoningOf(packs)
+  const blocks = { open: [...open], close: [...close] }
+  const grammar = tag === undefined
+    ? validateGrammar({ name: `dialects:${packs.map((p) => p.name).join('+')}`, roles: { wrapper: [], invoke: [], parameter: [] }, frames: defaultGrammar.frames.filter((f) => f.name === 'xml'), caseInsensitive: false, reasoning, blocks })
+    : extendGrammar(grammarOfDialect(tag), { name: `dialects:${packs.map((p) => p.name).join('+')}`, reasoning, blocks })
+  const readers = whole
+  const readWhole: WholeReader = (text) => {
+    let first: { ok: false; reason: string } | null = null
+    for (const p of readers) {
+      const r = readBlock(p, text)
+      if (r.ok) return r
+      first ??= r
+    }
+    return first!
+  }
+  return { grammar, readWhole }
+}
+
+/** The packs' reasoning tags, together: a stream may open the reasoning with any of them. */
+function reasoningOf(packs: readonly DialectPack[]): { open: string[]; close: string[] } {
+  const open = new Set<string>()
+  const close = new Set<string>()
+  for (const p of packs) {
+    for (const r of p.regions ?? []) {
+      if (r.kind !== 'reasoning' || r.open.kind !== 'literal' || r.close.kind !== 'literal') continue
+      for (const t of r.open.text) open.add(t)
+      for (const t of r.close.text) close.add(t)
+    }
+  }
+  if (open.size === 0) open.add('<think>')
+  if (close.size === 0) close.add('</think>')
+  return { open: [...open], close: [...close] }
+}

@@ -96,7 +96,8 @@ function captureTransformer(protocol: TCMProtocol): Transformer {
   return captured
 }
 
-function parser(protocol: TCMProtocol): PeerParser {
+/** A protocol's stream parser, driven through its captured transformer (see above). */
+export function parser(protocol: TCMProtocol): PeerParser {
   const transformer = captureTransformer(protocol)
   const calls: ManifestCall[] = []
   let textChars = 0

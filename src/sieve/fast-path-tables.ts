@@ -113,6 +113,8 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
     path(modes.fenceInfoHold, [...runs, ...lineEnds]),
     path(modes.value, tags, null),
     path(modes.rawValue, tags, null),
+    // a block read whole: only a literal closer ends it, and each starts with a tag start
+    path(modes.blockBody, tags, null),
     path(modes.skip, tags, null),
     path(modes.jsonBody, tags),
     path(modes.cdata, [codes.rightSquareBracket]),

@@ -38,8 +38,16 @@ describe('sieveFetch, the dialect from the request model', () => {
     }
   })
 
+  it('should support Hermes, GLM and Kimi models: blocks read whole, in their dialects', async () => {
+    for (const [model, dialect] of [['NousResearch/Hermes-3-Llama-3.1-8B', 'hermes'], ['zai-org/GLM-4.6', 'glm'], ['moonshotai/Kimi-K2-Instruct', 'kimi-k2']] as const) {
+      const { out, reports } = await streamed(model, formatToolCalls([{ name: 'read_file', input: { path: 'a.ts' } }], { dialect }))
+      expect(out, model).toMatchObject({ calls: [{ name: 'read_file', arguments: '{"path":"a.ts"}' }], finish: 'tool_calls' })
+      expect(reports[0], model).toMatchObject({ rescued: 1, dialect })
+    }
+  })
+
   it('should not support a model whose dialect the sieve cannot read yet changing anything (default grammar)', async () => {
-    const { out, reports } = await streamed('NousResearch/Hermes-3-Llama-3.1-8B', dsml('a.ts'))
+    const { out, reports } = await streamed('openai/gpt-oss-20b', dsml('a.ts'))
     expect(out.calls).toHaveLength(1)
     expect(reports[0]!.dialect).toBeUndefined()
   })

@@ -30,8 +30,8 @@ export function unreadable(pack: DialectPack): string | null {
   if (pack.grammar === 'default') return null
   if (pack.envelope !== undefined) return 'its messages are framed by an envelope'
   if (byTags(pack) === null || wholeSpecs(pack).length > 0) return null
-  const why = (b: DialectPack['blocks'][number]): string => (b.anchored === true ? 'is anchored at the message start' : `ends at ${b.close.kind === 'json-end' ? 'the end of its JSON' : b.close.kind === 'literal' && b.close.optional === true ? 'a closer it may leave out' : `a ${b.close.kind}`}`)
-  return `no block of it has a literal opener and closer: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
+  const why = (b: DialectPack['blocks'][number]): string => (b.anchored === true ? 'is anchored at the message start' : b.open.kind !== 'literal' && b.open.kind !== 'tag' ? `opens at a ${b.open.kind}` : b.open.kind === 'literal' && b.open.optional === true ? 'has an opener it may leave out' : `ends at a ${b.close.kind}`)
+  return `no block of it has a literal opener and a literal closer or the end of its JSON: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
 }
 
 /** The literal opener and closer of each block spec read whole (a tag without attributes spelled out), or null for a spec that is not. */

@@ -58,8 +58,8 @@ describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
     expect(one(input)).toEqual([{ type: 'text', text: input }])
   })
 
-  it('should not support a call in the reasoning', () => {
-    expect(reasoning, 'the pack has literal reasoning tags').toBeDefined()
+  // (a pack with no reasoning tags has no reasoning to keep calls out of)
+  if (reasoning !== undefined) it('should not support a call in the reasoning', () => {
     const open = (reasoning!.open as { text: string[] }).text[0]!
     const close = (reasoning!.close as { text: string[] }).text[0]!
     const events = one(`${open}Maybe ${block} later.${close}Done.`)
@@ -94,7 +94,7 @@ describe('the dialect option', () => {
   })
 
   it('should not support a pack the sieve cannot read yet, naming what it lacks', () => {
-    for (const [dialect, lacks] of [['mistral', 'the end of its JSON'], ['llama3-json', 'anchored at the message start'], ['gpt-oss', 'envelope']] as const) {
+    for (const [dialect, lacks] of [['gigachat', 'opens at a regex'], ['llama3-json', 'anchored at the message start'], ['gpt-oss', 'envelope']] as const) {
       const e = (() => { try { createSieve({ dialect }); return null } catch (x) { return x } })()
       expect(e).toBeInstanceOf(ToolsieveError)
       expect((e as ToolsieveError).code).toBe('invalid-option')

@@ -21,7 +21,7 @@ export const phases = {
   sep: 3,
   /** After a head separator: blanks, then the value. */
   afterSep: 4,
-  /** Right after the value's first bracket: its first item says whether this is JSON at all. */
+  /** Right after the value's first bracket: its first item says whether this can be calls at all (`{"`, `[{`, or empty). */
   first: 5,
   /** In the value. */
   value: 6,
@@ -67,8 +67,8 @@ export type ScanResult =
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 /** A head is a name: no blank, bracket, brace or quote. */
 const isHead = (c: number): boolean => !isBlank(c) && c !== 0x5b && c !== 0x5d && c !== 0x7b && c !== 0x7d && c !== 0x22 && c !== 0x27
-/** What may follow `[` in a JSON array: a value or its end. */
-const arrayItem = (c: number): boolean => c === 0x7b || c === 0x5b || c === 0x22 || c === 0x5d || c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x74 || c === 0x66 || c === 0x6e
+/** What may follow `[` in an array of calls: a call object, or the array's end (`[1, 2]`, `[not json]` in prose are no block). */
+const arrayItem = (c: number): boolean => c === 0x7b || c === 0x5d
 
 /**
  * Reads `text` from `from` on, changing `st`. The grammar's `json` section

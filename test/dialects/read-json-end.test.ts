@@ -233,3 +233,17 @@ describe('the blocks.json grammar field', () => {
     }
   })
 })
+
+describe('quoted calls in blocks that end with their JSON', () => {
+  it('should not support a call the user quoted, echoed by the model', () => {
+    for (const [dialect, variant] of families) {
+      const block = formatToolCalls([call], { dialect, variant })
+      const quoted = [`Why does ${block} fail?`]
+      const events = expectChunkInvariant(`You asked about ${block} here.`, { dialect, quoted })
+      expect(calls(events), `${dialect} ${variant}`).toEqual([])
+      expect(codes(events), `${dialect} ${variant}`).toEqual(['quoted-example'])
+      // a call the user did not quote is a call
+      expect(calls(expectChunkInvariant(formatToolCalls([other], { dialect, variant }), { dialect, quoted })), `${dialect} ${variant}`).toEqual([other])
+    }
+  })
+})

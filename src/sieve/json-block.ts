@@ -10,10 +10,9 @@
  */
 import { lineStateBefore } from '../lexer/context.js'
 import { modes } from '../lexer/modes.js'
-import { tokenOf } from '../lexer/token-instance.js'
 import { completeBlock, passOverflow, releaseCapture, type DriverCore } from './capture.js'
 import { initialScan, maxBefore, phases, scanCommitted, scanJson } from './json-scan.js'
-import type { Capture, Restart } from './state.js'
+import { flushRun, type Capture, type Restart } from './state.js'
 
 /** What is left after a piece of a JSON block's text: text to read on from the driver's position, a restart, or nothing. */
 export type JsonStep = { rest: string } | { restart: Restart } | null
@@ -44,6 +43,7 @@ export function readJsonText(d: DriverCore, text: string): JsonStep {
     return null
   }
   if (r.kind === 'text') {
+    flushRun(cap)
     // a mention of the opener: it is text, and what followed it is read again as prose reads it
     const after = cap.tokens.slice(1).map((t) => t.image).join('') + text
     const o = cap.tokens[0]!
@@ -110,14 +110,25 @@ function take(d: DriverCore, cap: Capture, piece: string): void {
     d.out.text(piece)
     return
   }
-  cap.tokens.push(tokenOf(d.lexer.typeByName.get(`${modes.jsonBlock}.ValueText`)!, piece, NaN))
+  // a value in many small chunks is one token, made once (docs/STYLE.md §5: join once)
+  if (cap.run === null) cap.run = { type: d.lexer.typeByName.get(`${modes.jsonBlock}.ValueText`)!, blocks: [], parts: [] }
+  const run = cap.run
+  run.parts.push(piece)
+  if (run.parts.length >= 4096) {
+    run.blocks.push(run.parts.join(''))
+    run.parts = []
+  }
   cap.length += piece.length
-  if (cap.length > d.opts.captureLimit) passOverflow(d, cap)
+  if (cap.length > d.opts.captureLimit) {
+    flushRun(cap)
+    passOverflow(d, cap)
+  }
 }
 
 /** The value ended (with its closer, if any): the block is read whole, or was text already (over the limit). */
 function finish(d: DriverCore, cap: Capture): void {
   const s = d.s
+  flushRun(cap)
   s.mode = modes.prose
   if (cap.overflow) s.capture = null
   else completeBlock(d, cap)

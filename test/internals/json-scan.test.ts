@@ -81,6 +81,14 @@ describe('checkpoints of a JSON block', () => {
     expect(events.filter((e) => e.type === 'tool-call').map((e) => e.type === 'tool-call' && e.input)).toEqual([{ a: '}' }])
   })
 
+  it('should support a value pushed a character at a time as one token, not one per chunk', () => {
+    const s = createSieve({ dialect: 'mistral' })
+    const input = `[TOOL_CALLS][{"name": "f", "arguments": {"a": "${'x'.repeat(5000)}`
+    for (const ch of input) s.push(ch)
+    const cp = JSON.parse(JSON.stringify(s.checkpoint())) as { state: { capture: { tokens: Array<[string, string]> } } }
+    expect(cp.state.capture.tokens.map(([, image]) => image.length)).toEqual(['[TOOL_CALLS]'.length, input.length - '[TOOL_CALLS]'.length])
+  })
+
   it('should not support a scanner state it cannot be in, naming the field', () => {
     const edits: Array<[(j: JsonScan) => void, string]> = [
       [(j) => { j.stack = 'x' }, 'resume.state.capture.json.stack'],

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { createSieve, formatToolCalls, validateGrammar, GrammarError } from '../../src/index.js'
 import type { SieveEvent, SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
-import { checkStreamed } from '../helpers/streamed.js'
+import { checkStreamed, streamedResumed } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
@@ -159,6 +159,17 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
       const streamed = checkStreamed(events)
       expect(streamed.starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
       expect(calls(streamed.rest), `chunks of ${size}`).toEqual([call])
+    }
+  })
+})
+
+describe('streamed arguments and checkpoints together', () => {
+  it('should support a checkpoint after any chunk of a streamed JSON block', () => {
+    for (const [dialect, variant] of families) {
+      const input = `Go ${formatToolCalls([call, other], { dialect, variant })} ok`
+      const chunks = input.match(/[^]{1,5}/g)!
+      const whole = comparable(streamedResumed(chunks, -1, { dialect }))
+      for (let at = 0; at < chunks.length; at++) expect(comparable(streamedResumed(chunks, at, { dialect })), `${dialect} ${variant} after chunk ${at}`).toEqual(whole)
     }
   })
 })

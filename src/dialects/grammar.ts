@@ -8,9 +8,11 @@
  * - Whole: a block from a literal opener (a tag without attributes is one,
  *   `<tool_call>`) to its literal closer is captured as it stands and read
  *   by the pack's reader once it closes (`read-block.ts`): Hermes, GLM,
- *   Kimi, DeepSeek V3… A block spec that ends where its JSON ends, or is
- *   anchored at the message start, is not read this way: such a pack is
- *   read by its delimited specs only, and one with none is refused.
+ *   Kimi, DeepSeek V3… So is a block from a literal opener to the end of
+ *   the JSON value after it (`read-json-end.ts`): Mistral, Granite,
+ *   Phi-4-mini's `functools`, Apertus. A block spec anchored at the message
+ *   start, or opened by a pattern, is not read: such a pack is read by its
+ *   other specs only, and one with none is refused.
  *
  * A pack that fits neither is refused at creation, naming what the reader lacks.
  */
@@ -28,8 +30,8 @@ export function unreadable(pack: DialectPack): string | null {
   if (pack.grammar === 'default') return null
   if (pack.envelope !== undefined) return 'its messages are framed by an envelope'
   if (byTags(pack) === null || wholeSpecs(pack).length > 0) return null
-  const why = (b: DialectPack['blocks'][number]): string => (b.anchored === true ? 'is anchored at the message start' : `ends at ${b.close.kind === 'json-end' ? 'the end of its JSON' : b.close.kind === 'literal' && b.close.optional === true ? 'a closer it may leave out' : `a ${b.close.kind}`}`)
-  return `no block of it has a literal opener and closer: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
+  const why = (b: DialectPack['blocks'][number]): string => (b.anchored === true ? 'is anchored at the message start' : b.open.kind !== 'literal' && b.open.kind !== 'tag' ? `opens at a ${b.open.kind}` : b.open.kind === 'literal' && b.open.optional === true ? 'has an opener it may leave out' : `ends at a ${b.close.kind}`)
+  return `no block of it has a literal opener and a literal closer or the end of its JSON: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
 }
 
 /** The literal opener and closer of each block spec read whole (a tag without attributes spelled out), or null for a spec that is not. */
@@ -48,9 +50,30 @@ export function wholeDelimiters(pack: DialectPack): Array<{ open: string[]; clos
   })
 }
 
-/** The indexes of the block specs read whole. */
+/**
+ * The literal opener of each block spec that ends where its JSON ends (or at
+ * a closer it may leave out, right after the JSON), with its call's head
+ * separators when the call's name is the head before its value
+ * (`Grammar.blocks.json`); null for a spec that is not one. A spec anchored
+ * at the message start is not: its opener may be missing.
+ */
+export function jsonDelimiters(pack: DialectPack): Array<{ open: string[]; head?: string[]; close?: string[] } | null> {
+  const spelling = pack.tagSpelling ?? { open: '<', close: '</', end: '>' }
+  return pack.blocks.map((b) => {
+    if (b.anchored === true) return null
+    const open = b.open.kind === 'literal' ? (b.open.optional === true ? null : b.open.text) : b.open.kind === 'tag' ? [`${spelling.open}${b.open.name}${spelling.end}`] : null
+    const close = b.close.kind === 'json-end' ? [] : b.close.kind === 'literal' && b.close.optional === true ? b.close.text : null
+    if (open === null || close === null) return null
+    const sep = b.call.headSeparator
+    const head = b.call.name.from === 'head' ? { head: sep === undefined ? [] : sep.text } : {}
+    return { open, ...head, ...(close.length > 0 ? { close } : {}) }
+  })
+}
+
+/** The indexes of the block specs read whole: delimited by literals, or ending with their JSON. */
 export function wholeSpecs(pack: DialectPack): number[] {
-  return wholeDelimiters(pack).flatMap((d, i) => (d === null ? [] : [i]))
+  const json = jsonDelimiters(pack)
+  return wholeDelimiters(pack).flatMap((d, i) => (d === null && json[i] === null ? [] : [i]))
 }
 
 /** Why `pack` is not read by tags, or null: it is. */
@@ -113,6 +136,19 @@ function buildWhole(pack: DialectPack): Grammar {
     for (const t of d.open) open.add(t)
     for (const t of d.close) close.add(t)
   }
+  const jsonOpen = new Set<string>()
+  const jsonClose = new Set<string>()
+  let head: Set<string> | null = null
+  for (const d of jsonDelimiters(pack)) {
+    if (d === null) continue
+    for (const t of d.open) jsonOpen.add(t)
+    for (const t of d.close ?? []) jsonClose.add(t)
+    if (d.head !== undefined) {
+      head ??= new Set()
+      for (const t of d.head) head.add(t)
+    }
+  }
+  const json = jsonOpen.size === 0 ? {} : { json: { open: [...jsonOpen], ...(head === null ? {} : { head: [...head] }), ...(jsonClose.size === 0 ? {} : { close: [...jsonClose] }) } }
   const xml = defaultGrammar.frames.find((f) => f.name === 'xml')!
   return validateGrammar({
     name: `dialect:${pack.name}`,
@@ -120,7 +156,7 @@ function buildWhole(pack: DialectPack): Grammar {
     frames: [xml],
     caseInsensitive: false,
     ...reasoningOf(pack),
-    blocks: { open: [...open], close: [...close] },
+    blocks: { open: [...open], close: [...close], ...json },
   })
 }
 

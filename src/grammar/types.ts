@@ -107,9 +107,31 @@ export interface Grammar {
    * `<|tool_calls_section_begin|>`); nothing between them is markup. The
    * dialect pack that set them reads what is between (the `dialect`
    * option); a grammar given as `grammar` cannot have them. With blocks,
-   * `roles` may be empty.
+   * `roles` may be empty. `open` and `close` are both empty or both not:
+   * a grammar may have only blocks that end with their JSON.
    */
-  blocks?: { open: string[]; close: string[] }
+  blocks?: { open: string[]; close: string[]; json?: JsonBlocks }
+}
+
+/**
+ * Blocks that end where the JSON value after their opener ends
+ * (`[TOOL_CALLS][{…}]`, Granite's `<tool_call>[{…}]`, Phi-4-mini's
+ * `functools[{…}]`): nothing closes them. After an opener may come blanks
+ * or, with `head`, a head (a call's name: no blanks, brackets or quotes,
+ * Mistral's `[TOOL_CALLS]f`) and one of the `head` separators (`[ARGS]`)
+ * or the value itself; then one JSON object or array. The block ends
+ * right after the value's last bracket, or after one of `close` written
+ * right there (a closer the model may leave out, Apertus'
+ * `<|tools_suffix|>`). What follows is text again. An opener followed by
+ * anything else is text (a mention of the token).
+ */
+export interface JsonBlocks {
+  /** The openers, written exactly; none is also an opener or closer of `Grammar.blocks`. */
+  open: string[]
+  /** The separators between a head and its value (empty: the value follows the head directly); absent: no head, the value follows the opener (after blanks). */
+  head?: string[]
+  /** Closers that may follow the value right after its last bracket, part of the block when they do. */
+  close?: string[]
 }
 
 /** A patch for {@link extendGrammar}: names and frames are added, other fields replaced. */

@@ -328,19 +328,31 @@ export function normalize(value: unknown): Grammar {
   }
 }
 
-/** `blocks`: literal openers and closers, each list non-empty, no literal empty or in both lists. */
-function literalBlocks(value: unknown): { open: string[]; close: string[] } {
-  const raw = object(value, 'blocks', ['open', 'close'])
-  const list = (v: unknown, field: string): string[] => {
+/** `blocks`: literal openers and closers (both lists empty, or neither), no literal empty or in two lists; `json`: blocks that end with their JSON. */
+function literalBlocks(value: unknown): NonNullable<Grammar['blocks']> {
+  const raw = object(value, 'blocks', ['open', 'close', 'json'])
+  const list = (v: unknown, field: string, nonEmpty: boolean): string[] => {
     const out = strings(v, field)
-    if (out.length === 0) fail(field, 'must name at least one delimiter')
+    if (nonEmpty && out.length === 0) fail(field, 'must name at least one delimiter')
     out.forEach((t, i) => { if (t === '') fail(at(field, i), 'must not be empty') })
     return out
   }
-  const open = list(raw.open, 'blocks.open')
-  const close = list(raw.close, 'blocks.close')
+  const open = list(raw.open, 'blocks.open', false)
+  const close = list(raw.close, 'blocks.close', open.length > 0)
+  if (open.length === 0 && close.length > 0) fail('blocks.open', 'must name at least one delimiter: there are closers')
   close.forEach((c, i) => { if (open.includes(c)) fail(at('blocks.close', i), `${describe(c)} is an opener too`) })
-  return { open, close }
+  if (raw.json === undefined) {
+    if (open.length === 0) fail('blocks.open', 'must name at least one delimiter')
+    return { open, close }
+  }
+  const json = object(raw.json, 'blocks.json', ['open', 'head', 'close'])
+  const jsonOpen = list(json.open, 'blocks.json.open', true)
+  const taken = new Set([...open, ...close])
+  jsonOpen.forEach((o, i) => { if (taken.has(o)) fail(at('blocks.json.open', i), `${describe(o)} is a delimiter of blocks.open or blocks.close too`) })
+  const head = json.head === undefined ? undefined : list(json.head, 'blocks.json.head', false)
+  const jsonClose = json.close === undefined ? undefined : list(json.close, 'blocks.json.close', true)
+  jsonClose?.forEach((c, i) => { if (jsonOpen.includes(c)) fail(at('blocks.json.close', i), `${describe(c)} is an opener too`) })
+  return { open, close, json: { open: jsonOpen, ...(head === undefined ? {} : { head }), ...(jsonClose === undefined ? {} : { close: jsonClose }) } }
 }
 
 /**

@@ -64,6 +64,12 @@ export const modes = {
    */
   blockBody: 'blockBody',
   /**
+   * Inside a block that ends with its JSON (`Grammar.blocks.json`): the
+   * driver reads this text itself, with a scanner (`sieve/json-scan.ts`)
+   * whose state crosses chunks; the lexer only ever hands it over whole.
+   */
+  jsonBlock: 'jsonBlock',
+  /**
    * What is left of a block that failed (or went over the capture limit)
    * once it was released: text up to the closer that balances its opener,
    * so no call ever comes from inside it. The driver counts the depth.

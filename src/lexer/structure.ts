@@ -117,6 +117,8 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
   ], ['ValueText', 'CDataOpen', 'CommentOpen']),
   // a block read whole: nothing in it is markup until a literal closer
   [modes.blockBody]: captured('ValueText', [{ tag: 'close.wrapper', next: modes.prose, continues: true, literalOnly: true }], ['ValueText']),
+  // a block that ends with its JSON: the driver's scanner finds the end, no tag means anything here
+  [modes.jsonBlock]: captured('ValueText', [], ['ValueText']),
   // only the opener's own closer ends a raw value (`LexContext.rawOpener`)
   [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText']),
   [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose']),
@@ -140,6 +142,11 @@ export function rowOf(mode: ModeName): ModeRow | undefined {
  */
 export function literalNext(next: ModeName): ModeName {
   return next === modes.tagWrapper ? modes.blockBody : next
+}
+
+/** Where an opener of a block that ends with its JSON (`Grammar.blocks.json`) leads: like {@link literalNext}, into its own mode. */
+export function jsonNext(next: ModeName): ModeName {
+  return next === modes.tagWrapper ? modes.jsonBlock : next
 }
 
 /** The opening-tag modes, by role. */

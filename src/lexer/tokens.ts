@@ -10,7 +10,7 @@ import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
 import { canGrow, compileAttrGap, compileClose, compileLiteral, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
-import { literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
+import { jsonNext, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
@@ -19,6 +19,8 @@ import { TokenFactory, type TokenInfo } from './token-factory.js'
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
 /** The frame name of `Grammar.blocks`' literal delimiters (no frame can be named so: names are words). */
 export const literalFrame = '<literal>'
+/** The spelling family of `Grammar.blocks.json`' openers; their tokens' frame is {@link literalFrame} (read whole). */
+const jsonFrame = '<json>'
 
 /** The `Attr` token at an offset (the parser reads it as the pieces it stands for). */
 export const attribute = new RegExp(attributeSource, 'y')
@@ -134,10 +136,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   }
   // a block read whole has literal delimiters: the wrapper's, in a frame of their own
   const blocks = grammar.blocks
-  if (blocks !== undefined) {
+  if (blocks !== undefined && blocks.open.length > 0) {
     opens.get('wrapper')!.push([literalFrame, compileLiterals(blocks.open)])
     closes.get('wrapper')!.push([literalFrame, compileLiterals(blocks.close)])
   }
+  // a block that ends with its JSON has only an opener, which leads into the driver's scanner
+  if (blocks?.json !== undefined) opens.get('wrapper')!.push([jsonFrame, compileLiterals(blocks.json.open)])
   const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
   const tagEnd = compileTagEnd(grammar)
   // models write `<![cdata[` too; `]]>` has no letters
@@ -157,10 +161,10 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       const [kind, role] = key.split('.') as ['open' | 'close', Role]
       const target = targets[key]!
       for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
-        const literal = fr === literalFrame
+        const literal = fr === literalFrame || fr === jsonFrame
         if (only.has(key) && !literal) continue
-        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], literal ? literalNext(target) : target, d, role)
-        f.info.get(t)!.frame = fr
+        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], fr === jsonFrame ? jsonNext(target) : literal ? literalNext(target) : target, d, role)
+        f.info.get(t)!.frame = literal ? literalFrame : fr
         tokens.push(t)
         delims.push(d)
       }
@@ -346,6 +350,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const block = tags(modes.blockBody, targets(modes.blockBody))
   delimiterTokens.set(modes.blockBody, block.tokens)
   out[modes.blockBody] = textBetween(modes.blockBody, 'ValueText', block.tokens, block.delims)
+
+  // A block that ends with its JSON: the driver's scanner reads the text, handed over whole
+  out[modes.jsonBlock] = [f.make(`${modes.jsonBlock}.ValueText`, 'ValueText', null, (t, o) => [t.substring(o)], anyChar(), true)]
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
   // that balances the block's opener.

@@ -19,6 +19,7 @@ import { categoryOf } from '../lexer/token-instance.js'
 import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
 import type { DriverState } from './state.js'
+import { maxBefore, maxJsonDepth, phases } from './json-scan.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {
@@ -138,11 +139,37 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   check(cap.overflow || cap.paramSeen === param, f('paramSeen'), 'does not match its tokens')
   check(cap.overflow || cap.lastClose <= cap.tokens.length && (cap.lastClose === 0 || categoryOf(lexer, cap.tokens[cap.lastClose - 1]!) === 'InvokeClose'), f('lastClose'), 'is not after an invoke closer')
   lineState(cap.lineState, f('lineState'))
+  check((cap.json !== undefined) === (s.mode === modes.jsonBlock), f('json'), cap.json === undefined ? 'is missing in a block that ends with its JSON' : 'is set in a block of another kind')
+  if (cap.json !== undefined) checkJson(s, ctx, at)
+  else check(s.mode !== modes.jsonBlock || s.pending === '', at + 'pending', 'is set inside a JSON block')
   if (s.raw !== null && !cap.overflow) {
     let k = cap.tokens.length - 1
     while (k >= 0 && categoryOf(lexer, cap.tokens[k]!) !== 'ParamOpen') k--
     check(k >= 0 && tagKey(cap.tokens[k]!.image) === s.raw, at + 'raw', 'is not the open parameter\'s tag')
   }
+}
+
+/** A block that ends with its JSON: its scanner's state (`json-scan.ts`) is one the scanner can be in. */
+function checkJson(s: DriverState, ctx: RuleContext, at: string): void {
+  const f = (name: string): string => at + 'capture.json.' + name
+  const cap = s.capture!
+  const st = cap.json!
+  const spec = ctx.lexer.grammar.blocks?.json
+  check(spec !== undefined, f('phase'), 'is set, and the grammar has no blocks that end with their JSON')
+  check(st.phase >= phases.open && st.phase <= phases.after, f('phase'), 'is not a phase of the scanner')
+  check(st.before <= maxBefore, f('before'), 'is out of range')
+  check(st.stack.length <= maxJsonDepth && /^[{[]*$/.test(st.stack), f('stack'), 'is not a list of open brackets within the depth limit')
+  const inValue = st.phase === phases.first || st.phase === phases.value
+  check(inValue === (st.stack !== ''), f('stack'), inValue ? 'is empty inside the value' : 'is set outside the value')
+  check(st.phase !== phases.first || st.stack.length === 1, f('stack'), 'holds more than the first bracket')
+  check(st.str <= 2 && (st.str === 0 || st.phase === phases.value), f('str'), 'is not a place in or out of a string')
+  check(st.sep === '' || (st.phase === phases.sep && (spec!.head ?? []).some((h) => h.startsWith(st.sep) && h !== st.sep)), f('sep'), 'is not the start of a head separator')
+  check(st.phase !== phases.sep || (spec!.head ?? []).length > 0, f('phase'), 'is in a head separator, and the grammar has none')
+  check(cap.overflow ? st.phase >= phases.value : cap.tokens.length > 0 && categoryOf(ctx.lexer, cap.tokens[0]!) === 'WrapperOpen', f('phase'), 'does not fit the capture')
+  // after the value: the pending text is the start of an optional closer, nothing else
+  const closers = spec!.close ?? []
+  check(st.phase === phases.after ? closers.length > 0 && (s.pending === '' || closers.some((c) => c.startsWith(s.pending) && c !== s.pending)) : s.pending === '', at + 'pending', 'is not the start of a closer after the value')
+  check(s.deferred === null && s.candidate === null && s.carry === null, f('phase'), 'is set with a deferred tag, a held run or a carried run')
 }
 
 function checkCalls(st: CallStreamState, s: DriverState, at: string): void {

@@ -79,7 +79,10 @@ export function checkStateShape(state: unknown): void {
       lastClose: count,
       frame: str,
       lineState: int,
-    }, new Set(['lineState', 'overflow', 'paramSeen', 'lastClose', 'frame']))
+      json: object,
+    }, new Set(['lineState', 'overflow', 'paramSeen', 'lastClose', 'frame', 'json']))
+    const json = (s.capture as Record<string, unknown>).json
+    if (json !== undefined) fields(json, 'capture.json', { phase: count, stack: str, str: count, before: count, sep: str })
   }
   if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
   if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count, frame: str }, new Set(['frame']))

@@ -16,7 +16,7 @@ export function saveState(s: DriverState): unknown {
     ...s,
     md: { ...s.md, levels: s.md.levels.slice() },
     carry: s.carry && { ...s.carry },
-    capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens) },
+    capture: s.capture && { ...s.capture, tokens: saveTokens(s.capture.tokens), ...(s.capture.json === undefined ? {} : { json: { ...s.capture.json } }) },
     hold: s.hold && { ...s.hold, parts: [s.hold.parts.join('')] },
     skip: s.skip && { ...s.skip },
     deferred: s.deferred && { ...s.deferred },

@@ -30,6 +30,7 @@ import { extendCandidate, type HeldCandidate } from '../lexer/line-cursor.js'
 import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
+import { endJsonBlock, jsonCapture, readJsonText } from './json-block.js'
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -135,8 +136,13 @@ export class Driver implements DriverCore, RunHost {
    * nothing is left.
    */
   private feed(chunk: string): void {
-    let rest = this.begin(chunk)
+    let rest = this.s.mode === modes.jsonBlock ? this.json(this.s.pending + chunk) : this.begin(chunk)
     while (rest !== null) {
+      // inside a block that ends with its JSON the scanner reads the text, not the fast path or the lexer
+      if (this.s.mode === modes.jsonBlock) {
+        rest = this.json(rest)
+        continue
+      }
       const a = this.fast.chunk(rest)
       if (a === null) return void this.lexChunk(rest)
       const next = this.apply(a, rest)
@@ -145,6 +151,15 @@ export class Driver implements DriverCore, RunHost {
       if (next === rest) return void this.lexChunk(rest)
       rest = next
     }
+  }
+
+  /** `text` (from the position, the pending tail in it) read by a JSON block's scanner; returns what is left to read as a chunk of its own. */
+  private json(text: string): string | null {
+    const step = readJsonText(this, text)
+    if (step === null) return null
+    if ('rest' in step) return step.rest
+    this.runs.run(step.restart, false)
+    return null
   }
 
   /** The first reading of `chunk`; returns what is left of it to read as a chunk of its own, or null: nothing. */
@@ -358,6 +373,8 @@ export class Driver implements DriverCore, RunHost {
       if (rest !== '') this.feed(rest)
     }
     if (s.capture !== null) flushRun(s.capture)
+    // a block that ends with its JSON, cut by the stream: its held closer start (if any) is prose now
+    if (s.capture?.json !== undefined) s.pending = endJsonBlock(this)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
       s.capture.tokens.push(tokenOf(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN))
@@ -395,6 +412,7 @@ export class Driver implements DriverCore, RunHost {
     const target = info.push
     if (s.skip !== null) return this.skipped(tok, info, text, base, startLine)
     const cap = s.capture
+    if (cap?.json !== undefined) return this.jsonToken(tok, text, base, startLine)
     if (cap !== null) {
       flushRun(cap)
       const mode = s.mode
@@ -431,6 +449,22 @@ export class Driver implements DriverCore, RunHost {
     const h = s.hold
     if (h !== null) return this.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? this.ctxNow!.carry!.len : null)
     return this.switchMode(target, tok, text, base, startLine)
+  }
+
+  /**
+   * A lexer run's text in a block that ends with its JSON (the lexer hands
+   * it over whole, from `tok` on): read by the scanner from here, and the
+   * run goes on from where the scanner leaves it (an empty restart: it took
+   * everything, or holds a closer's start).
+   */
+  private jsonToken(tok: IToken, text: string, base: number, startLine: LineState): Restart {
+    const s = this.s
+    s.pos = base + tok.startOffset
+    s.lineState = this.lineAt(text, tok.startOffset, startLine)
+    if (this.ctxNow !== null) this.ctxNow.carry = null
+    const step = readJsonText(this, text.substring(tok.startOffset))
+    if (step !== null && 'restart' in step) return step.restart
+    return { text: step === null ? '' : step.rest, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
   }
 
   /** See {@link RunHost.rawOpener}: in a raw value its opener's; inside a parameter tag (a run starts mid-tag) the tag's. */
@@ -517,7 +551,10 @@ export class Driver implements DriverCore, RunHost {
   private switchMode(target: ModeName | null, tok: IToken, text: string, base: number, startLine: LineState): null {
     const s = this.s
     const start = base + tok.startOffset
-    if (target === modes.tagWrapper || target === modes.tagInvoke || target === modes.blockBody) {
+    if (target === modes.jsonBlock) {
+      s.capture = jsonCapture(start, tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', this.lineAt(text, tok.startOffset + tok.image.length, startLine))
+      s.sawSyntax = true
+    } else if (target === modes.tagWrapper || target === modes.tagInvoke || target === modes.blockBody) {
       const wrapper = target !== modes.tagInvoke
       const lineState = this.lineAt(text, tok.startOffset + tok.image.length, startLine)
       // a block read whole is a block from its literal opener on: failing, it is a broken block, not a mention

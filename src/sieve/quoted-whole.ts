@@ -5,9 +5,11 @@
  * the capture limit, by the dialect's own reader, and each call it gives is
  * recorded as a live call would be decoded. An opener with no closer in
  * reach is read to the text's end: a user's quote may leave it open, and a
- * model echoing it would close it.
+ * model echoing it would close it. An opener of a block that ends with its
+ * JSON is read to its value's end.
  */
-import type { Grammar } from '../grammar/types.js'
+import type { Grammar, JsonBlocks } from '../grammar/types.js'
+import { initialScan, scanJson } from './json-scan.js'
 import { callInput, type WholeReader } from './calls.js'
 import type { ReadOptions } from './quoted-reader.js'
 import { QuotedCalls } from './quoted.js'
@@ -23,7 +25,7 @@ export function readQuotedWhole(texts: readonly string[], grammar: Grammar, read
   const blocks = grammar.blocks
   if (blocks === undefined) return found
   for (const text of texts) {
-    const opens = occurrences(text, blocks.open)
+    const opens = blocks.open.length === 0 ? [] : occurrences(text, blocks.open)
     const closes = occurrences(text, blocks.close)
     let c = 0
     opens.forEach(([p, length], i) => {
@@ -33,8 +35,27 @@ export function readQuotedWhole(texts: readonly string[], grammar: Grammar, read
       const end = Math.min(closer <= next ? closer : next, p + opts.captureLimit, text.length)
       record(found, reader, text.slice(p, end), opts)
     })
+    if (blocks.json !== undefined) for (const piece of jsonPieces(text, blocks.json, opts.captureLimit)) record(found, reader, piece, opts)
   }
   return found
+}
+
+/**
+ * Each block that ends with its JSON in `text`: from an opener to the end of
+ * its value as the sieve's scanner finds it, scanned no further than the
+ * next opener or the capture limit (the pieces do not overlap: linear).
+ */
+function jsonPieces(text: string, spec: JsonBlocks, limit: number): string[] {
+  const opens = occurrences(text, spec.open)
+  const out: string[] = []
+  opens.forEach(([p, length], i) => {
+    const bound = Math.min(i + 1 < opens.length ? opens[i + 1]![0] : text.length, p + limit)
+    if (p + length > bound) return
+    const st = initialScan()
+    const r = scanJson(st, text.slice(p + length, bound), 0, spec)
+    if (r.kind === 'end') out.push(text.slice(p, p + length + r.at))
+  })
+  return out
 }
 
 /** Where each of `lits` occurs in `text` (start and length), in order of start; overlapping ones are all kept. */

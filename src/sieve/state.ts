@@ -14,6 +14,7 @@ import { initialReasoning, type ReasoningState, type ReasoningTags } from './rea
 import type { CallStreamState } from './call-stream.js'
 import type { QuotedCalls } from './quoted.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
+import type { JsonScan } from './json-scan.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {
@@ -47,6 +48,12 @@ export interface Capture {
    * 4-char chunks becomes one token, not 262,144 (docs/STYLE.md §5: join once).
    */
   run: { type: TokenType; blocks: string[]; parts: string[] } | null
+  /**
+   * A block that ends with its JSON (`Grammar.blocks.json`): where the
+   * scanner that finds that end stands (`json-scan.ts`). Absent for any
+   * other block.
+   */
+  json?: JsonScan
 }
 
 /** Text held from a tag that follows an unmatched backtick run, until the paragraph decides. */

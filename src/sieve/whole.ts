@@ -6,6 +6,7 @@
 import type { WholeReader } from './calls.js'
 import { readsWhole } from '../dialects/grammar.js'
 import { readBlock } from '../read/read-block.js'
+import { isJsonEndBlock, readJsonEndBlock } from '../read/read-json-end.js'
 import type { DialectPack } from '../dialects/types.js'
 
 const readers = new WeakMap<DialectPack, WholeReader>()
@@ -15,7 +16,8 @@ export function wholeReader(pack: DialectPack): WholeReader | null {
   if (!readsWhole(pack)) return null
   let r = readers.get(pack)
   if (r === undefined) {
-    r = (text) => readBlock(pack, text)
+    // a block that ends with its JSON has a reader of its own; the closed ones, the pack's
+    r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : readBlock(pack, text))
     readers.set(pack, r)
   }
   return r

@@ -99,7 +99,7 @@ describe('the dialect option', () => {
   })
 
   it('should not support a pack the sieve cannot read yet, naming what it lacks', () => {
-    for (const [dialect, lacks] of [['mistral', 'the end of its JSON'], ['llama3-json', 'anchored at the message start'], ['gpt-oss', 'envelope']] as const) {
+    for (const [dialect, lacks] of [['gigachat', 'opens at a regex'], ['llama3-json', 'anchored at the message start'], ['gpt-oss', 'envelope']] as const) {
       const e = (() => { try { createSieve({ dialect }); return null } catch (x) { return x } })()
       expect(e).toBeInstanceOf(ToolsieveError)
       expect((e as ToolsieveError).code).toBe('invalid-option')

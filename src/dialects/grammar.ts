@@ -172,13 +172,15 @@ function build(pack: DialectPack): Grammar {
   const parameter = new Set<string>()
   let from: 'attribute' | 'tagValue' = 'attribute'
   let nameAttribute = 'name'
+  let bare = false
   for (const b of pack.blocks) {
     const c = b.call
     const call = ((c.open ?? b.open) as { name: string }).name
     invoke.add(call)
-    // a block that is its call's own tag (Qwen3-Coder's bare `<function=f>`) is read by the missing-wrapper repair
+    // a block that is its call's own tag (Qwen3-Coder's bare `<function=f>`) is a block of its own (`invokeBlocks`)
     const open = (b.open as { name: string }).name
     if (open !== call) wrapper.add(open)
+    else bare = true
     if (c.arguments.kind === 'elements') parameter.add(c.arguments.element.name)
     if (c.name.from === 'tag-value') from = 'tagValue'
     else if (c.name.from === 'attribute') nameAttribute = c.name.attribute
@@ -192,5 +194,6 @@ function build(pack: DialectPack): Grammar {
     attributes: { name: nameAttribute, string: nameAttribute === 'string' ? 'type' : 'string', ...(from === 'tagValue' ? { from } : {}) },
     ...(pack.values.strings === 'raw' ? { values: { strings: 'raw' as const, ...(pack.values.containers === 'python' ? { containers: 'python' as const } : {}), ...(pack.values.padding !== undefined && pack.values.padding !== '' ? { padding: pack.values.padding } : {}) } } : {}),
     ...reasoningOf(pack),
+    ...(bare ? { invokeBlocks: true } : {}),
   })
 }

@@ -64,6 +64,7 @@ export function extendGrammar(base: Grammar, patch: GrammarPatch): Grammar {
       reasoning: section('reasoning'),
       // blocks read whole are replaced, as a whole
       ...(defined('blocks') ? { blocks: raw.blocks } : start.blocks === undefined ? {} : { blocks: start.blocks }),
+      ...(defined('invokeBlocks') ? { invokeBlocks: raw.invokeBlocks } : start.invokeBlocks === true ? { invokeBlocks: true } : {}),
     }
     return deepFreeze(withDerived(normalize(next)))
   }, `in grammar extended from ${describe(start.name)}`)

@@ -102,6 +102,13 @@ export interface Grammar {
    */
   reasoning?: { open?: string[]; close?: string[] }
   /**
+   * An invoke with no wrapper around it is a block of its own, complete at
+   * its closer (Qwen3-Coder's bare `<function=f>…</function>`). Default
+   * false: a bare invoke is a call only once a wrapper closer follows it
+   * (the `missingOpeningWrapper` repair) or the stream ends.
+   */
+  invokeBlocks?: boolean
+  /**
    * Blocks read whole: a block opens at one of `open` and ends at the first
    * of `close` after it, both written literally (`<tool_call>`,
    * `<|tool_calls_section_begin|>`); nothing between them is markup. The
@@ -150,4 +157,5 @@ export interface GrammarPatch {
   rawTextParameters?: string[]
   reasoning?: Grammar['reasoning']
   blocks?: Grammar['blocks']
+  invokeBlocks?: boolean
 }

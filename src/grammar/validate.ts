@@ -17,7 +17,7 @@ const maxRepeat = 8
 const minCaptureLimit = 64
 const defaultCaptureLimit = 262_144
 
-const sectionKeys = ['caseInsensitive', 'attributes', 'values', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning', 'blocks'] as const
+const sectionKeys = ['caseInsensitive', 'attributes', 'values', 'repairs', 'limits', 'markdown', 'rawTextParameters', 'reasoning', 'blocks', 'invokeBlocks'] as const
 const rootKeys = ['$schema', 'description', 'name', 'roles', 'frames', ...sectionKeys]
 export const patchKeys: readonly (keyof GrammarPatch)[] = ['name', ...roleKeys, 'frames', ...sectionKeys]
 
@@ -325,6 +325,8 @@ export function normalize(value: unknown): Grammar {
     rawTextParameters: raw.rawTextParameters === undefined ? [] : strings(raw.rawTextParameters, 'rawTextParameters'),
     reasoning: { open: tags(reasoning.open, 'reasoning.open', '<think>'), close: tags(reasoning.close, 'reasoning.close', '</think>') },
     ...(blocks === null ? {} : { blocks }),
+    // only when set, so a grammar without it keeps its fingerprint
+    ...(boolean(raw.invokeBlocks, 'invokeBlocks', false) ? { invokeBlocks: true } : {}),
   }
 }
 

@@ -440,6 +440,17 @@ export class Driver implements DriverCore, RunHost {
         else completeBlock(this, cap)
         return null
       }
+      // a bare invoke is a block of its own where the grammar says so (`invokeBlocks`): done at its closer
+      if (category === 'InvokeClose' && !cap.wrapper && this.lexer.grammar.invokeBlocks === true) {
+        if (cap.overflow) s.capture = null
+        else {
+          // the wrapper closer it never had, empty: its raw markup stays the input's
+          cap.tokens.push(tokenOf(this.lexer.typeByName.get('WrapperClose')!, '', NaN))
+          completeBlock(this, cap)
+        }
+        // the closer leads between invokes; after a block of its own the text is prose
+        return this.restartAfter(tok, text, base, startLine, modes.prose)
+      }
       if (raw !== null) s.raw = raw
       // the lexer switched as the tag's tokens say (its whole `string` attribute seen): nothing to do again
       if ((raw !== null) === (target === modes.rawValue) || category !== 'TagEnd' || mode !== modes.tagParameter) return null

@@ -21,18 +21,20 @@ const read: Array<[string, string]> = Object.entries(dialects)
 describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   const block = formatToolCalls([call], { dialect, variant })
   const one = (input: string) => expectChunkInvariant(input, { dialect })
-  const pack = dialects[dialect]!
-  const spec = pack.blocks.find((b) => b.name === variant)!
-  // read by tags, a block that is its call's own tag
-  const bare = !readsWhole(pack) && spec.layout === 'call' && spec.call.open === undefined
   const reasoning = (dialects[dialect]!.regions ?? []).find((r) => r.kind === 'reasoning' && r.open.kind === 'literal' && r.close.kind === 'literal')
 
   it('should support a call written by the pack, with the text around it', () => {
     const events = one(`Let me read it.\n\n${block}`)
     expect(calls(events)).toEqual([call])
     expect(textOf(events)).toBe('Let me read it.\n\n')
-    // a block that is its call's own tag (Qwen3-Coder's bare `<function=f>`) is read by the missing-wrapper repair, which says so at the end
-    expect(codes(events)).toEqual(bare ? ['unclosed-wrapper'] : [])
+    expect(codes(events)).toEqual([])
+  })
+
+  it('should support text after the call, and a second call after it', () => {
+    const events = one(`Reading.\n${block}\nThen: ${block} done.`)
+    expect(calls(events)).toEqual([call, call])
+    expect(textOf(events)).toBe('Reading.\n\nThen:  done.')
+    expect(codes(events)).toEqual([])
   })
 
   it('should support streaming its arguments: one start, deltas that make the arguments, in any chunking', () => {

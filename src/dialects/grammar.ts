@@ -197,3 +197,18 @@ function build(pack: DialectPack): Grammar {
     ...(bare ? { invokeBlocks: true } : {}),
   })
 }
+
+/**
+ * Whether each call of `pack`'s blocks read whole says where it ends: its
+ * own closer, or arguments that close themselves (a JSON object, a Python
+ * call's parenthesis, Gemma's object literal). Then a block the stream cut
+ * before its closer can be read as far as its calls go; GLM's key/value
+ * pairs or implicitly closed elements could have gone on, and cannot.
+ */
+export function endsItsCalls(pack: DialectPack): boolean {
+  const closing = new Set(['json', 'json-value', 'python-kwargs', 'object-literal'])
+  return wholeSpecs(pack).every((i) => {
+    const c = pack.blocks[i]!.call
+    return c.close !== undefined || closing.has(c.arguments.kind)
+  })
+}

@@ -42,8 +42,14 @@ export interface WholeCall {
   end: number
 }
 
-/** A dialect's reader of one block read whole; never throws. */
-export type WholeReader = (text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string }
+/**
+ * A dialect's reader of one block read whole; never throws. `endsCalls`:
+ * each call's markup says where it ends (a JSON object's brace, a call's own
+ * closer), so a block the stream cut before its closer may still be read
+ * (`unclosedWrapper`); without it, a cut block (GLM's pairs, which may go
+ * on) is text.
+ */
+export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string }) & { endsCalls?: boolean }
 
 /**
  * Inputs nested deeper than this are not handed to the validator: it

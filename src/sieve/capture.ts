@@ -7,7 +7,7 @@
 import type { IToken } from 'chevrotain'
 import { tagKey } from '../lexer/context.js'
 import type { CategoryName } from '../lexer/kinds.js'
-import { stringFlag } from '../lexer/tokens.js'
+import { literalFrame, stringFlag } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
@@ -252,6 +252,7 @@ export function endCapture(d: DriverCore): void {
   const cap = d.s.capture!
   flushRun(cap)
   const repair = (d.lexer.grammar.repairs as { unclosedWrapper?: boolean } | undefined)?.unclosedWrapper !== false
+  if (repair && !cap.overflow && cap.json === undefined && d.opts.readWhole?.endsCalls === true && d.lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame === literalFrame && endWhole(d, cap)) return
   // a cut CDATA repairs only a block that is otherwise complete
   if (cap.overflow || cap.lastClose === 0 || !repair || cap.repairedCdata !== undefined) {
     const why = 'the stream ended inside the block'
@@ -279,4 +280,33 @@ export function endCapture(d: DriverCore): void {
   if (rest === '') return
   d.out.text(rest)
   if (rest.trim() !== '') d.diagnostic('unterminated-block', 'the stream ended inside the block: its unfinished rest was released as text', cap.start + head.length, cap.start + head.length + rest.length)
+}
+
+/**
+ * The stream ended inside a block read whole (`unclosedWrapper` repair, as
+ * for a tag block's complete invokes): when the pack's reader reads it with
+ * one of the grammar's closers after it, its calls go out, with an empty
+ * `unclosed-wrapper` span where the closer is missing (a Hermes call whose
+ * JSON is whole, the stop token cut off). Arguments the stream cut do not
+ * read, and the block is text as before. false: not read.
+ */
+function endWhole(d: DriverCore, cap: Capture): boolean {
+  const text = joined(cap.tokens)
+  for (const close of d.lexer.grammar.blocks?.close ?? []) {
+    const outcome = buildCalls(d.lexer, cap.tokens, text + close, cap.start, d.opts, d.calls?.ids())
+    if (!outcome.ok) continue
+    // the closer was never in the input: the last call's markup ends where the input did
+    const last = outcome.calls[outcome.calls.length - 1]!
+    last.raw = last.raw.slice(0, last.raw.length - close.length)
+    last.span = { start: last.span.start, end: last.span.end - close.length }
+    d.s.capture = null
+    d.s.raw = null
+    d.stats.blocksParsed++
+    emitCalls(d, cap, cap.tokens, text, outcome)
+    d.calls?.finish('unterminated-block', outcome.calls.length)
+    const at = cap.start + text.length
+    d.diagnostic('unclosed-wrapper', 'the stream ended before the block closed: the calls it holds became calls', at, at)
+    return true
+  }
+  return false
 }

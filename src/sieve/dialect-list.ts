@@ -11,7 +11,7 @@
  * cannot share one grammar (their values differ): refused, naming them.
  */
 import { ToolsieveError } from '../errors.js'
-import { grammarOfDialect, readsWhole, unreadable } from '../dialects/grammar.js'
+import { endsItsCalls, grammarOfDialect, readsWhole, unreadable } from '../dialects/grammar.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
 import type { DialectPack } from '../dialects/types.js'
 import { defaultGrammar } from '../grammar/default.js'
@@ -23,6 +23,7 @@ import { blockDelimiters, readBlock } from '../read/read-block.js'
 /** A pack's literal delimiters, by block (null: a block not read whole, such as Qwen3-Coder's bare `<function=f>`, whose opener carries the name). */
 const wholeDelimiters = blockDelimiters
 import type { WholeReader } from './calls.js'
+import { wholeReader } from './whole.js'
 
 /** Each list's grammar and reader, by the packs' names: a sieve per turn with the same list builds them once. */
 const made = new Map<string, { grammar: Grammar; readWhole: WholeReader | null }>()
@@ -65,10 +66,7 @@ function plainOpeners(pack: DialectPack): Set<string> {
 }
 
 function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader | null } {
-  if (packs.length === 1) {
-    const pack = packs[0]!
-    return { grammar: grammarOfDialect(pack), readWhole: readsWhole(pack) ? (text) => readBlock(pack, text) : null }
-  }
+  if (packs.length === 1) return { grammar: grammarOfDialect(packs[0]!), readWhole: wholeReader(packs[0]!) }
   let tags = packs.filter((p) => !readsWhole(p))
   const whole = packs.filter((p) => readsWhole(p))
   const wholeOpeners = new Set(whole.flatMap((p) => wholeDelimiters(p).flatMap((d) => d?.open ?? [])))
@@ -86,28 +84,34 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   if (tag !== undefined && [...plainOpeners(tag)].some((o) => wholeOpeners.has(o))) throw invalid(`${tag.name} and ${whole.map((p) => p.name).join(', ')} open blocks alike, and ${tag.name} cannot be read whole: one of them per sieve`)
   const open = new Set<string>()
   const close = new Set<string>()
+  // blocks that end where their JSON ends: one pack's (their head rules are the grammar's, one set)
+  const jsonPacks = whole.filter((p) => readsWhole(p) && grammarOfDialect(p).blocks?.json !== undefined)
+  if (jsonPacks.length > 1) throw invalid(`${jsonPacks.map((p) => p.name).join(' and ')} both have blocks that end where their JSON ends: one of them per sieve`)
+  const json = jsonPacks.length === 1 ? grammarOfDialect(jsonPacks[0]!).blocks!.json : undefined
   for (const p of whole) {
-    for (const d of wholeDelimiters(p)) {
-      for (const t of d?.open ?? []) open.add(t)
-      for (const t of d?.close ?? []) close.add(t)
-    }
+    // a pack read whole has its grammar's blocks; one read by tags and moved here, its delimited blocks
+    const own = readsWhole(p) ? grammarOfDialect(p).blocks : undefined
+    for (const t of own?.open ?? wholeDelimiters(p).flatMap((d) => d?.open ?? [])) open.add(t)
+    for (const t of own?.close ?? wholeDelimiters(p).flatMap((d) => d?.close ?? [])) close.add(t)
   }
   for (const c of close) if (open.has(c)) throw invalid(`${JSON.stringify(c)} opens a block in one pack and closes one in another: one of them per sieve`)
   const reasoning = reasoningOf(packs)
-  const blocks = { open: [...open], close: [...close] }
+  const blocks = { open: [...open], close: [...close], ...(json === undefined ? {} : { json }) }
   const grammar = tag === undefined
     ? validateGrammar({ name: `dialects:${packs.map((p) => p.name).join('+')}`, roles: { wrapper: [], invoke: [], parameter: [] }, frames: defaultGrammar.frames.filter((f) => f.name === 'xml'), caseInsensitive: false, reasoning, blocks })
     : extendGrammar(grammarOfDialect(tag), { name: `dialects:${packs.map((p) => p.name).join('+')}`, reasoning, blocks })
-  const readers = whole
+  const readers = whole.map((p) => wholeReader(p) ?? ((text: string) => readBlock(p, text)))
   const readWhole: WholeReader = (text) => {
     let first: { ok: false; reason: string } | null = null
-    for (const p of readers) {
-      const r = readBlock(p, text)
+    for (const read of readers) {
+      const r = read(text)
       if (r.ok) return r
       first ??= r
     }
     return first!
   }
+  // cut by the stream's end, a block is read only if every listed pack's calls end where they say
+  if (whole.every(endsItsCalls)) readWhole.endsCalls = true
   return { grammar, readWhole }
 }
 

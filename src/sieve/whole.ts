@@ -4,7 +4,7 @@
  * none.
  */
 import type { WholeReader } from './calls.js'
-import { readsWhole } from '../dialects/grammar.js'
+import { endsItsCalls, readsWhole } from '../dialects/grammar.js'
 import { readBlock } from '../read/read-block.js'
 import { isJsonEndBlock, readJsonEndBlock } from '../read/read-json-end.js'
 import type { DialectPack } from '../dialects/types.js'
@@ -18,6 +18,7 @@ export function wholeReader(pack: DialectPack): WholeReader | null {
   if (r === undefined) {
     // a block that ends with its JSON has a reader of its own; the closed ones, the pack's
     r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : readBlock(pack, text))
+    if (endsItsCalls(pack)) r.endsCalls = true
     readers.set(pack, r)
   }
   return r

@@ -131,3 +131,23 @@ describe('blocks read whole in a grammar', () => {
     expect(() => validateGrammar({ name: 'g', roles, frames })).toThrow(/roles\.wrapper/)
   })
 })
+
+describe('blocks read whole, cut by the end of the stream', () => {
+  it('should support a block whose calls are whole but whose closer never came: calls, with unclosed-wrapper', () => {
+    const block = formatToolCalls([call], { dialect: 'hermes' })
+    const cut = block.slice(0, block.lastIndexOf('</tool_call>'))
+    const events = expectChunkInvariant(`Reading ${cut}`, { dialect: 'hermes' })
+    expect(calls(events)).toEqual([call])
+    expect(codes(events)).toEqual(['unclosed-wrapper'])
+    expect(events.flatMap((e) => (e.type === 'tool-call' ? [e.raw] : []))).toEqual([cut])
+  })
+
+  it('should not support a block cut inside a call or inside its closer: text, unterminated-block', () => {
+    const block = formatToolCalls([call, other], { dialect: 'kimi-k2' })
+    for (const input of [block.slice(0, block.indexOf('src/a') + 2), block.slice(0, block.length - 5)]) {
+      const events = expectChunkInvariant(`Go ${input}`, { dialect: 'kimi-k2' })
+      expect(calls(events), input).toEqual([])
+      expect(codes(events), input).toEqual(['unterminated-block'])
+    }
+  })
+})

@@ -31,8 +31,8 @@ export interface RepairReport {
  * `streamArguments`…) without `tools`, `quoted` and `thinking`, which each
  * request's body gives. Without `dialect` or `grammar`, the body's `model`
  * picks the dialect when `dialectForModel` names one the sieve reads
- * (`qwen3-coder`, `seed-oss`, `minimax-m2`); any other model is read with the
- * default grammar.
+ * (`qwen3-coder`, `hermes`, `glm`, `kimi-k2`, `mistral`…); any other model is
+ * read with the default grammar.
  */
 export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCarried> {
   /**

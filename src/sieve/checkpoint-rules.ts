@@ -64,6 +64,16 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
   }
   check(s.noHoldUntil >= -1, f('noHoldUntil'), 'is below -1')
   if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= maxDepth, f('paragraphEnd'), 'is out of range')
+  const anchored = ctx.lexer.grammar.blocks?.json?.anchored
+  check(s.started === undefined || anchored !== undefined, f('started'), 'is set, and the grammar has no blocks anchored at the message start')
+  if (anchored !== undefined && s.started === undefined) {
+    // still at the message start: nothing but blanks went out, an optional opener's start may wait
+    check(s.capture === null && s.hold === null && s.mode === modes.prose && s.carry === null && s.deferred === null && s.candidate === null, f('started'), 'is missing past the message start')
+    // at the start an optional opener's start; after a block, a separator's start, or a separator and blanks
+    const held = s.started === 'separator' ? (anchored.separator ?? []).some((o) => (o.startsWith(s.pending) && o !== s.pending) || (s.pending.startsWith(o) && s.pending.length <= maxBefore && s.pending.slice(o.length).trim() === '')) : (anchored.open ?? []).some((o) => o.startsWith(s.pending) && o !== s.pending)
+    check(s.pending === '' || held, f('pending'), 'is not the start of an opener at the message start')
+    check(s.started !== 'separator' || (anchored.separator ?? []).length > 0, f('started'), 'is after a block, and the grammar has no separators between blocks')
+  }
   const inCapture = captureModes.has(s.mode)
   check(inCapture === (s.capture !== null), f('mode'), s.capture === null ? `is a block's (${s.mode}) with no capture` : `is not a block's (${s.mode}) with a capture`)
   check((s.mode === modes.skip) === (s.skip !== null), f('skip'), s.skip === null ? 'is missing in skip mode' : 'is set outside skip mode')
@@ -162,7 +172,7 @@ function checkJson(s: DriverState, ctx: RuleContext, at: string): void {
   const inValue = st.phase === phases.first || st.phase === phases.value
   check(inValue === (st.stack !== ''), f('stack'), inValue ? 'is empty inside the value' : 'is set outside the value')
   check(st.phase !== phases.first || st.stack.length === 1, f('stack'), 'holds more than the first bracket')
-  check(st.str <= 2 && (st.str === 0 || st.phase === phases.value), f('str'), 'is not a place in or out of a string')
+  check(st.str <= (spec?.python === true ? 4 : 2) && (st.str === 0 || st.phase === phases.value), f('str'), 'is not a place in or out of a string')
   check(st.sep === '' || (st.phase === phases.sep && (spec!.head ?? []).some((h) => h.startsWith(st.sep) && h !== st.sep)), f('sep'), 'is not the start of a head separator')
   check(st.phase !== phases.sep || (spec!.head ?? []).length > 0, f('phase'), 'is in a head separator, and the grammar has none')
   check(cap.overflow ? st.phase >= phases.value : cap.tokens.length > 0 && categoryOf(ctx.lexer, cap.tokens[0]!) === 'WrapperOpen', f('phase'), 'does not fit the capture')

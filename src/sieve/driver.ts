@@ -183,41 +183,59 @@ export class Driver implements DriverCore, RunHost {
     const text = s.pending + chunk
     s.pending = ''
     const n = text.length
-    let i = 0
-    // blanks before anything else are text either way (a held separator or opener start is no blank)
-    while (i < n && isBlank(text.charCodeAt(i))) i++
-    if (i > 0) {
-      const blanks = text.slice(0, i)
-      this.out.text(blanks)
-      s.lineState = lineStateBefore(blanks, i, s.lineState)
-      s.pos += i
+    let out = 0
+    // text[0, k) is text whatever comes next: out now
+    const emit = (k: number): void => {
+      if (k <= out) return
+      const piece = text.slice(out, k)
+      this.out.text(piece)
+      s.lineState = lineStateBefore(piece, piece.length, s.lineState)
+      s.pos += piece.length
+      out = k
     }
-    if (i === n) return null
-    const between = s.started === 'separator'
-    const lits = (between ? spec.separator : spec.open) ?? []
-    const o = lits.find((x) => text.startsWith(x, i))
-    if (o === undefined && lits.some((x) => n - i < x.length && x.startsWith(text.slice(i)))) {
-      // `<|python_` (or a separator's start) at the chunk's end: the next chunk says whether it is one
-      s.pending = text.slice(i)
+    const hold = (from: number): null => {
+      emit(from)
+      s.pending = text.slice(from)
       this.knownTail(null)
       return null
     }
+    // the message goes on with text from `at`: nothing after it opens a block
+    const opened = (at: number): string => {
+      emit(at)
+      s.started = true
+      return text.slice(at)
+    }
+    // blanks before anything else are text either way; those of the last line say whether what follows is
+    // indented code, and wait (at most `maxBefore` of them) with what follows until it decides
+    let i = 0
+    let line = 0
+    while (i < n && isBlank(text.charCodeAt(i))) {
+      const c = text.charCodeAt(i++)
+      if (c === 0x0a || c === 0x0d) line = i
+      else if (i - line > maxBefore) return opened(line)
+    }
+    if (i === n) return hold(line)
+    // four columns of indentation (a tab is up to four): indented code, which is text (Markdown)
+    const indent = text.slice(line, i)
+    if (indent.includes('\t') || indent.length >= 4) return opened(line)
+    const between = s.started === 'separator'
+    const lits = (between ? spec.separator : spec.open) ?? []
+    const o = lits.find((x) => text.startsWith(x, i))
+    // `<|python_` (or a separator's start) at the chunk's end: the next chunk says whether it is one
+    if (o === undefined && lits.some((x) => n - i < x.length && x.startsWith(text.slice(i)))) return hold(line)
     let v = i
     if (between) {
       // between calls: the separator, blanks, and only then the value; the separator and blanks are the next block's opener
-      if (o === undefined) return this.opened(text, i)
+      if (o === undefined) return opened(i)
       v += o.length
       while (v < n && isBlank(text.charCodeAt(v))) v++
-      if (v === n && v - i <= maxBefore) {
-        s.pending = text.slice(i)
-        this.knownTail(null)
-        return null
-      }
-      if (v === n) return this.opened(text, i)
+      if (v - i > maxBefore) return opened(i)
+      if (v === n) return hold(line)
     } else if (o !== undefined) v += o.length
     const c = text.charCodeAt(v)
     // after an optional opener the block's scanner decides; without one, the value's first bracket does
-    if ((o === undefined || between) && !((c === 0x7b && spec.values.includes('object')) || (c === 0x5b && spec.values.includes('array')))) return this.opened(text, i)
+    if ((o === undefined || between) && !((c === 0x7b && spec.values.includes('object')) || (c === 0x5b && spec.values.includes('array')))) return opened(i)
+    emit(i)
     s.started = true
     const image = text.slice(i, v)
     const opener = tokenOf(this.lexer.typeByName.get(`${modes.jsonBlock}.AnchorOpen`)!, image, NaN)
@@ -233,12 +251,6 @@ export class Driver implements DriverCore, RunHost {
   /** Whether the reading stands where a value may open a block anchored at the message start (`DriverState.started`). */
   private startsOpen(): boolean {
     return this.s.started !== true && this.s.mode === modes.prose && this.lexer.grammar.blocks?.json?.anchored !== undefined
-  }
-
-  /** The message goes on with text at `text[at]`: nothing after it opens a block there; returns the rest to read as prose. */
-  private opened(text: string, at: number): string {
-    this.s.started = true
-    return text.slice(at)
   }
 
   /** `text` (from the position, the pending tail in it) read by a JSON block's scanner; returns what is left to read as a chunk of its own. */

@@ -12,14 +12,20 @@ import type { BlockSpec, DialectPack } from '../dialects/types.js'
 import { anchoredDelimiters } from '../dialects/grammar.js'
 import type { Node } from '../values/node.js'
 import { readSpec } from './read-json-end.js'
+import { parseJson } from '../values/json.js'
+import { isPlainObject } from '../values/own.js'
 import { ReadError, Scan } from './read-scan.js'
 import { readPythonCall } from './read-values.js'
 
 /** A call of the block: its arguments as written (`params`) or as one object (`body`), `end` the offset just past its markup. */
 export interface AnchoredCall { name: string; id?: string; params: Array<[string, Node]> | null; body: Record<string, unknown> | null; end: number }
 
-/** What the reader gives: the calls, or why the block is not one (the sieve's `WholeReader` answer). */
-export type AnchoredResult = { ok: true; calls: AnchoredCall[] } | { ok: false; reason: string }
+/**
+ * What the reader gives: the calls, or why the block is not one (the
+ * sieve's `WholeReader` answer). `diagnostics: []`: the value is plain data,
+ * not a call gone wrong (`{"answer": 42}`, `[]`): text with no diagnostic.
+ */
+export type AnchoredResult = { ok: true; calls: AnchoredCall[] } | { ok: false; reason: string; diagnostics?: [] }
 
 /** Whether `text` is a block of `pack` anchored at the message start: it begins with one's optional opener, or with a value one may open with. */
 export function isAnchoredBlock(pack: DialectPack, text: string): boolean {
@@ -34,11 +40,24 @@ export function readAnchoredBlock(pack: DialectPack, text: string): AnchoredResu
     // a block after another opens with the separator between them (`; {…}`), the first with its optional opener, if any
     const opener = d.separator !== undefined && text.startsWith(d.separator) ? d.separator : d.open.filter((o) => text.startsWith(o)).sort((a, b) => b.length - a.length)[0] ?? ''
     const spec = pack.blocks[i]!
-    const r = spec.call.arguments.kind === 'python-kwargs' ? readPythonList(spec, text, opener.length) : readSpec(spec, text, opener.length, text.length, true)
-    if (r.ok) return r
+    const python = spec.call.arguments.kind === 'python-kwargs'
+    const r = python ? readPythonList(spec, text, opener.length) : readSpec(spec, text, opener.length, text.length, true)
+    if (r.ok && r.calls.length > 0) return r
+    if (r.ok || (!python && isData(spec, text.slice(opener.length)))) return { ok: false, reason: 'the value is data, not a call', diagnostics: [] }
+    if (python && (r as AnchoredResult & { ok: false }).diagnostics !== undefined) return r
     why = r.reason
   }
   return { ok: false, reason: why }
+}
+
+/** Whether `value` is JSON none of whose objects (the value, or an array's items) has the call's name field: data, not a call gone wrong. */
+function isData(spec: BlockSpec, value: string): boolean {
+  const parsed = parseJson(value)
+  if (!parsed.ok) return false
+  const field = spec.call.name.from === 'json-field' ? spec.call.name.field : null
+  if (field === null) return false
+  const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
+  return !items.some((item) => isPlainObject(item) && Object.prototype.hasOwnProperty.call(item, field))
 }
 
 /** `[f(a=1), g(b='x')]` from `from` on: one call per item, each the callee and its keyword arguments. */
@@ -62,6 +81,8 @@ function readPythonList(spec: BlockSpec, text: string, from: number): AnchoredRe
     }
     scan.blanks()
     if (!scan.done()) return { ok: false, reason: 'text follows the list of calls' }
+    // `[]`: an empty list, no call gone wrong
+    if (calls.length === 0) return { ok: false, reason: 'the list holds no call', diagnostics: [] }
     return { ok: true, calls }
   } catch (e) {
     if (e instanceof ReadError) return { ok: false, reason: e.message }

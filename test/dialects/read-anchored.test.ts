@@ -109,13 +109,21 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
     expect(codes(events)).toEqual(['unterminated-block'])
   })
 
-  it('should not support a value that is not a call: text, malformed-block', () => {
-    const broken = dialect === 'pythonic' ? ["[read_file(path='src/a.ts' limit=40)] after", '[read_file] after', '[f(x=1), 42] after'] : [block.replace('"src/a.ts"', 'src/a.ts') + ' after', `${block.replace('"name"', '"title"')} after`]
+  it('should not support a call that is broken: text, malformed-block', () => {
+    const broken = dialect === 'pythonic' ? ["[read_file(path='src/a.ts' limit=40)] after", '[read_file] after', '[f(x=1), 42] after'] : [block.replace('"src/a.ts"', 'src/a.ts') + ' after', `${block.replace('"read_file"', '42')} after`]
     for (const input of broken) {
       const events = one(input)
       expect(calls(events), input).toEqual([])
       expect(textOf(events), input).toBe(input)
       expect(codes(events), input).toEqual(['malformed-block'])
+    }
+  })
+
+  it('should not support a value that is data, not a call: text, no diagnostic', () => {
+    const data = dialect === 'pythonic' ? ['[] then', ' []'] : dialect === 'llama3-json' ? ['{"answer": 42} is it', '{"parameters": {}}', '{}'] : ['[] then', '[{"answer": 42}, {"b": [1]}] ok', '[{}]']
+    for (const input of data) {
+      const events = one(input)
+      expect(events, input).toEqual([{ type: 'text', text: input }])
     }
   })
 

@@ -240,3 +240,17 @@ describe('the blocks.json.anchored grammar field', () => {
     }
   })
 })
+
+describe('quoted calls in blocks anchored at the message start', () => {
+  it('should not support a call the user quoted anywhere, echoed at the message start', () => {
+    for (const [dialect, variant] of layouts) {
+      const block = formatToolCalls([call], { dialect, variant })
+      const quoted = [`Why does \`${block}\` fail? And {not json] or [x, then`]
+      const events = expectChunkInvariant(`${block} is what you asked about.`, { dialect, quoted })
+      expect(calls(events), dialect).toEqual([])
+      expect(codes(events), dialect).toEqual(['quoted-example'])
+      // a call the user did not quote is a call
+      expect(calls(expectChunkInvariant(formatToolCalls([other], { dialect, variant }), { dialect, quoted })), dialect).toEqual([other])
+    }
+  })
+})

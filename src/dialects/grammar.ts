@@ -75,16 +75,18 @@ export function jsonDelimiters(pack: DialectPack): Array<{ open: string[]; head?
 /**
  * Each block spec anchored at the message start that ends with its JSON
  * (`JsonBlocks.anchored`): the openers it may leave out (none, or an
- * optional literal) and its value, an object (one call) or an array of
- * calls; null for a spec that is not one.
+ * optional literal), its value, an object (one call) or an array of calls,
+ * the separator between such blocks and the closers it may leave out (its
+ * trailing tokens); null for a spec that is not one.
  */
-export function anchoredDelimiters(pack: DialectPack): Array<{ open: string[]; value: 'object' | 'array'; separator?: string } | null> {
+export function anchoredDelimiters(pack: DialectPack): Array<{ open: string[]; value: 'object' | 'array'; separator?: string; close: string[] } | null> {
   return pack.blocks.map((b) => {
     if (b.anchored !== true || b.close.kind !== 'json-end') return null
     if (b.open.kind !== 'literal' || b.open.optional !== true) return null
     // calls one after another, each a block of its own (`{…}; {…}`): the separator without its blanks
     const sep = b.array !== true && b.separator?.as === 'block' ? b.separator.write.trim() : ''
-    return { open: b.open.text, value: b.array === true ? 'array' : 'object', ...(sep === '' ? {} : { separator: sep }) }
+    // its trailing tokens (`<|python_end|>`, `<|eom_id|>`) are closers it may leave out, right after the value
+    return { open: b.open.text, value: b.array === true ? 'array' : 'object', ...(sep === '' ? {} : { separator: sep }), close: b.trailing ?? [] }
   })
 }
 
@@ -175,6 +177,7 @@ function buildWhole(pack: DialectPack): Grammar {
     for (const t of d.open) anchorOpen.add(t)
     values.add(d.value)
     if (d.separator !== undefined) separators.add(d.separator)
+    for (const t of d.close) jsonClose.add(t)
   }
   const anchored = values.size === 0 ? {} : { anchored: { ...(anchorOpen.size === 0 ? {} : { open: [...anchorOpen] }), values: [...values], ...(separators.size === 0 ? {} : { separator: [...separators] }) } }
   const python = values.size > 0 && pack.values.strings === 'python' ? { python: true } : {}

@@ -40,10 +40,13 @@ export function readAnchoredBlock(pack: DialectPack, text: string): AnchoredResu
     // a block after another opens with the separator between them (`; {…}`), the first with its optional opener, if any
     const opener = d.separator !== undefined && text.startsWith(d.separator) ? d.separator : d.open.filter((o) => text.startsWith(o)).sort((a, b) => b.length - a.length)[0] ?? ''
     const spec = pack.blocks[i]!
+    // a trailing token right after the value is the block's (`<|python_end|>`)
+    const closer = d.close.find((c) => text.endsWith(c) && text.length - c.length > opener.length)
+    const end = text.length - (closer?.length ?? 0)
     const python = spec.call.arguments.kind === 'python-kwargs'
-    const r = python ? readPythonList(spec, text, opener.length) : readSpec(spec, text, opener.length, text.length, true)
+    const r = python ? readPythonList(spec, text, opener.length, end) : readSpec(spec, text, opener.length, end, true)
     if (r.ok && r.calls.length > 0) return r
-    if (r.ok || (!python && isData(spec, text.slice(opener.length)))) return { ok: false, reason: 'the value is data, not a call', diagnostics: [] }
+    if (r.ok || (!python && isData(spec, text.slice(opener.length, end)))) return { ok: false, reason: 'the value is data, not a call', diagnostics: [] }
     if (python && (r as AnchoredResult & { ok: false }).diagnostics !== undefined) return r
     why = r.reason
   }
@@ -61,8 +64,8 @@ function isData(spec: BlockSpec, value: string): boolean {
 }
 
 /** `[f(a=1), g(b='x')]` from `from` on: one call per item, each the callee and its keyword arguments. */
-function readPythonList(spec: BlockSpec, text: string, from: number): AnchoredResult {
-  const scan = new Scan(text, from, text.length)
+function readPythonList(spec: BlockSpec, text: string, from: number, to: number): AnchoredResult {
+  const scan = new Scan(text, from, to)
   try {
     scan.blanks()
     const one = spec.array !== true

@@ -254,3 +254,25 @@ describe('quoted calls in blocks anchored at the message start', () => {
     }
   })
 })
+
+describe('the trailing tokens of blocks anchored at the message start', () => {
+  it('should support a trailing token right after the value, part of the block, and a start of one that is not it', () => {
+    const cases: Array<[string, string, string]> = [
+      ['llama3-json', '{"name": "read_file", "parameters": {"path": "src/a.ts", "limit": 40}}', '<|eom_id|>'],
+      ['llama3-json', '<|python_tag|>{"name": "read_file", "parameters": {"path": "src/a.ts", "limit": 40}}', '<|eot_id|>'],
+      ['pythonic', "<|python_start|>[read_file(path='src/a.ts', limit=40)]", '<|python_end|>'],
+    ]
+    for (const [dialect, block, token] of cases) {
+      const events = expectChunkInvariant(`${block}${token} ok`, { dialect })
+      expect(calls(events), token).toEqual([call])
+      expect(textOf(events), token).toBe(' ok')
+      const raw = events.find((e) => e.type === 'tool-call')
+      expect(raw?.type === 'tool-call' && raw.raw, token).toBe(block + token)
+      for (const [input, text] of [[`${block}${token.slice(0, 4)}`, token.slice(0, 4)], [`${block} ${token}`, ` ${token}`]]) {
+        const e = expectChunkInvariant(input!, { dialect })
+        expect(calls(e), input).toEqual([call])
+        expect(textOf(e), input).toBe(text)
+      }
+    }
+  })
+})

@@ -276,3 +276,19 @@ describe('the trailing tokens of blocks anchored at the message start', () => {
     }
   })
 })
+
+describe('lists of packs with blocks at the message start', () => {
+  it('should support one beside a pack with JSON openers, and beside another at the start', () => {
+    const cases: Array<[string[], string, string[], string]> = [
+      [['llama3-json', 'mistral'], '{"name": "read_file", "parameters": {"path": "src/a.ts", "limit": 40}} then [TOOL_CALLS][{"name": "list_dir", "arguments": {"path": "."}}] and {"name": "x", "parameters": {}}', ['read_file', 'list_dir'], ' then  and {"name": "x", "parameters": {}}'],
+      [['mistral', 'pythonic'], "[read_file(path='src/a.ts', limit=40)] then [TOOL_CALLS][{\"name\": \"list_dir\", \"arguments\": {\"path\": \".\"}}]", ['read_file', 'list_dir'], ' then '],
+      [['xlam', 'llama3-json'], '{"name": "read_file", "parameters": {"path": "src/a.ts", "limit": 40}}; {"name": "list_dir", "arguments": {"path": "."}} x', ['read_file', 'list_dir'], ' x'],
+      [['pythonic', 'xlam'], '[{"name": "read_file", "arguments": {"path": "src/a.ts", "limit": 40}}] x [list_dir(path=\'.\')]', ['read_file'], " x [list_dir(path='.')]"],
+    ]
+    for (const [dialect, input, names, text] of cases) {
+      const events = expectChunkInvariant(input, { dialect })
+      expect(calls(events).map((c) => c.name), dialect.join('+')).toEqual(names)
+      expect(textOf(events), dialect.join('+')).toBe(text)
+    }
+  })
+})

@@ -10,9 +10,11 @@
  *   by the pack's reader once it closes (`read-block.ts`): Hermes, GLM,
  *   Kimi, DeepSeek V3… So is a block from a literal opener to the end of
  *   the JSON value after it (`read-json-end.ts`): Mistral, Granite,
- *   Phi-4-mini's `functools`, Apertus. A block spec anchored at the message
- *   start, or opened by a pattern, is not read: such a pack is read by its
- *   other specs only, and one with none is refused.
+ *   Phi-4-mini's `functools`, Apertus; and a JSON or Python value that
+ *   opens the message, with no opener or an optional one (Llama 3.1's bare
+ *   `{"name": …}`, Llama 3.2's `[f(a=1)]`, xLAM's `[{…}]`). A block spec
+ *   opened by a pattern is not read: such a pack is read by its other specs
+ *   only, and one with none is refused.
  *
  * A pack that fits neither is refused at creation, naming what the reader lacks.
  */
@@ -70,10 +72,29 @@ export function jsonDelimiters(pack: DialectPack): Array<{ open: string[]; head?
   })
 }
 
-/** The indexes of the block specs read whole: delimited by literals, or ending with their JSON. */
+/**
+ * Each block spec anchored at the message start that ends with its JSON
+ * (`JsonBlocks.anchored`): the openers it may leave out (none, or an
+ * optional literal), its value, an object (one call) or an array of calls,
+ * the separator between such blocks and the closers it may leave out (its
+ * trailing tokens); null for a spec that is not one.
+ */
+export function anchoredDelimiters(pack: DialectPack): Array<{ open: string[]; value: 'object' | 'array'; separator?: string; close: string[] } | null> {
+  return pack.blocks.map((b) => {
+    if (b.anchored !== true || b.close.kind !== 'json-end') return null
+    if (b.open.kind !== 'literal' || b.open.optional !== true) return null
+    // calls one after another, each a block of its own (`{…}; {…}`): the separator without its blanks
+    const sep = b.array !== true && b.separator?.as === 'block' ? b.separator.write.trim() : ''
+    // its trailing tokens (`<|python_end|>`, `<|eom_id|>`) are closers it may leave out, right after the value
+    return { open: b.open.text, value: b.array === true ? 'array' : 'object', ...(sep === '' ? {} : { separator: sep }), close: b.trailing ?? [] }
+  })
+}
+
+/** The indexes of the block specs read whole: delimited by literals, ending with their JSON, or anchored at the message start. */
 export function wholeSpecs(pack: DialectPack): number[] {
   const json = jsonDelimiters(pack)
-  return wholeDelimiters(pack).flatMap((d, i) => (d === null && json[i] === null ? [] : [i]))
+  const anchored = anchoredDelimiters(pack)
+  return wholeDelimiters(pack).flatMap((d, i) => (d === null && json[i] === null && anchored[i] === null ? [] : [i]))
 }
 
 /** Why `pack` is not read by tags, or null: it is. */
@@ -148,7 +169,19 @@ function buildWhole(pack: DialectPack): Grammar {
       for (const t of d.head) head.add(t)
     }
   }
-  const json = jsonOpen.size === 0 ? {} : { json: { open: [...jsonOpen], ...(head === null ? {} : { head: [...head] }), ...(jsonClose.size === 0 ? {} : { close: [...jsonClose] }) } }
+  const anchorOpen = new Set<string>()
+  const values = new Set<'object' | 'array'>()
+  const separators = new Set<string>()
+  for (const d of anchoredDelimiters(pack)) {
+    if (d === null) continue
+    for (const t of d.open) anchorOpen.add(t)
+    values.add(d.value)
+    if (d.separator !== undefined) separators.add(d.separator)
+    for (const t of d.close) jsonClose.add(t)
+  }
+  const anchored = values.size === 0 ? {} : { anchored: { ...(anchorOpen.size === 0 ? {} : { open: [...anchorOpen] }), values: [...values], ...(separators.size === 0 ? {} : { separator: [...separators] }) } }
+  const python = values.size > 0 && pack.values.strings === 'python' ? { python: true } : {}
+  const json = jsonOpen.size === 0 && values.size === 0 ? {} : { json: { open: [...jsonOpen], ...(head === null ? {} : { head: [...head] }), ...(jsonClose.size === 0 ? {} : { close: [...jsonClose] }), ...anchored, ...python } }
   const xml = defaultGrammar.frames.find((f) => f.name === 'xml')!
   return validateGrammar({
     name: `dialect:${pack.name}`,

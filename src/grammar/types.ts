@@ -133,12 +133,37 @@ export interface Grammar {
  * anything else is text (a mention of the token).
  */
 export interface JsonBlocks {
-  /** The openers, written exactly; none is also an opener or closer of `Grammar.blocks`. */
+  /** The openers, written exactly; none is also an opener or closer of `Grammar.blocks`. Empty only with {@link anchored}. */
   open: string[]
   /** The separators between a head and its value (empty: the value follows the head directly); absent: no head, the value follows the opener (after blanks). */
   head?: string[]
   /** Closers that may follow the value right after its last bracket, part of the block when they do. */
   close?: string[]
+  /**
+   * A block that may open the message with no opener (Llama 3.1's bare
+   * `{"name": …}`, Llama 3.2's `[f(a=1)]`, xLAM's `[{…}]`): the answer's
+   * first non-blank text (after the reasoning) is one of `values` (an
+   * object `{`, an array `[`), or one of `open` (an opener the model may
+   * leave out, `<|python_tag|>`) and then one. Later in the message no
+   * value is a block: JSON in prose is text.
+   */
+  anchored?: AnchoredBlocks
+  /** The values are Python's (`[f(a='x')]`): strings may be single-quoted too, an array's first item may be a callee. Default false: JSON. */
+  python?: boolean
+}
+
+/** The blocks of {@link JsonBlocks.anchored}: at the message start, with no opener or an optional one. */
+export interface AnchoredBlocks {
+  /** Openers the model may write before the value (none of them a {@link JsonBlocks.open} or a closed block's delimiter). */
+  open?: string[]
+  /** What the value may be: `object`, `array`, or both. */
+  values: Array<'object' | 'array'>
+  /**
+   * Separators between blocks that are calls (Llama 3.1's `{…}; {…}`): right
+   * after one, blanks, one of these, blanks and a value open the next
+   * block. Anything else there is text, and nothing after it is anchored.
+   */
+  separator?: string[]
 }
 
 /** A patch for {@link extendGrammar}: names and frames are added, other fields replaced. */

@@ -4,7 +4,7 @@
  * field, e.g. `frames[1].open[0][2].max`, and says what is wrong with it.
  */
 import { GrammarError } from '../errors.js'
-import type { Frame, FrameSequence, Grammar, GrammarPatch, Role, RoleName } from './types.js'
+import type { Frame, FrameSequence, Grammar, AnchoredBlocks, GrammarPatch, Role, RoleName } from './types.js'
 import { withDerived } from './derived.js'
 
 export const roleKeys: readonly Role[] = ['wrapper', 'invoke', 'parameter']
@@ -347,14 +347,31 @@ function literalBlocks(value: unknown): NonNullable<Grammar['blocks']> {
     if (open.length === 0) fail('blocks.open', 'must name at least one delimiter')
     return { open, close }
   }
-  const json = object(raw.json, 'blocks.json', ['open', 'head', 'close'])
-  const jsonOpen = list(json.open, 'blocks.json.open', true)
+  const json = object(raw.json, 'blocks.json', ['open', 'head', 'close', 'anchored', 'python'])
+  const anchored = json.anchored === undefined ? undefined : anchoredBlocks(json.anchored)
+  const jsonOpen = list(json.open, 'blocks.json.open', anchored === undefined)
   const taken = new Set([...open, ...close])
   jsonOpen.forEach((o, i) => { if (taken.has(o)) fail(at('blocks.json.open', i), `${describe(o)} is a delimiter of blocks.open or blocks.close too`) })
   const head = json.head === undefined ? undefined : list(json.head, 'blocks.json.head', false)
   const jsonClose = json.close === undefined ? undefined : list(json.close, 'blocks.json.close', true)
   jsonClose?.forEach((c, i) => { if (jsonOpen.includes(c)) fail(at('blocks.json.close', i), `${describe(c)} is an opener too`) })
-  return { open, close, json: { open: jsonOpen, ...(head === undefined ? {} : { head }), ...(jsonClose === undefined ? {} : { close: jsonClose }) } }
+  anchored?.open?.forEach((o, i) => { if (taken.has(o) || jsonOpen.includes(o)) fail(at('blocks.json.anchored.open', i), `${describe(o)} is an opener or closer of another block too`) })
+  if (json.python !== undefined && typeof json.python !== 'boolean') fail('blocks.json.python', 'must be a boolean')
+  const python = json.python === true ? { python: true } : {}
+  return { open, close, json: { open: jsonOpen, ...(head === undefined ? {} : { head }), ...(jsonClose === undefined ? {} : { close: jsonClose }), ...(anchored === undefined ? {} : { anchored }), ...python } }
+}
+
+/** `blocks.json.anchored`: optional openers (none empty), and the kinds of value that may open the message. */
+function anchoredBlocks(value: unknown): AnchoredBlocks {
+  const raw = object(value, 'blocks.json.anchored', ['open', 'values', 'separator'])
+  const separator = raw.separator === undefined ? undefined : strings(raw.separator, 'blocks.json.anchored.separator')
+  separator?.forEach((o, i) => { if (o.trim() === '') fail(at('blocks.json.anchored.separator', i), 'must not be blank') })
+  const open = raw.open === undefined ? undefined : strings(raw.open, 'blocks.json.anchored.open')
+  open?.forEach((o, i) => { if (o === '') fail(at('blocks.json.anchored.open', i), 'must not be empty') })
+  const values = strings(raw.values, 'blocks.json.anchored.values')
+  if (values.length === 0) fail('blocks.json.anchored.values', 'must name at least one of object, array')
+  values.forEach((v, i) => { if (v !== 'object' && v !== 'array') fail(at('blocks.json.anchored.values', i), 'must be object or array') })
+  return { ...(open === undefined ? {} : { open }), values: [...new Set(values)] as AnchoredBlocks['values'], ...(separator === undefined ? {} : { separator }) }
 }
 
 /**

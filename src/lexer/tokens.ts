@@ -141,7 +141,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     closes.get('wrapper')!.push([literalFrame, compileLiterals(blocks.close)])
   }
   // a block that ends with its JSON has only an opener, which leads into the driver's scanner
-  if (blocks?.json !== undefined) opens.get('wrapper')!.push([jsonFrame, compileLiterals(blocks.json.open)])
+  if (blocks?.json !== undefined && blocks.json.open.length > 0) opens.get('wrapper')!.push([jsonFrame, compileLiterals(blocks.json.open)])
   const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
   const tagEnd = compileTagEnd(grammar)
   // models write `<![cdata[` too; `]]>` has no letters
@@ -353,6 +353,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   // A block that ends with its JSON: the driver's scanner reads the text, handed over whole
   out[modes.jsonBlock] = [f.make(`${modes.jsonBlock}.ValueText`, 'ValueText', null, (t, o) => [t.substring(o)], anyChar(), true)]
+  if (blocks?.json?.anchored !== undefined) {
+    // the opener of a block at the message start (empty, or an opener it may leave out): the driver makes it, the lexer never matches it
+    const anchor = f.make(`${modes.jsonBlock}.AnchorOpen`, 'WrapperOpen', null, () => null, [], false, 'wrapper')
+    f.info.get(anchor)!.frame = literalFrame
+    out[modes.jsonBlock].push(anchor)
+  }
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
   // that balances the block's opener.

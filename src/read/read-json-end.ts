@@ -45,7 +45,7 @@ export function readJsonEndBlock(pack: DialectPack, text: string): JsonEndResult
 }
 
 /** `text[from, to)`, what follows the opener, read as `spec` reads it. */
-function readSpec(spec: BlockSpec, text: string, from: number, to: number): JsonEndResult {
+export function readSpec(spec: BlockSpec, text: string, from: number, to: number, needsArguments = false): JsonEndResult {
   const c = spec.call
   let at = from
   let headName: string | null = null
@@ -87,15 +87,15 @@ function readSpec(spec: BlockSpec, text: string, from: number, to: number): Json
   const ends = spec.array === true ? elementEnds(text, lead) : [to]
   const calls: JsonEndCall[] = []
   for (const [k, item] of items.entries()) {
-    const call = callOf(spec, item, ends[k] ?? to)
+    const call = callOf(spec, item, ends[k] ?? to, needsArguments)
     if (typeof call === 'string') return { ok: false, reason: call }
     calls.push(call)
   }
   return { ok: true, calls }
 }
 
-/** One call object of `spec`'s block; a string: why it is not one. */
-function callOf(spec: BlockSpec, item: unknown, end: number): JsonEndCall | string {
+/** One call object of `spec`'s block; a string: why it is not one. `needsArguments`: an object with no arguments field is none (a bare `{"name": …}` is as likely data). */
+function callOf(spec: BlockSpec, item: unknown, end: number, needsArguments: boolean): JsonEndCall | string {
   const c = spec.call
   if (!isPlainObject(item)) return 'a call is not a JSON object'
   const obj = item as Record<string, unknown>
@@ -111,6 +111,7 @@ function callOf(spec: BlockSpec, item: unknown, end: number): JsonEndCall | stri
     const a = c.arguments
     if (a.kind === 'json' && a.field !== undefined) {
       const field = [a.field, ...(a.aliases ?? [])].find((f) => Object.prototype.hasOwnProperty.call(obj, f))
+      if (field === undefined && needsArguments) return `a call object has no ${[a.field, ...(a.aliases ?? [])].map((f) => JSON.stringify(f)).join(' or ')} field`
       args = field === undefined ? {} : obj[field]
       if (typeof args === 'string' && a.serialised === true) {
         const inner = parseJson(args)

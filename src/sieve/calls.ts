@@ -49,7 +49,8 @@ export interface WholeCall {
  * (`unclosedWrapper`); without it, a cut block (GLM's pairs, which may go
  * on) is text.
  */
-export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string }) & { endsCalls?: boolean }
+/** `diagnostics` on a refusal replace the default `malformed-block` (none: the block was data, not a call gone wrong). */
+export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }) & { endsCalls?: boolean }
 
 /**
  * Inputs nested deeper than this are not handed to the validator: it

@@ -71,7 +71,7 @@ function emitFailed(d: DriverCore, cap: Capture, text: string, outcome: BlockOut
   else if (cap.invokeSeen) d.diagnostic('malformed-block', `block released as text: ${outcome.reason}`, cap.start, cap.start + text.length)
 }
 
-export function completeBlock(d: DriverCore, cap: Capture): void {
+export function completeBlock(d: DriverCore, cap: Capture): boolean {
   d.s.capture = null
   d.stats.blocksParsed++
   const text = joined(cap.tokens)
@@ -83,6 +83,7 @@ export function completeBlock(d: DriverCore, cap: Capture): void {
   const cut = cap.repairedCdata
   // the repair is reported with the calls it made; a block released as text (a quoted example) repaired nothing
   if (called && cut !== undefined) d.diagnostic('repaired-cdata', 'a CDATA section had no ]]> when the stream ended: it was cut at its parameter\'s closer', cut.start, cut.end)
+  return called
 }
 
 /**

@@ -64,6 +64,19 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
   }
   check(s.noHoldUntil >= -1, f('noHoldUntil'), 'is below -1')
   if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= maxDepth, f('paragraphEnd'), 'is out of range')
+  const anchored = ctx.lexer.grammar.blocks?.json?.anchored
+  check(s.started === undefined || anchored !== undefined, f('started'), 'is set, and the grammar has no blocks anchored at the message start')
+  if (anchored !== undefined && s.started === undefined) {
+    // still at the message start: nothing but blanks went out, an optional opener's start may wait
+    check(s.capture === null && s.hold === null && s.mode === modes.prose && s.carry === null && s.deferred === null && s.candidate === null, f('started'), 'is missing past the message start')
+    // at the start an optional opener's start; after a block, a separator's start, or a separator and blanks
+    // (after the blanks of its line, which wait with it: at most three columns of them before a value)
+    const indent = /^[ \t]*/.exec(s.pending)![0]
+    const rest = s.pending.slice(indent.length)
+    const held = indent.length <= maxBefore && (rest === '' || (s.started === 'separator' ? (anchored.separator ?? []).some((o) => (o.startsWith(rest) && o !== rest) || (rest.startsWith(o) && rest.length <= maxBefore && rest.slice(o.length).trim() === '')) : (anchored.open ?? []).some((o) => o.startsWith(rest) && o !== rest)))
+    check(s.pending === '' || held, f('pending'), 'is not the start of an opener at the message start')
+    check(s.started !== 'separator' || (anchored.separator ?? []).length > 0, f('started'), 'is after a block, and the grammar has no separators between blocks')
+  }
   const inCapture = captureModes.has(s.mode)
   check(inCapture === (s.capture !== null), f('mode'), s.capture === null ? `is a block's (${s.mode}) with no capture` : `is not a block's (${s.mode}) with a capture`)
   check((s.mode === modes.skip) === (s.skip !== null), f('skip'), s.skip === null ? 'is missing in skip mode' : 'is set outside skip mode')
@@ -125,8 +138,8 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   for (let i = 0; i < cap.tokens.length; i++) {
     const t = cap.tokens[i]!
     const category = categoryOf(lexer, t)
-    // empty only where the driver makes it so: a self-closing invoke's closer, the closer of a CDATA cut at the stream's end
-    const empty = (category === 'InvokeClose' && i > 0 && lexer.infoByIdx[cap.tokens[i - 1]!.tokenTypeIdx]?.selfClose === true) || (category === 'CDataClose' && cap.repairedCdata !== undefined)
+    // empty only where the driver makes it so: a block at the message start with no opener, a self-closing invoke's closer, the closer of a CDATA cut at the stream's end
+    const empty = (i === 0 && t.tokenType.name === anchorOpen) || (category === 'InvokeClose' && i > 0 && lexer.infoByIdx[cap.tokens[i - 1]!.tokenTypeIdx]?.selfClose === true) || (category === 'CDataClose' && cap.repairedCdata !== undefined)
     if (t.image === '' && !empty) fail(`${at}capture.tokens[${i}]`, 'has an empty text')
     length += t.image.length
     if (category === 'InvokeOpen') invoke = true
@@ -140,6 +153,13 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   check(cap.overflow || cap.lastClose <= cap.tokens.length && (cap.lastClose === 0 || categoryOf(lexer, cap.tokens[cap.lastClose - 1]!) === 'InvokeClose'), f('lastClose'), 'is not after an invoke closer')
   lineState(cap.lineState, f('lineState'))
   check((cap.json !== undefined) === (s.mode === modes.jsonBlock), f('json'), cap.json === undefined ? 'is missing in a block that ends with its JSON' : 'is set in a block of another kind')
+  const anchored = ctx.lexer.grammar.blocks?.json?.anchored
+  const opener = cap.tokens[0]
+  if (opener?.tokenType.name === anchorOpen) {
+    const image = opener.image
+    const ok = image === '' || (anchored?.open ?? []).includes(image) || (anchored?.separator ?? []).some((o) => image.startsWith(o) && image.slice(o.length).trim() === '' && image.length <= maxBefore)
+    check(ok, f('tokens'), 'begins with an opener at the message start that is none of the grammar')
+  }
   if (cap.json !== undefined) checkJson(s, ctx, at)
   else check(s.mode !== modes.jsonBlock || s.pending === '', at + 'pending', 'is set inside a JSON block')
   if (s.raw !== null && !cap.overflow) {
@@ -148,6 +168,9 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
     check(k >= 0 && tagKey(cap.tokens[k]!.image) === s.raw, at + 'raw', 'is not the open parameter\'s tag')
   }
 }
+
+/** The type name of the opener of a block anchored at the message start (`lexer/tokens.ts`): empty, an optional opener, or a separator and blanks. */
+const anchorOpen = `${modes.jsonBlock}.AnchorOpen`
 
 /** A block that ends with its JSON: its scanner's state (`json-scan.ts`) is one the scanner can be in. */
 function checkJson(s: DriverState, ctx: RuleContext, at: string): void {
@@ -162,7 +185,7 @@ function checkJson(s: DriverState, ctx: RuleContext, at: string): void {
   const inValue = st.phase === phases.first || st.phase === phases.value
   check(inValue === (st.stack !== ''), f('stack'), inValue ? 'is empty inside the value' : 'is set outside the value')
   check(st.phase !== phases.first || st.stack.length === 1, f('stack'), 'holds more than the first bracket')
-  check(st.str <= 2 && (st.str === 0 || st.phase === phases.value), f('str'), 'is not a place in or out of a string')
+  check(st.str <= (spec?.python === true ? 4 : 2) && (st.str === 0 || st.phase === phases.value), f('str'), 'is not a place in or out of a string')
   check(st.sep === '' || (st.phase === phases.sep && (spec!.head ?? []).some((h) => h.startsWith(st.sep) && h !== st.sep)), f('sep'), 'is not the start of a head separator')
   check(st.phase !== phases.sep || (spec!.head ?? []).length > 0, f('phase'), 'is in a head separator, and the grammar has none')
   check(cap.overflow ? st.phase >= phases.value : cap.tokens.length > 0 && categoryOf(ctx.lexer, cap.tokens[0]!) === 'WrapperOpen', f('phase'), 'does not fit the capture')

@@ -64,7 +64,8 @@ export function checkStateShape(state: unknown): void {
     calls: nullable(object),
     deferred: nullable(object),
     candidate: nullable(object),
-  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate']))
+    started: (v) => v === true || v === 'separator',
+  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate', 'started']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {

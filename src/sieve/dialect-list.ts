@@ -17,7 +17,7 @@ import type { DialectPack } from '../dialects/types.js'
 import { defaultGrammar } from '../grammar/default.js'
 import { extendGrammar } from '../grammar/extend.js'
 import { validateGrammar } from '../grammar/load.js'
-import type { Grammar } from '../grammar/types.js'
+import type { Grammar, JsonBlocks } from '../grammar/types.js'
 import { blockDelimiters, readBlock } from '../read/read-block.js'
 
 /** A pack's literal delimiters, by block (null: a block not read whole, such as Qwen3-Coder's bare `<function=f>`, whose opener carries the name). */
@@ -84,10 +84,13 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   if (tag !== undefined && [...plainOpeners(tag)].some((o) => wholeOpeners.has(o))) throw invalid(`${tag.name} and ${whole.map((p) => p.name).join(', ')} open blocks alike, and ${tag.name} cannot be read whole: one of them per sieve`)
   const open = new Set<string>()
   const close = new Set<string>()
-  // blocks that end where their JSON ends: one pack's (their head rules are the grammar's, one set)
-  const jsonPacks = whole.filter((p) => readsWhole(p) && grammarOfDialect(p).blocks?.json !== undefined)
-  if (jsonPacks.length > 1) throw invalid(`${jsonPacks.map((p) => p.name).join(' and ')} both have blocks that end where their JSON ends: one of them per sieve`)
-  const json = jsonPacks.length === 1 ? grammarOfDialect(jsonPacks[0]!).blocks!.json : undefined
+  // blocks that end where their JSON ends: one pack's openers (their head rules are the grammar's, one set); blocks
+  // at the message start, every pack's (Llama's bare JSON beside Mistral's [TOOL_CALLS], xLAM's arrays beside it),
+  // with their closers and separators; the value a pack's reader does not read goes to the next
+  const jsonOf = (p: DialectPack): JsonBlocks | undefined => (readsWhole(p) ? grammarOfDialect(p).blocks?.json : undefined)
+  const openPacks = whole.filter((p) => (jsonOf(p)?.open.length ?? 0) > 0)
+  if (openPacks.length > 1) throw invalid(`${openPacks.map((p) => p.name).join(' and ')} both have blocks that end where their JSON ends: one of them per sieve`)
+  const json = mergeJson([...new Set([...openPacks, ...whole.filter((p) => jsonOf(p)?.anchored !== undefined)])].map((p) => jsonOf(p)!))
   for (const p of whole) {
     // a pack read whole has its grammar's blocks; one read by tags and moved here, its delimited blocks
     const own = readsWhole(p) ? grammarOfDialect(p).blocks : undefined
@@ -113,6 +116,24 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   // cut by the stream's end, a block is read only if every listed pack's calls end where they say
   if (whole.every(endsItsCalls)) readWhole.endsCalls = true
   return { grammar, readWhole }
+}
+
+/** The `blocks.json` of several packs, of which one at most has openers: its openers and heads, everyone's blocks at the message start and closers. */
+function mergeJson(all: readonly JsonBlocks[]): JsonBlocks | undefined {
+  if (all.length <= 1) return all[0]
+  const union = (lists: ReadonlyArray<readonly string[] | undefined>): string[] => [...new Set(lists.flatMap((l) => l ?? []))]
+  const withOpeners = all.find((j) => j.open.length > 0)
+  const anchored = all.flatMap((j) => (j.anchored === undefined ? [] : [j.anchored]))
+  const close = union(all.map((j) => j.close))
+  const open = union(anchored.map((a) => a.open))
+  const separator = union(anchored.map((a) => a.separator))
+  return {
+    open: withOpeners?.open ?? [],
+    ...(withOpeners?.head === undefined ? {} : { head: withOpeners.head }),
+    ...(close.length === 0 ? {} : { close }),
+    anchored: { ...(open.length === 0 ? {} : { open }), values: [...new Set(anchored.flatMap((a) => a.values))], ...(separator.length === 0 ? {} : { separator }) },
+    ...(all.some((j) => j.python === true) ? { python: true } : {}),
+  }
 }
 
 /** The packs' reasoning tags, together: a stream may open the reasoning with any of them. */

@@ -31,6 +31,10 @@ import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
 import { endJsonBlock, jsonCapture, readJsonText } from './json-block.js'
+import { maxBefore } from './json-scan.js'
+import { literalFrame } from '../lexer/tokens.js'
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -136,8 +140,13 @@ export class Driver implements DriverCore, RunHost {
    * nothing is left.
    */
   private feed(chunk: string): void {
-    let rest = this.s.mode === modes.jsonBlock ? this.json(this.s.pending + chunk) : this.begin(chunk)
+    let rest = this.s.mode === modes.jsonBlock ? this.json(this.s.pending + chunk) : this.startsOpen() ? this.atStart(chunk) : this.begin(chunk)
     while (rest !== null) {
+      // at the message's start, or right after a block there: a value may open a block
+      if (this.startsOpen()) {
+        rest = this.atStart(rest)
+        continue
+      }
       // inside a block that ends with its JSON the scanner reads the text, not the fast path or the lexer
       if (this.s.mode === modes.jsonBlock) {
         rest = this.json(rest)
@@ -151,6 +160,97 @@ export class Driver implements DriverCore, RunHost {
       if (next === rest) return void this.lexChunk(rest)
       rest = next
     }
+  }
+
+  /**
+   * The answer's start, in a grammar with blocks anchored there
+   * (`JsonBlocks.anchored`): blanks go out as text; then an optional opener
+   * or a value of the kinds the grammar names opens a block that ends with
+   * its JSON, anything else decides that the message opens with text. An
+   * optional opener's start at the chunk's end waits in `pending`. Returns
+   * what is left of the chunk to read, or null: nothing.
+   *
+   * ```
+   * > |   <|python_tag|>{"name": "f", "parameters": {}}
+   *       ^ blanks: text, still at the start
+   *         ^ an optional opener: the block's opener token
+   *                       ^ the value: the scanner reads it (`json-block.ts`)
+   * ```
+   */
+  private atStart(chunk: string): string | null {
+    const s = this.s
+    const spec = this.lexer.grammar.blocks!.json!.anchored!
+    const text = s.pending + chunk
+    s.pending = ''
+    const n = text.length
+    let out = 0
+    // text[0, k) is text whatever comes next: out now
+    const emit = (k: number): void => {
+      if (k <= out) return
+      const piece = text.slice(out, k)
+      this.out.text(piece)
+      s.lineState = lineStateBefore(piece, piece.length, s.lineState)
+      s.pos += piece.length
+      out = k
+    }
+    const hold = (from: number): null => {
+      emit(from)
+      s.pending = text.slice(from)
+      this.knownTail(null)
+      return null
+    }
+    // the message goes on with text from `at`: nothing after it opens a block
+    const opened = (at: number): string => {
+      emit(at)
+      s.started = true
+      return text.slice(at)
+    }
+    // blanks before anything else are text either way; those of the last line say whether what follows is
+    // indented code, and wait (at most `maxBefore` of them) with what follows until it decides
+    let i = 0
+    let line = 0
+    while (i < n && isBlank(text.charCodeAt(i))) {
+      const c = text.charCodeAt(i++)
+      if (c === 0x0a || c === 0x0d) line = i
+      else if (i - line > maxBefore) return opened(line)
+    }
+    if (i === n) return hold(line)
+    // four columns of indentation (a tab is up to four): indented code, which is text (Markdown)
+    const indent = text.slice(line, i)
+    if (indent.includes('\t') || indent.length >= 4) return opened(line)
+    const between = s.started === 'separator'
+    const lits = (between ? spec.separator : spec.open) ?? []
+    const o = lits.find((x) => text.startsWith(x, i))
+    // `<|python_` (or a separator's start) at the chunk's end: the next chunk says whether it is one
+    if (o === undefined && lits.some((x) => n - i < x.length && x.startsWith(text.slice(i)))) return hold(line)
+    let v = i
+    if (between) {
+      // between calls: the separator, blanks, and only then the value; the separator and blanks are the next block's opener
+      if (o === undefined) return opened(i)
+      v += o.length
+      while (v < n && isBlank(text.charCodeAt(v))) v++
+      if (v - i > maxBefore) return opened(i)
+      if (v === n) return hold(line)
+    } else if (o !== undefined) v += o.length
+    const c = text.charCodeAt(v)
+    // after an optional opener the block's scanner decides; without one, the value's first bracket does
+    if ((o === undefined || between) && !((c === 0x7b && spec.values.includes('object')) || (c === 0x5b && spec.values.includes('array')))) return opened(i)
+    emit(i)
+    s.started = true
+    const image = text.slice(i, v)
+    const opener = tokenOf(this.lexer.typeByName.get(`${modes.jsonBlock}.AnchorOpen`)!, image, NaN)
+    s.capture = jsonCapture(s.pos, opener, literalFrame, lineStateBefore(image, image.length, s.lineState))
+    s.lineState = s.capture.lineState
+    s.pos += image.length
+    s.mode = modes.jsonBlock
+    s.sawSyntax = true
+    const rest = text.slice(v)
+    return rest === '' ? null : rest
+  }
+
+  /** Whether the reading stands where a value may open a block anchored at the message start (`DriverState.started`). */
+  private startsOpen(): boolean {
+    return this.s.started !== true && this.s.mode === modes.prose && this.lexer.grammar.blocks?.json?.anchored !== undefined
   }
 
   /** `text` (from the position, the pending tail in it) read by a JSON block's scanner; returns what is left to read as a chunk of its own. */
@@ -372,6 +472,8 @@ export class Driver implements DriverCore, RunHost {
       s.pos = s.reasoning.pos
       if (rest !== '') this.feed(rest)
     }
+    // the stream ended at its start, with an optional opener's start held: it is text, read as prose reads it
+    if (this.lexer.grammar.blocks?.json?.anchored !== undefined) s.started = true
     if (s.capture !== null) flushRun(s.capture)
     // a block that ends with its JSON, cut by the stream: its held closer start (if any) is prose now
     if (s.capture?.json !== undefined) s.pending = endJsonBlock(this)
@@ -621,7 +723,8 @@ export class Driver implements DriverCore, RunHost {
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
     const next = s.calls?.next ?? 0
-    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } })
+    // what follows a recovery is not the message's start: nothing is anchored there
+    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.lexer.grammar.blocks?.json?.anchored === undefined ? {} : { started: true })
     if (this.calls !== null) s.calls = { ...initialCallStream(), next }
     this.atPush.chunk = null
   }

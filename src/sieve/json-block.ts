@@ -131,5 +131,9 @@ function finish(d: DriverCore, cap: Capture): void {
   flushRun(cap)
   s.mode = modes.prose
   if (cap.overflow) s.capture = null
-  else completeBlock(d, cap)
+  // a block at the message start that gave calls: a separator and another value may go on with them (`{…}; {…}`)
+  else if (completeBlock(d, cap) && cap.tokens[0]?.tokenType.name === anchorOpen && (d.lexer.grammar.blocks?.json?.anchored?.separator ?? []).length > 0) s.started = 'separator'
 }
+
+/** The type name of the opener of a block anchored at the message start (`lexer/tokens.ts`). */
+const anchorOpen = `${modes.jsonBlock}.AnchorOpen`

@@ -4,7 +4,8 @@
  * whole state a few numbers and the open brackets ({@link JsonScan}, kept in
  * the capture and its checkpoints). It knows only what the end depends on:
  * blanks, a head and its separator before the value; brackets and
- * double-quoted strings (with escapes) in it. Whether the value is JSON, and
+ * double-quoted strings (with escapes) in it, single-quoted ones too in
+ * Python values. Whether the value is JSON, and
  * a call, is the reader's to say once the block is whole.
  */
 import type { JsonBlocks } from '../grammar/types.js'
@@ -34,7 +35,7 @@ export interface JsonScan {
   phase: number
   /** The open brackets, innermost last (`{` or `[`). */
   stack: string
-  /** 0 outside a string, 1 in one, 2 right after a backslash in one. */
+  /** 0 outside a string, 1 in a double-quoted one, 2 right after a backslash in one; 3 and 4 the same in a single-quoted one (Python values, `JsonBlocks.python`). */
   str: number
   /** Characters read before the value (blanks, head, separator): at most {@link maxBefore}. */
   before: number
@@ -67,6 +68,8 @@ export type ScanResult =
 const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 /** A head is a name: no blank, bracket, brace or quote. */
 const isHead = (c: number): boolean => !isBlank(c) && c !== 0x5b && c !== 0x5d && c !== 0x7b && c !== 0x7d && c !== 0x22 && c !== 0x27
+/** A Python callee's first character (`[f(a=1)]`): a letter or `_`. */
+const isCallee = (c: number): boolean => c === 0x5f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)
 /** What may follow `[` in an array of calls: a call object, or the array's end (`[1, 2]`, `[not json]` in prose are no block). */
 const arrayItem = (c: number): boolean => c === 0x7b || c === 0x5d
 
@@ -83,24 +86,26 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
     const p = st.phase
     if (p >= phases.value) {
       // the common case: a run of value text with nothing that matters in it
-      if (st.str === 1) {
+      if (st.str === 1 || st.str === 3) {
+        const quote = st.str === 1 ? 0x22 : 0x27
         while (i < n) {
           const d = text.charCodeAt(i)
-          if (d === 0x22 || d === 0x5c) break
+          if (d === quote || d === 0x5c) break
           i++
         }
         if (i === n) break
-        st.str = text.charCodeAt(i) === 0x22 ? 0 : 2
+        st.str = text.charCodeAt(i) === quote ? 0 : st.str + 1
         i++
         continue
       }
-      if (st.str === 2) {
-        st.str = 1
+      if (st.str === 2 || st.str === 4) {
+        st.str--
         i++
         continue
       }
       i++
       if (c === 0x22) st.str = 1
+      else if (c === 0x27 && spec.python === true) st.str = 3
       else if (c === 0x7b || c === 0x5b) {
         if (st.stack.length >= maxJsonDepth) return { kind: 'broken', at: i, why: `its JSON is nested more than ${maxJsonDepth} levels deep` }
         st.stack += c === 0x7b ? '{' : '['
@@ -122,7 +127,7 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
         i++
         continue
       }
-      const ok = st.stack === '{' ? c === 0x22 || c === 0x7d : arrayItem(c)
+      const ok = st.stack === '{' ? c === 0x22 || c === 0x7d || (spec.python === true && c === 0x27) : arrayItem(c) || (spec.python === true && isCallee(c))
       if (!ok) return { kind: 'text', at: i }
       // the value is JSON-like: this character is its first item's (or its end)
       st.phase = phases.value

@@ -6,7 +6,8 @@
  * recorded as a live call would be decoded. An opener with no closer in
  * reach is read to the text's end: a user's quote may leave it open, and a
  * model echoing it would close it. An opener of a block that ends with its
- * JSON is read to its value's end.
+ * JSON is read to its value's end; so is every value that could open a
+ * message as a block anchored there.
  */
 import type { Grammar, JsonBlocks } from '../grammar/types.js'
 import { initialScan, scanJson } from './json-scan.js'
@@ -36,6 +37,7 @@ export function readQuotedWhole(texts: readonly string[], grammar: Grammar, read
       record(found, reader, text.slice(p, end), opts)
     })
     if (blocks.json !== undefined) for (const piece of jsonPieces(text, blocks.json, opts.captureLimit)) record(found, reader, piece, opts)
+    if (blocks.json?.anchored !== undefined) for (const piece of anchoredPieces(text, blocks.json, opts.captureLimit)) record(found, reader, piece, opts)
   }
   return found
 }
@@ -55,6 +57,33 @@ function jsonPieces(text: string, spec: JsonBlocks, limit: number): string[] {
     const r = scanJson(st, text.slice(p + length, bound), 0, spec)
     if (r.kind === 'end') out.push(text.slice(p, p + length + r.at))
   })
+  return out
+}
+
+/**
+ * Each value in `text` that could open a message as a block anchored there
+ * (`JsonBlocks.anchored`): a user may quote one anywhere, and a model echoing
+ * it would write it at its message's start. Read left to right, a value at a
+ * time: after one that ends, from its end; after one that breaks, from the
+ * break (a value inside a broken one is not looked for); one left open ends
+ * the search. Each character is scanned once: linear.
+ */
+function anchoredPieces(text: string, spec: JsonBlocks, limit: number): string[] {
+  const values = spec.anchored!.values
+  const out: string[] = []
+  let p = 0
+  while (p < text.length) {
+    const o = values.includes('object') ? text.indexOf('{', p) : -1
+    const a = values.includes('array') ? text.indexOf('[', p) : -1
+    const at = o < 0 ? a : a < 0 ? o : Math.min(o, a)
+    if (at < 0) break
+    const st = initialScan()
+    // (scanned in place, offsets the text's: no copy per value)
+    const r = scanJson(st, text, at, spec)
+    if (r.kind === 'more') break
+    if (r.kind === 'end' && r.at - at <= limit) out.push(text.slice(at, r.at))
+    p = r.kind === 'text' ? at + 1 : Math.max(at + 1, r.at)
+  }
   return out
 }
 

@@ -141,6 +141,18 @@ export interface DriverState {
    * until the candidate ends (`line-cursor.ts`). null: none.
    */
   candidate: HeldCandidate | null
+  /**
+   * With blocks anchored at the message start (`JsonBlocks.anchored`): set
+   * once the answer's first non-blank text decided that the message does
+   * not open with such a block, or opened one; absent while the stream is
+   * still at the start (blanks so far, or `pending` holds the start of an
+   * optional opener: `<|python_` split from `tag|>` by a chunk edge).
+   * `separator`: right after such a block that gave calls, where a
+   * separator and another value go on with the calls (`{…}; {…}`);
+   * `pending` holds the separator and blanks after it until the value
+   * comes. Absent for ever in a grammar with none.
+   */
+  started?: true | 'separator'
 }
 
 /**

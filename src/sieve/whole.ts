@@ -7,6 +7,7 @@ import type { WholeReader } from './calls.js'
 import { endsItsCalls, readsWhole } from '../dialects/grammar.js'
 import { readBlock } from '../read/read-block.js'
 import { isJsonEndBlock, readJsonEndBlock } from '../read/read-json-end.js'
+import { isAnchoredBlock, readAnchoredBlock } from '../read/read-anchored.js'
 import type { DialectPack } from '../dialects/types.js'
 
 const readers = new WeakMap<DialectPack, WholeReader>()
@@ -16,8 +17,8 @@ export function wholeReader(pack: DialectPack): WholeReader | null {
   if (!readsWhole(pack)) return null
   let r = readers.get(pack)
   if (r === undefined) {
-    // a block that ends with its JSON has a reader of its own; the closed ones, the pack's
-    r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : readBlock(pack, text))
+    // a block that ends with its JSON, or opens the message, has a reader of its own; the closed ones, the pack's
+    r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : isAnchoredBlock(pack, text) ? readAnchoredBlock(pack, text) : readBlock(pack, text))
     if (endsItsCalls(pack)) r.endsCalls = true
     readers.set(pack, r)
   }

@@ -114,16 +114,21 @@ export function rewriteTurns(turns: readonly Turn[], dialect: string, variant?: 
   let bytes = 0
   let callCount = 0
   let escapedBlocks = 0
+  // a layout anchored at the message start (Llama 3 JSON, a pythonic list, xLAM's array) is read only there, as those
+  // models write it: the turn's calls open it as one block, its prose follows with the blocks' places empty
+  const pack = dialects[dialect]!
+  const anchored = (pack.blocks.find((b) => b.name === variant) ?? pack.blocks[0]!).anchored === true
   for (const turn of turns) {
     const own: ManifestCall[] = []
-    const text = renderTurn(turn.segments, {
+    let text = renderTurn(turn.segments, {
       block(block) {
         const b = blockCalls(block)
         if (b.escaped) escapedBlocks++
         own.push(...b.calls)
-        return formatToolCalls(b.calls, { dialect, variant })
+        return anchored ? '' : formatToolCalls(b.calls, { dialect, variant })
       },
     })
+    if (anchored && own.length > 0) text = `${formatToolCalls(own, { dialect, variant })}\n\n${text}`
     texts.push(text)
     calls.push(own)
     bytes += Buffer.byteLength(text, 'utf8')

@@ -147,10 +147,14 @@ function quotedCalls(texts: unknown, base: Grammar, opts: ReadOptions, readWhole
   texts.forEach((text, i) => {
     if (typeof text !== 'string') throw invalid(`quoted[${i}]`, `must be a string, got ${describe(text)}`)
   })
-  if (readWhole !== null) return readQuotedWhole(texts as string[], base, readWhole, opts)
+  // a grammar of blocks read whole and no tags (one pack read whole) has no invoke to read
+  const tags = base.roles.invoke.length > 0
+  if (readWhole !== null && !tags) return readQuotedWhole(texts as string[], base, readWhole, opts)
   // made once per grammar and kept on it, so its lexer compiles once too: a sieve per request is common
   const grammar = derived(base, unguarded, () => extendGrammar(base, { markdown: { fences: false, codeSpans: false } }))
-  return readQuoted(texts as string[], compileLexer(grammar), opts)
+  const found = readQuoted(texts as string[], compileLexer(grammar), opts)
+  // a list with a pack read by tags beside packs read whole: the calls of both kinds
+  return readWhole === null ? found : readQuotedWhole(texts as string[], base, readWhole, opts, found)
 }
 
 /** {@link createSieve} with internals set. */

@@ -21,8 +21,7 @@ import { QuotedCalls } from './quoted.js'
  * next opener or the text's end, within the capture limit: the pieces do
  * not overlap, so reading is linear in the texts' length.
  */
-export function readQuotedWhole(texts: readonly string[], grammar: Grammar, reader: WholeReader, opts: ReadOptions): QuotedCalls {
-  const found = new QuotedCalls()
+export function readQuotedWhole(texts: readonly string[], grammar: Grammar, reader: WholeReader, opts: ReadOptions, found = new QuotedCalls()): QuotedCalls {
   const blocks = grammar.blocks
   if (blocks === undefined) return found
   for (const text of texts) {

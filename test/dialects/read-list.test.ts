@@ -73,3 +73,14 @@ describe('a list of dialects', () => {
     expect(field(['hermes', 42])).toBe('dialect[1]')
   })
 })
+
+describe('a list of dialects and the quoted guard', () => {
+  it('should not support a call the user quoted, whether its pack is read by tags or whole, in a list of both', () => {
+    const dsml = formatToolCalls([read])
+    const hermes = write('hermes', list)
+    const opts = { dialect: ['deepseek', 'hermes'], quoted: [`What do ${dsml} and ${hermes} do?`] }
+    const events = expectChunkInvariant(`Both: ${dsml}\n${hermes}`, opts)
+    expect(calls(events)).toEqual([])
+    expect(codes(events)).toEqual(['quoted-example', 'quoted-example'])
+  })
+})

@@ -47,10 +47,13 @@ export interface WholeCall {
  * each call's markup says where it ends (a JSON object's brace, a call's own
  * closer), so a block the stream cut before its closer may still be read
  * (`unclosedWrapper`); without it, a cut block (GLM's pairs, which may go
- * on) is text.
+ * on) is text. `pairs`: each literal opener's own closers — another
+ * block's closer inside a block (a value holding `</longcat_tool_call>` in a
+ * Hermes `<tool_call>`, a list's other pack's) is its text, not its end.
+ * `diagnostics` on a refusal replace the default `malformed-block` (none:
+ * the block was data, not a call gone wrong).
  */
-/** `diagnostics` on a refusal replace the default `malformed-block` (none: the block was data, not a call gone wrong). */
-export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }) & { endsCalls?: boolean }
+export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }) & { endsCalls?: boolean; pairs?: ReadonlyMap<string, ReadonlySet<string>> }
 
 /**
  * Inputs nested deeper than this are not handed to the validator: it
@@ -212,4 +215,18 @@ function splitRaw(tokens: IToken[], whole: string, start: number, invokes: Parse
     from = end
   }
   return { raws, spans }
+}
+
+/** Each literal opener's closers, from `delimiters` (a pack's or a list's blocks, by spec). */
+export function closerPairs(delimiters: ReadonlyArray<{ open: readonly string[]; close: readonly string[] } | null>): Map<string, Set<string>> {
+  const pairs = new Map<string, Set<string>>()
+  for (const d of delimiters) {
+    if (d === null) continue
+    for (const o of d.open) {
+      const set = pairs.get(o) ?? new Set<string>()
+      for (const c of d.close) set.add(c)
+      pairs.set(o, set)
+    }
+  }
+  return pairs
 }

@@ -22,7 +22,7 @@ import { blockDelimiters, readBlock } from '../read/read-block.js'
 
 /** A pack's literal delimiters, by block (null: a block not read whole, such as Qwen3-Coder's bare `<function=f>`, whose opener carries the name). */
 const wholeDelimiters = blockDelimiters
-import type { WholeReader } from './calls.js'
+import { closerPairs, type WholeReader } from './calls.js'
 import { wholeReader } from './whole.js'
 
 /** Each list's grammar and reader, by the packs' names: a sieve per turn with the same list builds them once. */
@@ -100,9 +100,15 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   for (const c of close) if (open.has(c)) throw invalid(`${JSON.stringify(c)} opens a block in one pack and closes one in another: one of them per sieve`)
   const reasoning = reasoningOf(packs)
   const blocks = { open: [...open], close: [...close], ...(json === undefined ? {} : { json }) }
-  const grammar = tag === undefined
-    ? validateGrammar({ name: `dialects:${packs.map((p) => p.name).join('+')}`, roles: { wrapper: [], invoke: [], parameter: [] }, frames: defaultGrammar.frames.filter((f) => f.name === 'xml'), caseInsensitive: false, reasoning, blocks })
-    : extendGrammar(grammarOfDialect(tag), { name: `dialects:${packs.map((p) => p.name).join('+')}`, reasoning, blocks })
+  let grammar: Grammar
+  try {
+    grammar = tag === undefined
+      ? validateGrammar({ name: `dialects:${packs.map((p) => p.name).join('+')}`, roles: { wrapper: [], invoke: [], parameter: [] }, frames: defaultGrammar.frames.filter((f) => f.name === 'xml'), caseInsensitive: false, reasoning, blocks })
+      : extendGrammar(grammarOfDialect(tag), { name: `dialects:${packs.map((p) => p.name).join('+')}`, reasoning, blocks })
+  } catch (e) {
+    // two packs' delimiters that cannot live in one grammar (one's JSON opener is the other's block opener)
+    throw invalid(`${packs.map((p) => p.name).join(', ')} cannot be read together: ${(e as Error).message}; one of them per sieve`)
+  }
   const readers = whole.map((p) => wholeReader(p) ?? ((text: string) => readBlock(p, text)))
   const readWhole: WholeReader = (text) => {
     let first: { ok: false; reason: string } | null = null
@@ -115,6 +121,7 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   }
   // cut by the stream's end, a block is read only if every listed pack's calls end where they say
   if (whole.every(endsItsCalls)) readWhole.endsCalls = true
+  readWhole.pairs = closerPairs(whole.flatMap((p) => wholeDelimiters(p)))
   return { grammar, readWhole }
 }
 

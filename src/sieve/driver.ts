@@ -538,6 +538,11 @@ export class Driver implements DriverCore, RunHost {
       const raw = category === 'TagEnd' && mode === modes.tagParameter ? stringValueKey(this, cap.tokens) : null
       if (cap.overflow || cap.length > this.opts.captureLimit) passOverflow(this, cap)
       if (category === 'WrapperClose') {
+        // another block's closer inside a block read whole is its text: only its opener's own closers end it
+        const pairs = this.opts.readWhole?.pairs
+        if (pairs !== undefined && !cap.overflow && cap.tokens.length > 1 && info.frame === literalFrame && pairs.get(cap.tokens[0]!.image)?.has(tok.image) === false) {
+          return this.restartAfter(tok, text, base, startLine, modes.blockBody)
+        }
         if (cap.overflow) s.capture = null
         else completeBlock(this, cap)
         return null

@@ -3,8 +3,8 @@
  * pack's reader (`read/`), kept per pack so a sieve per turn makes
  * none.
  */
-import type { WholeReader } from './calls.js'
-import { endsItsCalls, readsWhole } from '../dialects/grammar.js'
+import { closerPairs, type WholeReader } from './calls.js'
+import { endsItsCalls, readsWhole, wholeDelimiters } from '../dialects/grammar.js'
 import { readBlock } from '../read/read-block.js'
 import { isJsonEndBlock, readJsonEndBlock } from '../read/read-json-end.js'
 import { isAnchoredBlock, readAnchoredBlock } from '../read/read-anchored.js'
@@ -20,6 +20,7 @@ export function wholeReader(pack: DialectPack): WholeReader | null {
     // a block that ends with its JSON, or opens the message, has a reader of its own; the closed ones, the pack's
     r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : isAnchoredBlock(pack, text) ? readAnchoredBlock(pack, text) : readBlock(pack, text))
     if (endsItsCalls(pack)) r.endsCalls = true
+    r.pairs = closerPairs(wholeDelimiters(pack))
     readers.set(pack, r)
   }
   return r

@@ -71,6 +71,8 @@ describe('a list of dialects', () => {
     expect(field(['hermes', 'qwen4'])).toBe('dialect')
     expect(field(['hermes', 'gpt-oss'])).toBe('dialect[1]')
     expect(field(['hermes', 42])).toBe('dialect[1]')
+    // Granite's JSON opener <tool_call> is Hermes' block opener: named, on the dialect field
+    expect(field(['granite', 'hermes'])).toBe('dialect')
   })
 })
 

@@ -193,10 +193,18 @@ function buildWhole(pack: DialectPack): Grammar {
   })
 }
 
-function reasoningOf(pack: DialectPack): Pick<Grammar, 'reasoning'> {
-  const reasoning = (pack.regions ?? []).filter((r) => r.kind === 'reasoning' && r.open.kind === 'literal' && r.close.kind === 'literal')
-  const texts = (d: unknown): string[] => (d as { text: string[] }).text
-  return reasoning.length > 0 ? { reasoning: { open: reasoning.flatMap((r) => texts(r.open)), close: reasoning.flatMap((r) => texts(r.close)) } } : {}
+/** The packs' literal reasoning tags, together (a stream may open the reasoning with any of them); none: the grammar's default. */
+export function reasoningOf(...packs: DialectPack[]): Pick<Grammar, 'reasoning'> {
+  const open = new Set<string>()
+  const close = new Set<string>()
+  for (const p of packs) {
+    for (const r of p.regions ?? []) {
+      if (r.kind !== 'reasoning' || r.open.kind !== 'literal' || r.close.kind !== 'literal') continue
+      for (const t of r.open.text) open.add(t)
+      for (const t of r.close.text) close.add(t)
+    }
+  }
+  return open.size > 0 ? { reasoning: { open: [...open], close: [...close] } } : {}
 }
 
 function build(pack: DialectPack): Grammar {

@@ -11,7 +11,7 @@
  * cannot share one grammar (their values differ): refused, naming them.
  */
 import { ToolsieveError } from '../errors.js'
-import { endsItsCalls, grammarOfDialect, readsWhole, unreadable } from '../dialects/grammar.js'
+import { endsItsCalls, grammarOfDialect, readsWhole, reasoningOf, unreadable } from '../dialects/grammar.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
 import type { DialectPack } from '../dialects/types.js'
 import { defaultGrammar } from '../grammar/default.js'
@@ -98,7 +98,7 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
     for (const t of own?.close ?? wholeDelimiters(p).flatMap((d) => d?.close ?? [])) close.add(t)
   }
   for (const c of close) if (open.has(c)) throw invalid(`${JSON.stringify(c)} opens a block in one pack and closes one in another: one of them per sieve`)
-  const reasoning = reasoningOf(packs)
+  const reasoning = reasoningOf(...packs).reasoning ?? { open: ['<think>'], close: ['</think>'] }
   const blocks = { open: [...open], close: [...close], ...(json === undefined ? {} : { json }) }
   let grammar: Grammar
   try {
@@ -141,20 +141,4 @@ function mergeJson(all: readonly JsonBlocks[]): JsonBlocks | undefined {
     anchored: { ...(open.length === 0 ? {} : { open }), values: [...new Set(anchored.flatMap((a) => a.values))], ...(separator.length === 0 ? {} : { separator }) },
     ...(all.some((j) => j.python === true) ? { python: true } : {}),
   }
-}
-
-/** The packs' reasoning tags, together: a stream may open the reasoning with any of them. */
-function reasoningOf(packs: readonly DialectPack[]): { open: string[]; close: string[] } {
-  const open = new Set<string>()
-  const close = new Set<string>()
-  for (const p of packs) {
-    for (const r of p.regions ?? []) {
-      if (r.kind !== 'reasoning' || r.open.kind !== 'literal' || r.close.kind !== 'literal') continue
-      for (const t of r.open.text) open.add(t)
-      for (const t of r.close.text) close.add(t)
-    }
-  }
-  if (open.size === 0) open.add('<think>')
-  if (close.size === 0) close.add('</think>')
-  return { open: [...open], close: [...close] }
 }

@@ -21,7 +21,7 @@ import { Deferral } from './deferral.js'
 import { FastPath } from './fast-path.js'
 import { fastPathTables } from './fast-path-tables.js'
 import { Holds } from './holds.js'
-import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
+import { appendRun, flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './lexer-runs.js'
 import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream, initialCallStream } from './call-stream.js'
@@ -358,17 +358,7 @@ export class Driver implements DriverCore, RunHost {
     // over the limit a capture still keeps an open tag's tokens (`passOverflow`): its attribute text joins them, or
     // it would leave before its own tag
     if (cap !== null && (!cap.overflow || cap.tokens.length > 0 || cap.run !== null)) {
-      if (cap.run === null || cap.run.type !== a.type) {
-        flushRun(cap)
-        cap.run = { type: a.type!, blocks: [], parts: [] }
-      }
-      const run = cap.run
-      run.parts.push(head)
-      // a 4 MB value in 4-char chunks would be a million pieces: fold every 4096 into one block so the collector sees few
-      if (run.parts.length >= 4096) {
-        run.blocks.push(run.parts.join(''))
-        run.parts = []
-      }
+      appendRun(cap, a.type!, head)
       cap.length += head.length
       // a tag longer than the limit by itself goes out whole (`passOverflow`): memory stays bounded
       if (cap.overflow && cap.length > this.opts.captureLimit) {

@@ -12,7 +12,7 @@ import { lineStateBefore } from '../lexer/context.js'
 import { modes } from '../lexer/modes.js'
 import { completeBlock, passOverflow, releaseCapture, type DriverCore } from './capture.js'
 import { initialScan, maxBefore, phases, scanCommitted, scanJson } from './json-scan.js'
-import { flushRun, type Capture, type Restart } from './state.js'
+import { appendRun, flushRun, type Capture, type Restart } from './state.js'
 
 /** What is left after a piece of a JSON block's text: text to read on from the driver's position, a restart, or nothing. */
 export type JsonStep = { rest: string } | { restart: Restart } | null
@@ -111,13 +111,7 @@ function take(d: DriverCore, cap: Capture, piece: string): void {
     return
   }
   // a value in many small chunks is one token, made once (docs/STYLE.md §5: join once)
-  if (cap.run === null) cap.run = { type: d.lexer.typeByName.get(`${modes.jsonBlock}.ValueText`)!, blocks: [], parts: [] }
-  const run = cap.run
-  run.parts.push(piece)
-  if (run.parts.length >= 4096) {
-    run.blocks.push(run.parts.join(''))
-    run.parts = []
-  }
+  appendRun(cap, d.lexer.typeByName.get(`${modes.jsonBlock}.ValueText`)!, piece)
   cap.length += piece.length
   if (cap.length > d.opts.captureLimit) {
     flushRun(cap)

@@ -204,6 +204,23 @@ export function flushRun(cap: Capture): void {
   cap.run = null
 }
 
+/**
+ * Adds `piece` to the capture's pending text run of token type `type` (a
+ * run of another type is made a token first). A 4 MB value in 4-char chunks
+ * would be a million pieces: every 4096 fold into one block, so the
+ * collector sees few, and `flushRun` joins once.
+ */
+export function appendRun(cap: Capture, type: TokenType, piece: string): void {
+  if (cap.run !== null && cap.run.type !== type) flushRun(cap)
+  if (cap.run === null) cap.run = { type, blocks: [], parts: [] }
+  const run = cap.run
+  run.parts.push(piece)
+  if (run.parts.length >= 4096) {
+    run.blocks.push(run.parts.join(''))
+    run.parts = []
+  }
+}
+
 /** Tokens as `[typeName, image]`, for a JSON checkpoint. */
 export function saveTokens(tokens: IToken[]): Array<[string, string]> {
   return tokens.map((t) => [t.tokenType.name, t.image])

@@ -28,6 +28,8 @@ export const isOrderedDelimiter = (c: number): boolean => c === 0x2e || c === 0x
 
 /** Characters that may continue an XML-ish local name: a tag name only matches when the next char is not one of these. */
 export const nameCharClass = 'A-Za-z0-9_.:\\-'
+/** The characters of {@link nameCharClass}, one by one. */
+export const nameChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'
 
 /** A character of {@link nameCharClass} (`[A-Za-z0-9_.:-]`). */
 export function isNameChar(c: number): boolean {

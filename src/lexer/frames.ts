@@ -4,7 +4,7 @@
  * tail still become one" prefix test for the Incomplete token.
  */
 import type { FramePart, FrameSequence, Grammar, Role } from '../grammar/types.js'
-import { escapeRegExp, nameCharClass } from './codes.js'
+import { escapeRegExp, nameCharClass, nameChars } from './codes.js'
 
 /** A flat sequence: literal alternatives with bounded repetition. Names are a part like any other. */
 export interface Piece {
@@ -162,7 +162,7 @@ export function compileTagEnd(grammar: Grammar): CompiledDelimiter {
 
 /** Blanks between an attribute gap and the attribute's name: the `Attr` token's blanks, bounded as all drift is. */
 const gapBlanks: Piece = { lits: [' ', '\t', '\r', '\n'], min: 1, max: 4 }
-const nameChars: Piece = { lits: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'], min: 1, max: 1 }
+const nameChar: Piece = { lits: [...nameChars], min: 1, max: 1 }
 
 /** The frames' `beforeAttributes` drift, compiled: read as a space where blanks and an attribute's name follow it. */
 export interface CompiledGap {
@@ -192,7 +192,7 @@ export function compileAttrGap(grammar: Grammar): CompiledGap | null {
   }
   if (seqs.length === 0) return null
   const full = seqs.map(fullSource).map((s) => '(?:' + s + ')').join('|')
-  const held = compile(seqs.map((s) => [...s, gapBlanks, nameChars]), '')
+  const held = compile(seqs.map((s) => [...s, gapBlanks, nameChar]), '')
   const sticky = new RegExp(`(?:${full})(?=[ \\t\\r\\n]{1,4}[${nameCharClass}])`, 'y')
   return { sticky, held, firstChars: held.firstChars }
 }

@@ -1,15 +1,17 @@
 /**
  * The block grammar's structure as one table (docs/DESIGN.md, "The
  * structure table"): for each mode, where its plain text goes, its text
- * token, which tags it reads and the mode each one leads to, and which
- * token categories continue a capture there. The lexer builds each mode's
- * tag tokens, their order and the modes they lead to from it, and an opening
- * tag's end and quoted values (`tokens.ts`; its text, Markdown and HTML
- * tokens are written there); the capture rules (`sieve/capture-rules.ts`),
- * the fast path's sinks and text tokens (`sieve/fast-path-tables.ts`) and
- * the checkpoint's checks read it.
+ * token and the characters it stops at, which tags it reads and the mode
+ * each one leads to, which token categories continue a capture there, and
+ * its fast path. The lexer builds each mode's tag and text tokens, their
+ * order and the modes they lead to from it, and an opening tag's end and
+ * quoted values (`tokens.ts`; Markdown and HTML tokens are written there);
+ * the capture rules (`sieve/capture-rules.ts`), the fast path's tables
+ * (`sieve/fast-path-tables.ts`), the deferral, the tag reader and the
+ * checkpoint's checks read it.
  */
 import type { Role } from '../grammar/types.js'
+import { codes } from './codes.js'
 import type { CategoryName } from './kinds.js'
 import { modes, type ModeName } from './modes.js'
 
@@ -35,6 +37,36 @@ export interface TagRow {
 /** Where a mode's plain text goes: out as text, into the capture (as the mode's text token), or into the hold. */
 export type Sink = 'text' | 'capture' | 'hold'
 
+/**
+ * Characters by what they are to the grammar: `tags` those a tag delimiter
+ * may start with (the grammar's frames decide: `CompiledLexer.tagStartChars`),
+ * `lt` a `<` (raw HTML may start there), `runs` a backtick or tilde (a
+ * Markdown run), `lineEnds` LF and CR; the others one character each.
+ */
+export type CharName = 'tags' | 'lt' | 'runs' | 'lineEnds' | 'dash' | 'dq' | 'sq' | 'bracket'
+
+/**
+ * How the fast path (`sieve/fast-path.ts`) reads a chunk in a mode without
+ * the lexer: a chunk with none of `special` is one text token of the mode.
+ */
+export interface FastRow {
+  /** The characters that may matter in the mode; `notBlank`: any but blanks (between a block's tags). */
+  special: readonly CharName[] | 'notBlank'
+  /**
+   * The special characters other than tag starts: in a chunk with none of
+   * them, a tag start that starts no delimiter is plain (`a < b`). null: tag
+   * starts are the only special characters; absent: every special one is the lexer's.
+   */
+  plain?: readonly CharName[] | null
+  /**
+   * How a chunk with special characters may still be read: a fence's runs
+   * (`fenceRuns`), blanks then the start of a tag (`blankThenTag`; the mode
+   * holds line-start spaces), text up to a closing literal (`before`: CDATA's
+   * `]]>`, a comment's `-->`).
+   */
+  reads?: 'fenceRuns' | 'blankThenTag' | { before: string }
+}
+
 /** One mode's row. */
 export interface ModeRow {
   sink: Sink
@@ -46,6 +78,10 @@ export interface ModeRow {
   continues?: readonly CategoryName[]
   /** An opening tag's attributes (`tagInvoke`…): the role, the mode its tag end leads to, and its double- and single-quoted value modes. */
   opening?: { role: Role; end: ModeName; quoted: readonly [ModeName, ModeName] }
+  /** The characters the lexer's text token stops at; absent: the mode's text is read by a pattern of its own (CDATA, comments, HTML) or it has none. */
+  stops?: readonly CharName[]
+  /** The mode's fast path; absent: every chunk goes to the lexer. */
+  fast?: FastRow
 }
 
 /** A new opener inside a capture ends it and starts a capture of its own, as it would in prose. */
@@ -65,69 +101,107 @@ const tagParts: readonly CategoryName[] = ['Ws', 'Attr', 'AttrName', 'Eq', 'Quot
 const attrParts: readonly CategoryName[] = ['AttrText', 'QuoteClose']
 const commentParts: readonly CategoryName[] = ['CommentText', 'CommentClose']
 
-const text = (sink: Sink, tags: readonly TagRow[] = []): ModeRow => ({ sink, text: 'Text', tags })
-const captured = (textCategory: CategoryName | null, tags: readonly TagRow[], continues: readonly CategoryName[]): ModeRow => ({ sink: 'capture', text: textCategory, tags, continues })
+const text = (sink: Sink, tags: readonly TagRow[] = [], stops?: readonly CharName[], fast?: FastRow): ModeRow => ({ sink, text: 'Text', tags, ...(stops === undefined ? {} : { stops }), ...(fast === undefined ? {} : { fast }) })
+const captured = (textCategory: CategoryName | null, tags: readonly TagRow[], continues: readonly CategoryName[], stops?: readonly CharName[], fast?: FastRow): ModeRow =>
+  ({ sink: 'capture', text: textCategory, tags, continues, ...(stops === undefined ? {} : { stops }), ...(fast === undefined ? {} : { fast }) })
+
+/** Prose and code spans: text stops where a tag, raw HTML, a run or a line end may start. */
+const proseStops: readonly CharName[] = ['tags', 'lt', 'runs', 'lineEnds']
+/** A held line: only a run or a line end decides it. */
+const heldLine: readonly CharName[] = ['runs', 'lineEnds']
+/** Text in which only tags mean anything: a tag start that starts no delimiter is plain. */
+const tagsOnly: readonly CharName[] = ['tags']
+const tagsOnlyFast: FastRow = { special: tagsOnly, plain: null }
+/** Attribute values: only the closing quote ends them. */
+const dq = (): ModeRow => captured('AttrText', [], attrParts, ['dq'], { special: ['dq'] })
+const sq = (): ModeRow => captured('AttrText', [], attrParts, ['sq'], { special: ['sq'] })
+/** Comments in a block: text up to `-->`. */
+const comment = (): ModeRow => captured('CommentText', [], commentParts, undefined, { special: ['dash'], reads: { before: '-->' } })
 
 /** Each mode's row. Markdown and HTML modes read no block tags but the openers listed; their other tokens are `tokens-markdown.ts`' and `tokens-html.ts`'. */
 export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
-  [modes.prose]: text('text', [...reopen, ...mentions(modes.prose)]),
+  // a line feed (and `<`) in prose moves the line state, which the fast path follows itself
+  [modes.prose]: text('text', [...reopen, ...mentions(modes.prose)], proseStops, { special: ['tags', 'runs'], plain: ['runs'] }),
   // after an unmatched backtick an opener is held until the paragraph decides
-  [modes.span]: text('text', [{ tag: 'open.wrapper', next: modes.spanHold }, { tag: 'open.invoke', next: modes.spanHold, repair: true }, ...mentions(modes.span)]),
-  [modes.spanHold]: text('hold'),
-  [modes.spanHoldFenceInfo]: text('hold'),
+  [modes.span]: text('text', [{ tag: 'open.wrapper', next: modes.spanHold }, { tag: 'open.invoke', next: modes.spanHold, repair: true }, ...mentions(modes.span)], proseStops,
+    { special: ['tags', 'runs', 'lineEnds'], plain: ['runs', 'lineEnds'] }),
+  // a hold's text stops at `-` and `<` too: `-->` or `</code>` may end what the held tag stood in
+  [modes.spanHold]: text('hold', [], ['runs', 'lineEnds', 'dash', 'lt'], { special: heldLine }),
+  [modes.spanHoldFenceInfo]: text('hold', [], heldLine, { special: heldLine }),
   // an opener in a backtick fence's info string waits for the line: a backtick voids the fence
-  [modes.fenceInfo]: text('text', [{ tag: 'open.wrapper', next: modes.fenceInfoHold }, { tag: 'open.invoke', next: modes.fenceInfoHold, repair: true }]),
-  [modes.fenceInfoHold]: text('hold'),
+  [modes.fenceInfo]: text('text', [{ tag: 'open.wrapper', next: modes.fenceInfoHold }, { tag: 'open.invoke', next: modes.fenceInfoHold, repair: true }],
+    ['tags', 'lineEnds', 'runs'], { special: ['tags', 'lineEnds', 'runs'] }),
+  [modes.fenceInfoHold]: text('hold', [], heldLine, { special: heldLine }),
   [modes.htmlComment]: text('text'),
   [modes.htmlRaw]: text('text'),
   [modes.htmlEnd]: text('text'),
-  [modes.indented]: text('text'),
-  [modes.fence]: text('text'),
+  [modes.indented]: text('text', [], ['lineEnds'], { special: ['lineEnds'] }),
+  // inside a fence only a run can matter (a closer): line feeds alone change nothing
+  [modes.fence]: text('text', [], heldLine, { special: ['runs'], reads: 'fenceRuns' }),
   [modes.fenceClose]: text('text'),
   [modes.tagWrapper]: { ...captured(null, reopen, tagParts), opening: { role: 'wrapper', end: modes.wrapperBody, quoted: [modes.attrDqWrapper, modes.attrSqWrapper] } },
   [modes.tagInvoke]: { ...captured(null, reopen, tagParts), opening: { role: 'invoke', end: modes.invokeBody, quoted: [modes.attrDqInvoke, modes.attrSqInvoke] } },
   [modes.tagParameter]: { ...captured(null, reopen, tagParts), opening: { role: 'parameter', end: modes.value, quoted: [modes.attrDqParameter, modes.attrSqParameter] } },
-  [modes.attrDqWrapper]: captured('AttrText', [], attrParts),
-  [modes.attrSqWrapper]: captured('AttrText', [], attrParts),
-  [modes.attrDqInvoke]: captured('AttrText', [], attrParts),
-  [modes.attrSqInvoke]: captured('AttrText', [], attrParts),
-  [modes.attrDqParameter]: captured('AttrText', [], attrParts),
-  [modes.attrSqParameter]: captured('AttrText', [], attrParts),
+  [modes.attrDqWrapper]: dq(),
+  [modes.attrSqWrapper]: sq(),
+  [modes.attrDqInvoke]: dq(),
+  [modes.attrSqInvoke]: sq(),
+  [modes.attrDqParameter]: dq(),
+  [modes.attrSqParameter]: sq(),
+  // indentation between tags
   [modes.wrapperBody]: captured('Ws', [
     { tag: 'open.invoke', next: modes.tagInvoke, continues: true },
     { tag: 'close.wrapper', next: modes.prose, continues: true },
     { tag: 'open.wrapper', next: modes.tagWrapper },
     ...asText('open.parameter', 'close.invoke', 'close.parameter'),
-  ], ['Ws', 'CommentOpen']),
+  ], ['Ws', 'CommentOpen'], undefined, { special: 'notBlank', reads: 'blankThenTag' }),
   [modes.invokeBody]: captured('Ws', [
     { tag: 'open.parameter', next: modes.tagParameter, continues: true },
     { tag: 'close.invoke', next: modes.wrapperBody, continues: true },
     ...reopen,
     ...asText('close.wrapper', 'close.parameter'),
-  ], ['Ws', 'CommentOpen', 'JsonOpen']),
+  ], ['Ws', 'CommentOpen', 'JsonOpen'], undefined, { special: 'notBlank', reads: 'blankThenTag' }),
   [modes.jsonBody]: captured('JsonText', [
     { tag: 'close.invoke', next: modes.wrapperBody, continues: true },
     ...reopen,
     ...asText('close.wrapper', 'open.parameter', 'close.parameter'),
-  ], ['JsonText']),
+  ], ['JsonText'], tagsOnly, { special: tagsOnly }),
   [modes.value]: captured('ValueText', [
     { tag: 'close.parameter', next: modes.invokeBody, continues: true },
     ...reopen,
     ...asText('open.parameter', 'close.invoke', 'close.wrapper'),
-  ], ['ValueText', 'CDataOpen', 'CommentOpen']),
+  ], ['ValueText', 'CDataOpen', 'CommentOpen'], tagsOnly, tagsOnlyFast),
   // a block read whole: nothing in it is markup until a literal closer
-  [modes.blockBody]: captured('ValueText', [{ tag: 'close.wrapper', next: modes.prose, continues: true, literalOnly: true }], ['ValueText']),
+  [modes.blockBody]: captured('ValueText', [{ tag: 'close.wrapper', next: modes.prose, continues: true, literalOnly: true }], ['ValueText'], tagsOnly, tagsOnlyFast),
   // a block that ends with its JSON: the driver's scanner finds the end, no tag means anything here
   [modes.jsonBlock]: captured('ValueText', [], ['ValueText']),
   // only the opener's own closer ends a raw value (`LexContext.rawOpener`)
-  [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText']),
-  [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose']),
-  [modes.commentWrapper]: captured('CommentText', [], commentParts),
-  [modes.commentInvoke]: captured('CommentText', [], commentParts),
-  [modes.commentValue]: captured('CommentText', [], commentParts),
+  [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText'], tagsOnly, tagsOnlyFast),
+  [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose'], undefined, { special: ['bracket'], reads: { before: ']]>' } }),
+  [modes.commentWrapper]: comment(),
+  [modes.commentInvoke]: comment(),
+  [modes.commentValue]: comment(),
   // what is left of a failed block: text, its wrapper and invoke tags counted (the walk finds the balancing closer and
   // switches the mode itself)
-  [modes.skip]: text('text', (['open.wrapper', 'close.wrapper', 'open.invoke', 'close.invoke'] as const).map((tag) => ({ tag, next: modes.skip }))),
+  [modes.skip]: text('text', (['open.wrapper', 'close.wrapper', 'open.invoke', 'close.invoke'] as const).map((tag) => ({ tag, next: modes.skip })), tagsOnly, tagsOnlyFast),
+}
+
+/** The character codes of `names`, tag starts being `tagStarts`; each once. */
+export function charsOf(names: readonly CharName[], tagStarts: readonly number[]): number[] {
+  const out = new Set<number>()
+  for (const n of names) for (const c of n === 'tags' ? tagStarts : named[n]) out.add(c)
+  return [...out]
+}
+
+const named: Readonly<Record<Exclude<CharName, 'tags'>, readonly number[]>> = {
+  lt: [codes.lessThan],
+  runs: [codes.graveAccent, codes.tilde],
+  // CR, LF and CRLF all end a line (CommonMark)
+  lineEnds: [codes.lineFeed, codes.carriageReturn],
+  dash: [codes.dash],
+  dq: [codes.quotationMark],
+  sq: [codes.apostrophe],
+  bracket: [codes.rightSquareBracket],
 }
 
 /** The row of `mode`; `halt` has none (one token takes the rest). */
@@ -152,6 +226,9 @@ export function jsonNext(next: ModeName): ModeName {
 /** The opening-tag modes, by role. */
 export const openingModes: ReadonlyArray<[Role, ModeName]> = (Object.keys(structure) as Array<keyof typeof structure>)
   .flatMap((m): Array<[Role, ModeName]> => { const o = structure[m].opening; return o === undefined ? [] : [[o.role, m]] })
+
+/** An opening tag's modes, its own and its quoted values', to the tag's role. */
+export const tagModeRole: ReadonlyMap<ModeName, Role> = new Map(openingModes.flatMap(([role, m]): Array<[ModeName, Role]> => [[m, role], ...structure[m as keyof typeof structure].opening!.quoted.map((q): [ModeName, Role] => [q, role])]))
 
 /** Modes whose tokens belong to a capture. */
 export const captureModes: ReadonlySet<ModeName> = new Set((Object.keys(structure) as Array<keyof typeof structure>).filter((m) => structure[m].sink === 'capture'))

@@ -5,12 +5,12 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { classUnits, codes, escapeRegExp, isNameChar } from './codes.js'
+import { classUnits, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
 import { canGrow, compileAttrGap, compileClose, compileLiteral, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
-import { jsonNext, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
+import { charsOf, jsonNext, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
@@ -202,8 +202,9 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const anyChar = () => f.allCharsExcept([])
   const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)
   const nlWs = (mode: ModeName) => f.regex(`${mode}.Nl`, 'Ws', null, /\n/y, [codes.lineFeed], true)
+  // where each mode's text token stops: the structure table's
+  const stops = (mode: ModeName): number[] => charsOf(rowOf(mode)!.stops!, tagStartChars)
   // `<` too: where no frame starts with it, the HTML guard's tokens (`tokens-html.ts`) still see it first
-  const prosey = [...new Set([...tagStartChars, codes.lessThan]), codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
   const proseTagStarts = [...new Set([...tagStartChars, codes.lessThan])]
 
   // the tags each mode reads, and where each leads: the structure table's (`structure.ts`)
@@ -243,22 +244,20 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     out[mode] = [...lt, ...before, ...t.tokens, f.incomplete(mode, delims, lineStartSpaces), ...after]
   }
 
-  build(modes.prose, targets(modes.prose), [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', prosey), oneChar(modes.prose, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
+  build(modes.prose, targets(modes.prose), [md.indentCode(), ...md.runs(modes.prose)], [...nl(modes.prose), text(modes.prose, 'Text', stops(modes.prose)), oneChar(modes.prose, 'Text', null, proseTagStarts)], true, [], ['Text', stops(modes.prose)])
   build(modes.span, targets(modes.span), md.runs(modes.span),
-    [...nl(modes.span), text(modes.span, 'Text', prosey), oneChar(modes.span, 'Text', null, proseTagStarts)], true, [], ['Text', prosey])
-  // a hold's text stops at `-` and `<` too: `-->` or `</code>` may end what the held tag stood in
-  build(modes.spanHold, targets(modes.spanHold), md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn, codes.dash, codes.lessThan]),
+    [...nl(modes.span), text(modes.span, 'Text', stops(modes.span)), oneChar(modes.span, 'Text', null, proseTagStarts)], true, [], ['Text', stops(modes.span)])
+  build(modes.spanHold, targets(modes.spanHold), md.runs(modes.spanHold), [...nl(modes.spanHold), text(modes.spanHold, 'Text', stops(modes.spanHold)),
     oneChar(modes.spanHold, 'Text', null, [codes.dash, codes.lessThan])], true)
   // raw HTML (`tokens-html.ts`) is tried first at a `<`: before the plain-`<` token and the tags
   for (const mode of [modes.prose, modes.span, modes.spanHold]) out[mode] = [...html.first(mode), ...out[mode]]
   Object.assign(out, html.blockModes())
   build(modes.fenceInfo, targets(modes.fenceInfo), md.runs(modes.fenceInfo),
-    [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', [...tagStartChars, codes.lineFeed, codes.carriageReturn, codes.graveAccent, codes.tilde], null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
-  const heldLine = [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn]
-  out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', heldLine, null, false)]
-  out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', heldLine, null, false)]
-  out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', [codes.lineFeed, codes.carriageReturn])]
-  build(modes.fence, targets(modes.fence), md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', [codes.graveAccent, codes.tilde, codes.lineFeed, codes.carriageReturn])], true)
+    [...nl(modes.fenceInfo), text(modes.fenceInfo, 'Text', stops(modes.fenceInfo), null, false), oneChar(modes.fenceInfo, 'Text', null, tagStartChars)], false)
+  out[modes.spanHoldFenceInfo] = [...md.runs(modes.spanHoldFenceInfo), ...nl(modes.spanHoldFenceInfo), text(modes.spanHoldFenceInfo, 'Text', stops(modes.spanHoldFenceInfo), null, false)]
+  out[modes.fenceInfoHold] = [...md.runs(modes.fenceInfoHold), ...nl(modes.fenceInfoHold), text(modes.fenceInfoHold, 'Text', stops(modes.fenceInfoHold), null, false)]
+  out[modes.indented] = [...nl(modes.indented), text(modes.indented, 'Text', stops(modes.indented))]
+  build(modes.fence, targets(modes.fence), md.runs(modes.fence), [...nl(modes.fence), text(modes.fence, 'Text', stops(modes.fence))], true)
   // after a closer only spaces and tabs: a CR is its line ending
   out[modes.fenceClose] = [f.regex(`${modes.fenceClose}.Ws`, 'Ws', null, /[ \t]+/y, [codes.space, codes.tab], false), ...nl(modes.fenceClose), oneChar(modes.fenceClose, 'Text', modes.fence, anyChar())]
 
@@ -296,14 +295,14 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       role === 'parameter' ? stringAttr() : f.regex(`${tagMode}.Attr`, 'Attr', null, attribute, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true),
       ws(tagMode), nlWs(tagMode),
       // every name character may start the token: a chunk boundary inside `a.b` must not turn `.b` into junk
-      f.regex(`${tagMode}.AttrName`, 'AttrName', null, /[A-Za-z0-9_.:\-]+/y, [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-'].map((c) => c.charCodeAt(0)), false),
+      f.regex(`${tagMode}.AttrName`, 'AttrName', null, new RegExp(`[${nameCharClass}]+`, 'y'), [...nameChars].map((c) => c.charCodeAt(0)), false),
       oneChar(tagMode, 'Eq', null, [codes.equalsTo]),
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),
       oneChar(tagMode, 'Junk', asText, anyChar()),
     ], true, [[tagEnd, null], ...(gap === null ? [] : [[gap.held, null] as [CompiledDelimiter, null]]), ...selfClose.filter(() => role === 'invoke').map((d): [CompiledDelimiter, null] => [d, null])])
-    out[dq] = [text(dq, 'AttrText', [codes.quotationMark]), oneChar(dq, 'QuoteClose', tagMode, [codes.quotationMark])]
-    out[sq] = [text(sq, 'AttrText', [codes.apostrophe]), oneChar(sq, 'QuoteClose', tagMode, [codes.apostrophe])]
+    out[dq] = [text(dq, 'AttrText', stops(dq)), oneChar(dq, 'QuoteClose', tagMode, stops(dq))]
+    out[sq] = [text(sq, 'AttrText', stops(sq)), oneChar(sq, 'QuoteClose', tagMode, stops(sq))]
   }
 
   const comment = (mode: ModeName, back: ModeName) => {
@@ -324,18 +323,18 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   build(modes.invokeBody, targets(modes.invokeBody),
     [...md.runs(modes.invokeBody), invokeComment, oneChar(modes.invokeBody, 'JsonOpen', modes.jsonBody, [codes.leftCurlyBrace])], junkTail(modes.invokeBody), true, [[commentOpen, invokeComment]])
   build(modes.jsonBody, targets(modes.jsonBody), [],
-    [text(modes.jsonBody, 'JsonText', tagStartChars), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false, [], ['JsonText', tagStartChars])
+    [text(modes.jsonBody, 'JsonText', stops(modes.jsonBody)), oneChar(modes.jsonBody, 'JsonText', null, tagStartChars)], false, [], ['JsonText', stops(modes.jsonBody)])
   const valueCdata = f.delimiter('value.CDataOpen', 'CDataOpen', modes.cdata, cdataOpen)
   const valueComment = comment(modes.commentValue, modes.value)
   build(modes.value, targets(modes.value),
     [valueCdata, valueComment],
-    [text(modes.value, 'ValueText', tagStartChars), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', tagStartChars])
+    [text(modes.value, 'ValueText', stops(modes.value)), oneChar(modes.value, 'ValueText', null, tagStartChars)], false, [[cdataOpen, valueCdata], [commentOpen, valueComment]], ['ValueText', stops(modes.value)])
   /** A mode of text in which only `tags` (of `delims`) mean anything: a `<` that starts none of them is text too. */
   const textBetween = (mode: ModeName, category: CategoryName, tags: TokenType[], delims: CompiledDelimiter[]): TokenType[] => [
-    plainLt(mode, category, tagStartChars, delims),
+    plainLt(mode, category, stops(mode), delims),
     ...tags,
     f.incomplete(mode, delims, false),
-    text(mode, category, tagStartChars),
+    text(mode, category, stops(mode)),
     oneChar(mode, category, null, tagStartChars),
   ]
   // A value whose tag has a `string` attribute: text up to its opener's own closer (the driver enters this mode

@@ -13,8 +13,9 @@
  * the same and leave no later: deferred text would have sat in the capture
  * anyway.
  */
-import { codes } from '../lexer/codes.js'
-import { modes, type ModeName } from '../lexer/modes.js'
+import { codes, nameChars } from '../lexer/codes.js'
+import type { ModeName } from '../lexer/modes.js'
+import { openingModes, rowOf } from '../lexer/structure.js'
 import { blank } from './char-set.js'
 import type { FastPathTables } from './fast-path-tables.js'
 import type { Deferred } from './state.js'
@@ -32,22 +33,23 @@ export const bodyPlaces: readonly Place[] = [inValue, inBody]
 /** Not deferrable from here. */
 const stop = -1
 
-/** Where each tag or attribute mode starts the reader, and where its tag end leads. */
-const startOf: Partial<Record<ModeName, { at: Place; body: Place }>> = {
-  [modes.tagWrapper]: { at: inTag, body: inBody },
-  [modes.tagInvoke]: { at: inTag, body: inBody },
-  [modes.tagParameter]: { at: inTag, body: inValue },
-  [modes.attrDqWrapper]: { at: inDq, body: inBody },
-  [modes.attrDqInvoke]: { at: inDq, body: inBody },
-  [modes.attrDqParameter]: { at: inDq, body: inValue },
-  [modes.attrSqWrapper]: { at: inSq, body: inBody },
-  [modes.attrSqInvoke]: { at: inSq, body: inBody },
-  [modes.attrSqParameter]: { at: inSq, body: inValue },
+/**
+ * Where each tag or attribute mode starts the reader, and where its tag end
+ * leads: from the structure table's opening rows (a body whose text is a
+ * value, or blanks between tags).
+ */
+const startOf: Partial<Record<ModeName, { at: Place; body: Place }>> = {}
+for (const [, tagMode] of openingModes) {
+  const { end, quoted: [dq, sq] } = rowOf(tagMode)!.opening!
+  const body = rowOf(end)!.text === 'ValueText' ? inValue : inBody
+  startOf[tagMode] = { at: inTag, body }
+  startOf[dq] = { at: inDq, body }
+  startOf[sq] = { at: inSq, body }
 }
 
 /** Characters a tag's attribute list reads as spaces, names or `=` (the tag modes' Ws, AttrName and Eq tokens). */
 const tagSafe = new Uint8Array(128)
-for (const c of ' \t\r\n=_.:-0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ') tagSafe[c.charCodeAt(0)] = 1
+for (const c of ` \t\r\n=${nameChars}`) tagSafe[c.charCodeAt(0)] = 1
 
 /** Most text kept unlexed: past this the lexer takes over as before (a long value goes on by the fast path). */
 export const deferLimit = 1024

@@ -12,6 +12,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { tagModeRole } from '../lexer/structure.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { committed, completeBlock, cutCdata, endCapture, lastParamOpen, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
@@ -580,7 +581,7 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     if (s.raw !== null) return s.raw
     const cap = s.capture
-    if (cap === null || (s.mode !== modes.tagParameter && s.mode !== modes.attrDqParameter && s.mode !== modes.attrSqParameter)) return ''
+    if (cap === null || tagModeRole.get(s.mode) !== 'parameter') return ''
     const i = lastParamOpen(this, cap.tokens)
     return i < 0 ? '' : tagKey(cap.tokens[i]!.image)
   }

@@ -1,5 +1,6 @@
 /**
- * Per mode, what the fast path need to know (docs/DESIGN.md, "Fast path"): a
+ * Per mode, what the fast path needs to know, from the mode's row in the
+ * structure table (docs/DESIGN.md, "The structure table"): a
  * chunk with no character that can start or end anything in the current mode
  * skips the lexer. In prose-like
  * modes it goes straight out as text; inside a capture it becomes one text
@@ -11,13 +12,13 @@ import { codes } from '../lexer/codes.js'
 import type { LineState } from '../lexer/context.js'
 import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { modes, type ModeName } from '../lexer/modes.js'
-import { rowOf } from '../lexer/structure.js'
+import type { ModeName } from '../lexer/modes.js'
+import { charsOf, structure, type CharName, type FastRow } from '../lexer/structure.js'
 import { TagReader } from './tag-reader.js'
 import { CharSet, notBlank } from './char-set.js'
 
 export interface ModeFastPath {
-  /** Finds a character that needs the lexer in this mode. */
+  /** Finds a character that needs the lexer in this mode (the table's `FastRow.special`). */
   special: CharSet
   /**
    * The special characters, and those that move a line state that is mid-line
@@ -33,12 +34,10 @@ export interface ModeFastPath {
   lineStart?: boolean
   /** The lexer holds line-start prefixes in this mode, quote and list markers too (`CompiledModes.prefixModes`, `heldLinePrefix`). */
   quotes?: boolean
-  /**
-   * The special characters other than tag starts; when a chunk has none of
-   * these, its tag-start characters may still be plain (`a < b`, `<div>`).
-   * null: tag starts are the only special characters.
-   */
+  /** The table's `FastRow.plain`, as characters. */
   notTag?: CharSet | null
+  /** The table's `FastRow.reads`. */
+  reads?: FastRow['reads']
 }
 
 const charClass = (cs: number[]): CharSet => new CharSet(cs)
@@ -82,53 +81,27 @@ function buildTables(lexer: CompiledLexer): FastPathTables {
   return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops }
 }
 
-/** A mode's fast path as written below; the rest follows from it and the lexer. */
-type PathSpec = Omit<ModeFastPath, 'specialOrLine' | 'quotes'>
-
+/** Each mode's fast path, from its row in the structure table (`lexer/structure.ts`) and the lexer. */
 function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFastPath>> {
-  const runs = [codes.graveAccent, codes.tilde]
-  const tags = [...lexer.tagStartChars]
-  const type = (name: string) => {
-    const t = lexer.typeByName.get(name)
-    if (t === undefined) throw new Error(`no token type ${name}`)
-    return t
+  const out: Partial<Record<ModeName, ModeFastPath>> = {}
+  const chars = (names: readonly CharName[]): number[] => charsOf(names, lexer.tagStartChars)
+  for (const mode of Object.keys(structure) as Array<keyof typeof structure>) {
+    const row = structure[mode]
+    const f = row.fast
+    if (f === undefined) continue
+    const special = f.special === 'notBlank' ? notBlank : charClass(chars(f.special))
+    const fp: ModeFastPath = { special, sink: row.sink, quotes: lexer.prefixModes.has(mode), specialOrLine: special.with([...lineEnds, codes.lessThan]) }
+    if (row.sink === 'capture') {
+      const t = lexer.typeByName.get(`${mode}.${row.text}`)
+      if (t === undefined) throw new Error(`no token type ${mode}.${row.text}`)
+      fp.type = t
+    }
+    if (f.plain !== undefined) fp.notTag = f.plain === null ? null : charClass(chars(f.plain))
+    if (f.reads !== undefined) fp.reads = f.reads
+    if (f.reads === 'blankThenTag') fp.lineStart = true
+    out[mode] = fp
   }
-  // where each mode's text goes, and as which token: the structure table's (`lexer/structure.ts`)
-  const path = (mode: ModeName, special: number[], notTag?: number[] | null): [ModeName, PathSpec] => {
-    const row = rowOf(mode)!
-    const spec: PathSpec = { special: charClass(special), sink: row.sink }
-    if (row.sink === 'capture') spec.type = type(`${mode}.${row.text}`)
-    if (notTag !== undefined) spec.notTag = notTag === null ? null : charClass(notTag)
-    return [mode, spec]
-  }
-  const out: Array<[ModeName, PathSpec]> = [
-    path(modes.prose, [...tags, ...runs], runs),
-    path(modes.span, [...tags, ...runs, ...lineEnds], [...runs, ...lineEnds]),
-    path(modes.spanHold, [...runs, ...lineEnds]),
-    path(modes.indented, lineEnds),
-    // inside a fence only a run can matter (a closer): line feeds alone change nothing
-    path(modes.fence, runs),
-    path(modes.fenceInfo, [...tags, ...lineEnds, ...runs]),
-    path(modes.spanHoldFenceInfo, [...runs, ...lineEnds]),
-    path(modes.fenceInfoHold, [...runs, ...lineEnds]),
-    path(modes.value, tags, null),
-    path(modes.rawValue, tags, null),
-    // a block read whole: only a literal closer ends it, and each starts with a tag start
-    path(modes.blockBody, tags, null),
-    path(modes.skip, tags, null),
-    path(modes.jsonBody, tags),
-    path(modes.cdata, [codes.rightSquareBracket]),
-    path(modes.commentWrapper, [codes.dash]),
-    path(modes.commentInvoke, [codes.dash]),
-    path(modes.commentValue, [codes.dash]),
-  ]
-  // indentation between tags
-  for (const mode of [modes.wrapperBody, modes.invokeBody]) out.push([mode, { ...path(mode, [])[1], special: notBlank, lineStart: true }])
-  for (const role of ['Wrapper', 'Invoke', 'Parameter'] as const) {
-    out.push(path(`attrDq${role}` as ModeName, [codes.quotationMark]))
-    out.push(path(`attrSq${role}` as ModeName, [codes.apostrophe]))
-  }
-  return Object.fromEntries(out.map(([mode, fp]) => [mode, { ...fp, quotes: lexer.prefixModes.has(mode), specialOrLine: fp.special.with([...lineEnds, codes.lessThan]) }]))
+  return out
 }
 
 /**

@@ -176,12 +176,9 @@ export class FastPath extends MarkdownFastPath {
    * lexer must look. `special` is where the first special character is.
    */
   private plainUpTo(chunk: string, fp: ModeFastPath, special: number): number {
-    const mode = this.d.s.mode
-    if (mode === modes.fence) return this.fenceRuns(chunk)
-    if (mode === modes.cdata) return this.textBeforeEnd(chunk, ']]>')
-    if (mode === modes.commentValue || mode === modes.commentInvoke || mode === modes.commentWrapper) return this.textBeforeEnd(chunk, '-->')
-    if (mode === modes.invokeBody || mode === modes.wrapperBody) return this.blankThenTag(chunk)
-    return this.plainTagStarts(chunk, fp, special)
+    const reads = fp.reads
+    if (reads === undefined) return this.plainTagStarts(chunk, fp, special)
+    return reads === 'fenceRuns' ? this.fenceRuns(chunk) : reads === 'blankThenTag' ? this.blankThenTag(chunk) : this.textBeforeEnd(chunk, reads.before)
   }
 
   /**

@@ -15,6 +15,7 @@ import { tokenOf } from '../lexer/token-instance.js'
 import { codes } from '../lexer/codes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { openingModes, rowOf } from '../lexer/structure.js'
 import { copyMarkdown, type MarkdownState } from '../lexer/context.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import { TailMatcher } from '../lexer/tail.js'
@@ -67,18 +68,23 @@ export class TagReader {
       if (t === undefined) throw new Error(`no token type ${name}`)
       return t
     }
-    const bodyOf: Array<[ModeName, ModeName]> = [[modes.tagWrapper, modes.wrapperBody], [modes.tagInvoke, modes.invokeBody], [modes.tagParameter, modes.value]]
     const compiled = compileAttrGap(lexer.grammar)
     this.gap = compiled === null ? null : { compiled, held: new TailMatcher([compiled.held]) }
-    for (const [tag, body] of bodyOf) {
+    // each opening tag, the body its end leads to (the structure table's), and a parameter's raw value
+    const bodies: ModeName[] = [modes.rawValue]
+    for (const [role, tag] of openingModes) {
+      const body = rowOf(tag)!.opening!.end
+      bodies.push(body)
       this.tags.set(tag, { mode: tag, attr: type(`${tag}.Attr`), ws: type(`${tag}.Ws`), end: type(`${tag}.TagEnd>${body}`), body, ...(compiled === null ? {} : { gap: type(`${tag}.AttrGap`) }) })
+      if (role === 'parameter') this.tags.get(tag)!.raw = { end: type(`${tag}.TagEndRaw>${modes.rawValue}`), body: modes.rawValue }
     }
-    this.tags.get(modes.tagParameter)!.raw = { end: type(`${modes.tagParameter}.TagEndRaw>${modes.rawValue}`), body: modes.rawValue }
     this.stringName = (lexer.grammar.attributes?.string ?? 'string').toLowerCase()
     this.rawValues = lexer.grammar.values?.strings === 'raw'
-    for (const body of [modes.wrapperBody, modes.invokeBody]) this.bodies.set(body, { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
-    this.bodies.set(modes.value, { text: type(`${modes.value}.ValueText`) })
-    this.bodies.set(modes.rawValue, { text: type(`${modes.rawValue}.ValueText`) })
+    // a body's text is a value up to a tag start, or blanks between tags
+    for (const body of bodies) {
+      const category = rowOf(body)!.text
+      this.bodies.set(body, category === 'ValueText' ? { text: type(`${body}.ValueText`) } : { ws: type(`${body}.Ws`), nl: type(`${body}.Nl`) })
+    }
     this.cdataText = type(`${modes.cdata}.CDataText`)
   }
 

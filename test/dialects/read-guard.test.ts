@@ -7,15 +7,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
-import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { readLayouts, readPacks } from '../helpers/dialects.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 /** Every layout of every pack the sieve reads but the default's (its own suites cover it) and those anchored at the message start (read-anchored.test.ts): [pack, layout]. */
-const read: Array<[string, string]> = Object.entries(dialects)
-  .filter(([name, pack]) => name !== 'deepseek' && unreadable(pack) === null)
-  .flatMap(([name, pack]) => (readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)).filter((i) => pack.blocks[i]!.anchored !== true).map((i): [string, string] => [name, pack.blocks[i]!.name]))
+const read: Array<[string, string]> = readPacks
+  .filter((pack) => pack.name !== 'deepseek')
+  .flatMap((pack) => readLayouts(pack).filter((i) => pack.blocks[i]!.anchored !== true).map((i): [string, string] => [pack.name, pack.blocks[i]!.name]))
 
 describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   const block = formatToolCalls([call], { dialect, variant })

@@ -9,23 +9,11 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveChatCompletion, sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
 import { sdkLines } from '../helpers/sdk-lines.js'
-import { startUpstream, type Upstream } from '../fetch/fake-upstream.js'
+import { readFile, startUpstream, type Upstream } from '../fetch/fake-upstream.js'
 import { accumulate, collect, counter } from './openai-helpers.js'
 import { readItems } from './openai-responses-helpers.js'
 
-/** The answer, cut where a parser that looks at one delta at a time breaks. */
-const deltas = [
-  '<think>The user wants a.ts.</think>',
-  'Let me read it.\n\n<｜DS',
-  'ML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" str',
-  'ing="tr',
-  'ue">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜inv',
-  'oke>\n</｜DSML｜tool_calls',
-  '>',
-]
-const call = { name: 'read_file', arguments: '{"path":"src/a.ts","limit":40}' }
-const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } } }]
-const messages = [{ role: 'user' as const, content: 'Read src/a.ts' }]
+const { deltas, call, tools, messages } = readFile
 
 let server: Upstream
 beforeAll(async () => {

@@ -37,6 +37,27 @@ export interface UpstreamOptions {
   afterTool?: readonly string[]
 }
 
+/**
+ * The answer the OpenAI client specs have the upstream give: reasoning,
+ * prose, then a DSML call cut where a parser that looks at one delta at a
+ * time breaks (inside the opener, inside `string="true"`, inside closers);
+ * the request that asks for it, and the call a sieve must find in it.
+ */
+export const readFile = {
+  deltas: [
+    '<think>The user wants a.ts.</think>',
+    'Let me read it.\n\n<｜DS',
+    'ML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" str',
+    'ing="tr',
+    'ue">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜inv',
+    'oke>\n</｜DSML｜tool_calls',
+    '>',
+  ],
+  messages: [{ role: 'user' as const, content: 'Read src/a.ts' }],
+  tools: [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } } }],
+  call: { name: 'read_file', arguments: '{"path":"src/a.ts","limit":40}' },
+}
+
 /** True when the request carries a tool's result, as an agent's turn after a call does. */
 function carriesToolResult(body: Record<string, unknown>): boolean {
   const items = Array.isArray(body.messages) ? body.messages : Array.isArray(body.input) ? body.input : []

@@ -9,27 +9,15 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveChatCompletion, sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
 import { sdkLines } from '../helpers/sdk-lines.js'
-import { startFakeServer, type FakeServer } from './openai-fake-server.js'
+import { readFile, startUpstream, type Upstream } from '../fetch/fake-upstream.js'
 import { accumulate, collect, counter } from './openai-helpers.js'
 import { readItems } from './openai-responses-helpers.js'
 
-/** The answer, cut where a parser that looks at one delta at a time breaks. */
-const deltas = [
-  '<think>The user wants a.ts.</think>',
-  'Let me read it.\n\n<｜DS',
-  'ML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" str',
-  'ing="tr',
-  'ue">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜inv',
-  'oke>\n</｜DSML｜tool_calls',
-  '>',
-]
-const call = { name: 'read_file', arguments: '{"path":"src/a.ts","limit":40}' }
-const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } } }]
-const messages = [{ role: 'user' as const, content: 'Read src/a.ts' }]
+const { deltas, call, tools, messages } = readFile
 
-let server: FakeServer
+let server: Upstream
 beforeAll(async () => {
-  server = await startFakeServer({ deltas })
+  server = await startUpstream({ deltas, cut: 'bar' })
 })
 afterAll(async () => {
   await server.close()
@@ -52,8 +40,11 @@ function sievingFetch(options: Parameters<typeof sieveChatStream>[1]): typeof fe
         buffer += decoder.decode(bytes, { stream: true })
         let end: number
         while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const data = buffer.slice(0, end).replace(/^data: /, '')
+          const event = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
+          // a comment (the upstream's keep-alive) carries no data
+          if (event.startsWith(':')) continue
+          const data = event.replace(/^data: /, '')
           if (data !== '[DONE]') yield JSON.parse(data) as ChatCompletionChunk
         }
       }

@@ -9,10 +9,12 @@
  * chunking; checkpoints resume anywhere; the capture limit holds.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, formatToolCalls, validateGrammar, GrammarError } from '../../src/index.js'
-import type { SieveEvent, SieveOptions } from '../../src/index.js'
+import { formatToolCalls, validateGrammar } from '../../src/index.js'
+import type { SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
-import { checkStreamed, comparable, streamedResumed } from '../helpers/streamed.js'
+import { caught } from '../helpers/grammar-error.js'
+import { expectResumesAnywhere, expectStreamedResumesAnywhere } from '../helpers/resume.js'
+import { expectStreamedOnce } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
@@ -26,11 +28,6 @@ const layouts: Array<[string, string, string]> = [
   ['pythonic', 'list', '<|python_start|>'],
   ['xlam', 'array', '[TOOL_CALLS]'],
 ]
-
-function run(input: string, opts: SieveOptions): SieveEvent[] {
-  const s = createSieve(opts)
-  return [...s.push(input), ...s.end()]
-}
 
 describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, variant, opener) => {
   const block = formatToolCalls([call], { dialect, variant })
@@ -137,22 +134,11 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
 
   it('should support resuming from a checkpoint taken at any point', () => {
     const input = ` ${opener}${two}\nthen ${block} done ${opener} here`
-    const whole = comparable(run(input, { dialect }))
-    expect(calls(whole as SieveEvent[])).toEqual([call, other])
-    for (let i = 0; i <= input.length; i++) {
-      const s = createSieve({ dialect })
-      const events = s.push(input.slice(0, i))
-      const resumed = createSieve({ dialect, resume: JSON.parse(JSON.stringify(s.checkpoint())) })
-      events.push(...resumed.push(input.slice(i)), ...resumed.end())
-      expect(comparable(events), `checkpoint at ${i}`).toEqual(whole)
-    }
+    expect(calls(expectResumesAnywhere(input, { dialect }))).toEqual([call, other])
   })
 
   it('should support a checkpoint after any chunk of a streamed block', () => {
-    const chunks = `  ${two} ok`.match(/[^]{1,4}/g)!
-    const whole = comparable(streamedResumed(chunks, -1, { dialect }))
-    expect(calls(whole as SieveEvent[])).toEqual([call, other])
-    for (let at = 0; at < chunks.length; at++) expect(comparable(streamedResumed(chunks, at, { dialect })), `after chunk ${at}`).toEqual(whole)
+    expect(calls(expectStreamedResumesAnywhere(`  ${two} ok`.match(/[^]{1,4}/g)!, { dialect }))).toEqual([call, other])
   })
 
   it('should not support a block over the capture limit: text, with the limit reported', () => {
@@ -165,16 +151,7 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
   })
 
   it('should support streamed arguments: the call comes out whole, started once', () => {
-    const input = `${block} ok`
-    for (const size of [input.length, 1, 3, 7]) {
-      const s = createSieve({ dialect, streamArguments: true })
-      const events: SieveEvent[] = []
-      for (let i = 0; i < input.length; i += size) events.push(...s.push(input.slice(i, i + size)))
-      events.push(...s.end())
-      const streamed = checkStreamed(events)
-      expect(streamed.starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
-      expect(calls(streamed.rest), `chunks of ${size}`).toEqual([call])
-    }
+    expectStreamedOnce(`${block} ok`, { dialect }, call)
   })
 })
 
@@ -234,9 +211,7 @@ describe('the blocks.json.anchored grammar field', () => {
       [{ open: [] }, 'blocks.json.open'],
     ]
     for (const [json, field] of cases) {
-      const e = (() => { try { validateGrammar({ ...base, blocks: { open: [], close: [], json } }); return null } catch (x) { return x } })()
-      expect(e, JSON.stringify(json)).toBeInstanceOf(GrammarError)
-      expect((e as GrammarError).field, JSON.stringify(json)).toBe(field)
+      expect(caught(() => validateGrammar({ ...base, blocks: { open: [], close: [], json } })).field, JSON.stringify(json)).toBe(field)
     }
   })
 })

@@ -8,35 +8,22 @@
  * expected calls toolsieve deliberately does not give are listed, with the
  * reason, in `read-block-exceptions.json`.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { dialects } from '../../src/dialects/registry.js'
 import { blockDelimiters, readBlock } from '../../src/read/read-block.js'
-import { blocksIn, readAll, withoutReasoning } from '../helpers/read-block.js'
+import { callsOf, expectReasons, fixture, fixtureFiles, type FixtureCase } from '../helpers/dialects.js'
+import { blockFamilies, blocksIn, readAll, withoutReasoning } from '../helpers/read-block.js'
 
-const dir = new URL('../fixtures/dialects/', import.meta.url)
-type Families = Record<string, { dialect: string; variant?: string }>
-const plan = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Families; parsers: Families }
-const exceptions = JSON.parse(readFileSync(new URL('read-block-exceptions.json', dir), 'utf8')) as { cases: Record<string, Record<string, { reason: string; calls: Array<{ name: string; arguments: unknown }> }>> }
+const exceptions = fixture<{ cases: Record<string, Record<string, { reason: string; calls: FixtureCase['calls'] }>> }>('read-block-exceptions.json')
 
 /**
  * The families read here: every spec of theirs the engine captures between
  * literal or tag delimiters; Qwen3-Coder, Seed-OSS and MiniMax-M2, which the
  * sieve reads with its tag reader, are read here too.
  */
-const families = ['hermes', 'glm', 'kimi-k2', 'kimi-k3', 'deepseek-v3', 'hunyuan', 'internlm', 'jamba', 'minimax-m1', 'phi-4-mini', 'pythonic', 'step3', 'xlam', 'apertus', 'gemma4', 'qwen3-coder', 'seed-oss', 'minimax-m2']
+const families = [...blockFamilies, 'qwen3-coder', 'seed-oss', 'minimax-m2']
 
-interface Case {
-  id: string
-  input: string
-  calls: Array<{ name: string; arguments: Record<string, unknown> }>
-  tools?: Array<{ function: { name: string; parameters: Record<string, unknown> } }>
-}
-
-const files = [
-  ...Object.entries(plan.rendered).map(([f, v]) => ({ file: `rendered/${f}`, ...v, rendered: true })),
-  ...Object.entries(plan.parsers).map(([f, v]) => ({ file: `parsers/${f}`, ...v, rendered: false })),
-].filter((f) => families.includes(f.dialect) && blockDelimiters(dialects[f.dialect]!).some((d) => d !== null && (f.variant === undefined || dialects[f.dialect]!.blocks[d.block]!.name === f.variant)))
+const files = fixtureFiles.filter((f) => families.includes(f.dialect) && blockDelimiters(dialects[f.dialect]!).some((d) => d !== null && (f.variant === undefined || dialects[f.dialect]!.blocks[d.block]!.name === f.variant)))
 
 describe('readBlock: the fixtures', () => {
   it('should support fixtures of every family with delimited blocks that has them', () => {
@@ -46,14 +33,14 @@ describe('readBlock: the fixtures', () => {
   for (const { file, dialect, rendered } of files) {
     it(`should support the ${file} cases (${dialect}), with and without the tools' schemas`, () => {
       const pack = dialects[dialect]!
-      const cases = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]
+      const cases = fixture<FixtureCase[]>(file)
       // a raw string ("42", "true") reads as what it spells unless a schema says string; elsewhere the markup types every value
       const typed = pack.values.strings !== 'raw' || pack.values.typeAttribute !== undefined
       let blocks = 0
       for (const c of cases) {
         const text = withoutReasoning(pack, c.input, rendered)
         blocks += blocksIn(pack, text).length
-        const expected = (exceptions.cases[file]?.[c.id]?.calls ?? c.calls).map((k) => ({ name: k.name, input: k.arguments }))
+        const expected = callsOf(exceptions.cases[file]?.[c.id]?.calls ?? c.calls)
         const schemas = new Map(c.tools?.map((t) => [t.function.name, t.function.parameters]))
         if (c.tools !== undefined) expect(readAll(pack, text, (n) => schemas.get(n) ?? null).calls, `${file} ${c.id} (schema)`).toEqual(expected)
         if (c.tools === undefined || typed) expect(readAll(pack, text, () => null).calls, `${file} ${c.id}`).toEqual(expected)
@@ -63,20 +50,14 @@ describe('readBlock: the fixtures', () => {
   }
 
   it('should support a reason for every case it reads otherwise', () => {
-    for (const [file, byId] of Object.entries(exceptions.cases)) {
-      const ids = (JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]).map((c) => c.id)
-      for (const [id, e] of Object.entries(byId)) {
-        expect(ids, file).toContain(id)
-        expect(e.reason.length).toBeGreaterThan(40)
-      }
-    }
+    expectReasons(exceptions.cases)
   })
 
   it('should not support the broken blocks of the cases that expect no call, and read every block of the others', () => {
     let refused = 0
     for (const { file, dialect, rendered } of files) {
       const pack = dialects[dialect]!
-      for (const c of JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]) {
+      for (const c of fixture<FixtureCase[]>(file)) {
         const none = (exceptions.cases[file]?.[c.id]?.calls ?? c.calls).length === 0
         for (const block of blocksIn(pack, withoutReasoning(pack, c.input, rendered))) {
           const r = readBlock(pack, block)

@@ -13,11 +13,10 @@ import { ToolsieveError, formatToolCalls } from '../../src/index.js'
 import { dialects } from '../../src/dialects/registry.js'
 import { blockDelimiters, readBlock } from '../../src/read/read-block.js'
 import type { DialectPack } from '../../src/dialects/types.js'
-import { blocksIn, inputOf, type Call } from '../helpers/read-block.js'
+import { blockFamilies, blocksIn, inputOf, type Call } from '../helpers/read-block.js'
 
 /** Every delimited block spec of the families the reader is for. */
-const families = ['hermes', 'glm', 'kimi-k2', 'kimi-k3', 'deepseek-v3', 'hunyuan', 'internlm', 'jamba', 'minimax-m1', 'phi-4-mini', 'pythonic', 'step3', 'xlam', 'apertus', 'gemma4']
-const specs = families.flatMap((dialect) => {
+const specs = blockFamilies.flatMap((dialect) => {
   const pack = dialects[dialect]!
   return blockDelimiters(pack).flatMap((d) => (d === null ? [] : [{ dialect, pack, variant: pack.blocks[d.block]!.name }]))
 })
@@ -94,7 +93,7 @@ const tricky: Record<string, unknown> = {
 
 describe('readBlock: the round trip through formatToolCalls', () => {
   it('should support a delimited spec in every family it reads', () => {
-    expect(new Set(specs.map((s) => s.dialect))).toEqual(new Set(families))
+    expect(new Set(specs.map((s) => s.dialect))).toEqual(new Set(blockFamilies))
   })
 
   for (const { dialect, pack, variant } of specs) {

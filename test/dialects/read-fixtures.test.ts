@@ -6,29 +6,21 @@
  * chunks: the calls, the text (with the reasoning and its tags where they
  * stood) and the reasoning.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, type SieveOptions, type ToolDefinition } from '../../src/index.js'
-import { unreadable } from '../../src/dialects/grammar.js'
 import { calls, expectChunkInvariant, type Out } from '../helpers/chunking.js'
+import { callsOf, expectReasons, fixture, fixtureFiles, readPacks, type FixtureCase } from '../helpers/dialects.js'
 
-const dir = new URL('../fixtures/dialects/', import.meta.url)
-const roundTrip = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Record<string, { dialect: string }>; parsers: Record<string, { dialect: string }> }
-const exceptions = JSON.parse(readFileSync(new URL('read-exceptions.json', dir), 'utf8')) as {
+const exceptions = fixture<{
   cases: Record<string, Record<string, { reason: string; calls: unknown[]; text?: string }>>
   /** Fixture files of a pack the sieve reads in a layout other than theirs: each case is text, for the reason given. */
   files: Record<string, { reason: string }>
-}
+}>('read-exceptions.json')
 
 /** The packs the sieve reads (`src/dialects/grammar.ts`), the default's aside (its own suites read its fixtures). */
-const read = Object.entries(dialects).filter(([name, pack]) => name !== 'deepseek' && unreadable(pack) === null).map(([name]) => name)
+const read = readPacks.filter((p) => p.name !== 'deepseek').map((p) => p.name)
 
-interface Case { id: string; input: string; calls: Array<{ name: string; arguments: Record<string, unknown> }>; text: string | null; reasoning?: string | null; tools?: Array<{ function: { name: string; parameters: Record<string, unknown> } }> }
-
-const files = [
-  ...Object.entries(roundTrip.rendered).map(([f, v]) => ({ file: `rendered/${f}`, dialect: v.dialect, rendered: true })),
-  ...Object.entries(roundTrip.parsers).map(([f, v]) => ({ file: `parsers/${f}`, dialect: v.dialect, rendered: false })),
-].filter((f) => read.includes(f.dialect) && exceptions.files[f.file] === undefined)
+const files = fixtureFiles.filter((f) => read.includes(f.dialect) && exceptions.files[f.file] === undefined)
 
 /** The text as the input had it around the calls: text, and the reasoning with its tags where they stood. */
 function textWithReasoning(events: readonly Out[]): string {
@@ -39,8 +31,7 @@ const reasoningOf = (events: readonly Out[]): string => events.map((e) => (e.typ
 
 describe('reading dialect packs: their fixtures', () => {
   it('should support every fixture file, or a reason why it is not read', () => {
-    const all = [...Object.entries(roundTrip.rendered).map(([f, v]) => `rendered/${f}`), ...Object.entries(roundTrip.parsers).map(([f]) => `parsers/${f}`)]
-    for (const file of all) expect(files.some((f) => f.file === file) || exceptions.files[file] !== undefined, file).toBe(true)
+    for (const { file } of fixtureFiles) expect(files.some((f) => f.file === file) || exceptions.files[file] !== undefined, file).toBe(true)
     for (const [file, e] of Object.entries(exceptions.files)) {
       expect(e.reason.length, file).toBeGreaterThan(40)
       expect(files.some((f) => f.file === file), `${file} is read now: drop its reason`).toBe(false)
@@ -48,7 +39,7 @@ describe('reading dialect packs: their fixtures', () => {
   })
 
   for (const [file, { reason }] of Object.entries(exceptions.files)) {
-    const dialect = (roundTrip.parsers[file.replace('parsers/', '')] ?? roundTrip.rendered[file.replace('rendered/', '')])!.dialect
+    const { dialect } = fixtureFiles.find((f) => f.file === file)!
     if (!read.includes(dialect)) {
       it(`should not support reading the ${file} cases: the ${dialect} pack is refused at creation (${reason.slice(0, 60)}…)`, () => {
         expect(() => createSieve({ dialect })).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'dialect' }))
@@ -56,13 +47,13 @@ describe('reading dialect packs: their fixtures', () => {
       continue
     }
     it(`should not support the ${file} cases, whose layout it does not read: text (${reason.slice(0, 60)}…)`, () => {
-      for (const c of JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]) expect(calls(expectChunkInvariant(c.input, { dialect })), c.id).toEqual([])
+      for (const c of fixture<FixtureCase[]>(file)) expect(calls(expectChunkInvariant(c.input, { dialect })), c.id).toEqual([])
     })
   }
 
   for (const { file, dialect, rendered } of files) {
     it(`should support the ${file} cases (${dialect}) in every chunking`, () => {
-      const cases = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]
+      const cases = fixture<FixtureCase[]>(file)
       // a template that opens the reasoning in the prompt: its renderings start inside it (parser cases never do)
       const region = (dialects[dialect]!.regions ?? []).find((r) => r.kind === 'reasoning' && r.startsOpen === true)
       const openTag = region?.open.kind === 'literal' ? region.open.text[0]! : '<think>'
@@ -75,7 +66,7 @@ describe('reading dialect packs: their fixtures', () => {
         const opts: SieveOptions = { dialect, startInReasoning: opens, ...(tools === undefined ? {} : { tools }) }
         const events = expectChunkInvariant(c.input, opts)
         const expected = exceptions.cases[file]?.[c.id]?.calls ?? c.calls
-        expect(calls(events), `${file} ${c.id}`).toEqual(expected.map((k) => ({ name: (k as Case['calls'][0]).name, input: (k as Case['calls'][0]).arguments })))
+        expect(calls(events), `${file} ${c.id}`).toEqual(callsOf(expected as FixtureCase['calls']))
         const text = exceptions.cases[file]?.[c.id]?.text ?? c.text
         if (text !== null) expect(textWithReasoning(events), `${file} ${c.id} text`).toBe(text)
         if (c.reasoning != null) expect(reasoningOf(events).trim(), `${file} ${c.id} reasoning`).toBe(c.reasoning.trim())
@@ -84,12 +75,6 @@ describe('reading dialect packs: their fixtures', () => {
   }
 
   it('should support a reason for every case it reads otherwise', () => {
-    for (const [file, byId] of Object.entries(exceptions.cases)) {
-      const ids = (JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]).map((c) => c.id)
-      for (const [id, e] of Object.entries(byId)) {
-        expect(ids, file).toContain(id)
-        expect(e.reason.length).toBeGreaterThan(40)
-      }
-    }
+    expectReasons(exceptions.cases)
   })
 })

@@ -7,16 +7,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
-import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
-import { checkStreamed } from '../helpers/streamed.js'
-import type { SieveEvent } from '../../src/index.js'
+import { readLayouts, readPacks } from '../helpers/dialects.js'
+import { expectStreamedOnce } from '../helpers/streamed.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 /** Every layout of every pack the sieve reads but the default's (its own suites cover it) and those anchored at the message start (read-anchored.test.ts): [pack, layout]. */
-const read: Array<[string, string]> = Object.entries(dialects)
-  .filter(([name, pack]) => name !== 'deepseek' && unreadable(pack) === null)
-  .flatMap(([name, pack]) => (readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)).filter((i) => pack.blocks[i]!.anchored !== true).map((i): [string, string] => [name, pack.blocks[i]!.name]))
+const read: Array<[string, string]> = readPacks
+  .filter((pack) => pack.name !== 'deepseek')
+  .flatMap((pack) => readLayouts(pack).filter((i) => pack.blocks[i]!.anchored !== true).map((i): [string, string] => [pack.name, pack.blocks[i]!.name]))
 
 describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   const block = formatToolCalls([call], { dialect, variant })
@@ -38,16 +37,7 @@ describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   })
 
   it('should support streaming its arguments: one start, deltas that make the arguments, in any chunking', () => {
-    const input = `Now:\n${block}`
-    for (const size of [input.length, 1, 3, 7]) {
-      const s = createSieve({ dialect, streamArguments: true })
-      const events: SieveEvent[] = []
-      for (let i = 0; i < input.length; i += size) events.push(...s.push(input.slice(i, i + size)))
-      events.push(...s.end())
-      const streamed = checkStreamed(events)
-      expect(streamed.starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
-      expect(calls(streamed.rest), `chunks of ${size}`).toEqual([call])
-    }
+    expectStreamedOnce(`Now:\n${block}`, { dialect }, call)
   })
 
   it('should not support a call in a fenced code block', () => {

@@ -9,10 +9,12 @@
  * the capture limit holds.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, formatToolCalls, validateGrammar, GrammarError } from '../../src/index.js'
-import type { SieveEvent, SieveOptions } from '../../src/index.js'
+import { formatToolCalls, validateGrammar } from '../../src/index.js'
+import type { SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
-import { checkStreamed, streamedResumed } from '../helpers/streamed.js'
+import { caught } from '../helpers/grammar-error.js'
+import { expectResumesAnywhere, expectStreamedResumesAnywhere } from '../helpers/resume.js'
+import { expectStreamedOnce } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
@@ -29,22 +31,6 @@ const families: Array<[string, string, string]> = [
   ['phi-4-mini', 'functools', 'functools'],
   ['apertus', 'tools', '<|tools_prefix|>'],
 ]
-
-/** Events with ids blanked and adjacent texts joined: what two runs must agree on. */
-function comparable(events: readonly SieveEvent[]): unknown[] {
-  const out: SieveEvent[] = []
-  for (const e of events) {
-    const last = out[out.length - 1]
-    if (e.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text }
-    else out.push(e.type === 'tool-call' ? { ...e, id: '' } : e)
-  }
-  return out
-}
-
-function run(input: string, opts: SieveOptions): SieveEvent[] {
-  const s = createSieve(opts)
-  return [...s.push(input), ...s.end()]
-}
 
 /** Offset of the value's last bracket in a block written by the pack (before an optional closer). */
 function lastBracket(block: string): number {
@@ -129,15 +115,7 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
 
   it('should support resuming from a checkpoint taken at any point', () => {
     const input = `Look: \`${block}\`\n\n${block}\nthen ${two} done ${opener} here`
-    const whole = comparable(run(input, { dialect }))
-    expect(calls(whole as SieveEvent[])).toEqual([call, call, other])
-    for (let i = 0; i <= input.length; i++) {
-      const s = createSieve({ dialect })
-      const events = s.push(input.slice(0, i))
-      const resumed = createSieve({ dialect, resume: JSON.parse(JSON.stringify(s.checkpoint())) })
-      events.push(...resumed.push(input.slice(i)), ...resumed.end())
-      expect(comparable(events), `checkpoint at ${i}`).toEqual(whole)
-    }
+    expect(calls(expectResumesAnywhere(input, { dialect }))).toEqual([call, call, other])
   })
 
   it('should not support a block over the capture limit: text, with the limit reported, and reading goes on after it', () => {
@@ -150,16 +128,7 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
   })
 
   it('should support streamed arguments: the call comes out whole, started once', () => {
-    const input = `Now:\n${block} ok`
-    for (const size of [input.length, 1, 3, 7]) {
-      const s = createSieve({ dialect, streamArguments: true })
-      const events: SieveEvent[] = []
-      for (let i = 0; i < input.length; i += size) events.push(...s.push(input.slice(i, i + size)))
-      events.push(...s.end())
-      const streamed = checkStreamed(events)
-      expect(streamed.starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
-      expect(calls(streamed.rest), `chunks of ${size}`).toEqual([call])
-    }
+    expectStreamedOnce(`Now:\n${block} ok`, { dialect }, call)
   })
 })
 
@@ -167,9 +136,7 @@ describe('streamed arguments and checkpoints together', () => {
   it('should support a checkpoint after any chunk of a streamed JSON block', () => {
     for (const [dialect, variant] of families) {
       const input = `Go ${formatToolCalls([call, other], { dialect, variant })} ok`
-      const chunks = input.match(/[^]{1,5}/g)!
-      const whole = comparable(streamedResumed(chunks, -1, { dialect }))
-      for (let at = 0; at < chunks.length; at++) expect(comparable(streamedResumed(chunks, at, { dialect })), `${dialect} ${variant} after chunk ${at}`).toEqual(whole)
+      expectStreamedResumesAnywhere(input.match(/[^]{1,5}/g)!, { dialect }, `${dialect} ${variant} `)
     }
   })
 })
@@ -238,9 +205,7 @@ describe('the blocks.json grammar field', () => {
       [{ open: [], close: [] }, 'blocks.open'],
     ]
     for (const [blocks, field] of cases) {
-      const e = (() => { try { validateGrammar({ ...base, blocks }); return null } catch (x) { return x } })()
-      expect(e, JSON.stringify(blocks)).toBeInstanceOf(GrammarError)
-      expect((e as GrammarError).field, JSON.stringify(blocks)).toBe(field)
+      expect(caught(() => validateGrammar({ ...base, blocks })).field, JSON.stringify(blocks)).toBe(field)
     }
   })
 })

@@ -7,28 +7,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, formatToolCalls, ToolsieveError, validateGrammar } from '../../src/index.js'
-import type { SieveEvent, SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { expectResumesAnywhere } from '../helpers/resume.js'
+import { expectStreamedOnce } from '../helpers/streamed.js'
 
 const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 const other = { name: 'list_dir', input: { path: '.' } }
 const packs = ['hermes', 'glm', 'kimi-k2', 'deepseek-v3'] as const
-
-/** Events with ids blanked and adjacent texts joined: what two runs must agree on. */
-function comparable(events: readonly SieveEvent[]): unknown[] {
-  const out: SieveEvent[] = []
-  for (const e of events) {
-    const last = out[out.length - 1]
-    if (e.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + e.text }
-    else out.push(e.type === 'tool-call' ? { ...e, id: '' } : e)
-  }
-  return out
-}
-
-function run(input: string, opts: SieveOptions): SieveEvent[] {
-  const s = createSieve(opts)
-  return [...s.push(input), ...s.end()]
-}
 
 describe.each(packs)('reading %s blocks whole', (dialect) => {
   const block = formatToolCalls([call], { dialect })
@@ -37,15 +22,7 @@ describe.each(packs)('reading %s blocks whole', (dialect) => {
   it('should support resuming from a checkpoint taken at any point', () => {
     // a tilde fence: DeepSeek V3's block holds a backtick fence of its own
     const input = `Look:\n~~~\n${block}\n~~~\n\n${block}\nthen ${two} done`
-    const whole = comparable(run(input, { dialect }))
-    expect(calls(whole as SieveEvent[])).toEqual([call, call, other])
-    for (let i = 0; i <= input.length; i++) {
-      const s = createSieve({ dialect })
-      const events = s.push(input.slice(0, i))
-      const resumed = createSieve({ dialect, resume: JSON.parse(JSON.stringify(s.checkpoint())) })
-      events.push(...resumed.push(input.slice(i)), ...resumed.end())
-      expect(comparable(events), `checkpoint at ${i}`).toEqual(whole)
-    }
+    expect(calls(expectResumesAnywhere(input, { dialect }))).toEqual([call, call, other])
   })
 
   it('should support several calls in one turn, each with its own raw markup', () => {
@@ -82,9 +59,7 @@ describe.each(packs)('reading %s blocks whole', (dialect) => {
   })
 
   it('should support streamed arguments: the call starts and ends once', () => {
-    const events = run(`Go ${block}`, { dialect, streamArguments: true })
-    expect(events.filter((e) => e.type === 'tool-call-start').map((e) => e.type === 'tool-call-start' && e.name)).toEqual([call.name])
-    expect(calls(events)).toEqual([call])
+    expectStreamedOnce(`Go ${block}`, { dialect }, call)
   })
 })
 

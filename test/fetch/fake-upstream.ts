@@ -1,13 +1,14 @@
 /**
  * A local OpenAI-compatible upstream (a DeepSeek deployment without tool
- * parsing) for the `toolsieve/fetch` specs: chat completions and Responses,
+ * parsing) for the specs that run real clients against a server
+ * (`toolsieve/fetch`, the OpenAI adapters): chat completions and Responses,
  * streamed and whole, with the model's text holding DSML; its event streams
  * are written with the line endings asked for and cut every few bytes (so
- * CRLFs, fullwidth bars and JSON are split between reads); once a request
- * carries a tool's result it can answer another text (an agent's second
- * turn, so that a run ends). It also serves
- * the routes that must pass through: `GET /v1/models`, an error status, a
- * body that is not JSON. 127.0.0.1 only, port 0.
+ * CRLFs, fullwidth bars and JSON are split between reads) or inside each
+ * event's first fullwidth bar; once a request carries a tool's result it can
+ * answer another text (an agent's second turn, so that a run ends). It also
+ * serves the routes that must pass through: `GET /v1/models`, an error
+ * status, a body that is not JSON. 127.0.0.1 only, port 0.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -22,11 +23,39 @@ export interface UpstreamOptions {
   /** Bytes per write of an event stream (a turn of the event loop between writes). Default 5. */
   piece?: number
   /**
+   * `bar`: each event in one write, but one that holds a fullwidth bar in
+   * two, split between the bar's UTF-8 bytes with a millisecond between
+   * them, so the client reads the character in two pieces (`piece` is then
+   * not used). Default: every `piece` bytes.
+   */
+  cut?: 'bar'
+  /**
    * The model's text once a tool has run: the answer to a request whose
    * `messages` hold a `tool` message or whose `input` holds a
    * `function_call_output` item (an agent's second turn). Default: `deltas`.
    */
   afterTool?: readonly string[]
+}
+
+/**
+ * The answer the OpenAI client specs have the upstream give: reasoning,
+ * prose, then a DSML call cut where a parser that looks at one delta at a
+ * time breaks (inside the opener, inside `string="true"`, inside closers);
+ * the request that asks for it, and the call a sieve must find in it.
+ */
+export const readFile = {
+  deltas: [
+    '<think>The user wants a.ts.</think>',
+    'Let me read it.\n\n<｜DS',
+    'ML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" str',
+    'ing="tr',
+    'ue">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜inv',
+    'oke>\n</｜DSML｜tool_calls',
+    '>',
+  ],
+  messages: [{ role: 'user' as const, content: 'Read src/a.ts' }],
+  tools: [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } } }],
+  call: { name: 'read_file', arguments: '{"path":"src/a.ts","limit":40}' },
 }
 
 /** True when the request carries a tool's result, as an agent's turn after a call does. */
@@ -42,8 +71,31 @@ export const PLAIN = 'not json: <｜DSML｜tool_calls>\r\n'
 
 const encoder = new TextEncoder()
 
-async function writeCut(res: ServerResponse, text: string, piece: number): Promise<void> {
-  const bytes = encoder.encode(text)
+const BAR = encoder.encode('｜')
+
+/** The byte offset in `bytes` just inside the first fullwidth bar (after its first byte), or -1. */
+function insideBar(bytes: Uint8Array): number {
+  for (let i = 0; i + 2 < bytes.length; i++) if (bytes[i] === BAR[0] && bytes[i + 1] === BAR[1] && bytes[i + 2] === BAR[2]) return i + 1
+  return -1
+}
+
+/** Writes the events of a stream cut as `o` asks. */
+async function writeCut(res: ServerResponse, events: readonly string[], o: UpstreamOptions): Promise<void> {
+  if (o.cut === 'bar') {
+    for (const event of events) {
+      const bytes = encoder.encode(event)
+      const at = insideBar(bytes)
+      if (at === -1) res.write(bytes)
+      else {
+        res.write(bytes.subarray(0, at))
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        res.write(bytes.subarray(at))
+      }
+    }
+    return
+  }
+  const bytes = encoder.encode(events.join(''))
+  const piece = o.piece ?? 5
   for (let i = 0; i < bytes.length; i += piece) {
     res.write(bytes.subarray(i, i + piece))
     await new Promise((resolve) => setImmediate(resolve))
@@ -62,11 +114,11 @@ const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
   choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
 })
 
-function chatEvents(o: UpstreamOptions, usage: boolean): string {
+function chatEvents(o: UpstreamOptions, usage: boolean): string[] {
   const e = o.ending ?? '\n'
   const chunks = [chunk({ role: 'assistant', content: '' }, null), ...o.deltas.map((content) => chunk({ content }, null)), chunk({}, 'stop')]
   if (usage) chunks.push({ ...chunk({}, null), choices: [], usage: { prompt_tokens: 5, completion_tokens: 9, total_tokens: 14 } } as never)
-  return `: keep-alive${e}${e}` + chunks.map((c) => frame(c, e)).join('') + `data: [DONE]${e}${e}`
+  return [`: keep-alive${e}${e}`, ...chunks.map((c) => frame(c, e)), `data: [DONE]${e}${e}`]
 }
 
 export function chatCompletion(text: string): Record<string, unknown> {
@@ -87,7 +139,7 @@ export function responseObject(text: string): Record<string, unknown> {
   return { ...base, status: 'completed', output: [item], usage: { input_tokens: 5, output_tokens: 9, total_tokens: 14 } }
 }
 
-function responsesEvents(o: UpstreamOptions): string {
+function responsesEvents(o: UpstreamOptions): string[] {
   const e = o.ending ?? '\n'
   const text = o.deltas.join('')
   const at = { item_id: 'msg_fake', output_index: 0, content_index: 0 }
@@ -103,7 +155,7 @@ function responsesEvents(o: UpstreamOptions): string {
     { type: 'response.output_item.done', output_index: 0, item },
     { type: 'response.completed', response: { ...base, status: 'completed', output: [item] } },
   ]
-  return events.map((ev, i) => frame({ ...ev, sequence_number: i }, e, ev.type as string)).join('')
+  return events.map((ev, i) => frame({ ...ev, sequence_number: i }, e, ev.type as string))
 }
 
 export interface Upstream {
@@ -116,7 +168,6 @@ export interface Upstream {
 
 export async function startUpstream(options: UpstreamOptions): Promise<Upstream> {
   const requests: Record<string, unknown>[] = []
-  const piece = options.piece ?? 5
   const server: Server = createServer((req, res) => {
     const body: Buffer[] = []
     req.on('data', (b: Buffer) => body.push(b))
@@ -133,10 +184,10 @@ export async function startUpstream(options: UpstreamOptions): Promise<Upstream>
       let reply: Promise<void>
       if (path === '/v1/chat/completions' && stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        reply = writeCut(res, chatEvents(turn, (parsed.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true), piece).then(() => void res.end())
+        reply = writeCut(res, chatEvents(turn, (parsed.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true), turn).then(() => void res.end())
       } else if (path === '/v1/responses' && stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-        reply = writeCut(res, responsesEvents(turn), piece).then(() => void res.end())
+        reply = writeCut(res, responsesEvents(turn), turn).then(() => void res.end())
       } else if (path === '/v1/chat/completions') reply = Promise.resolve(void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chatCompletion(text))))
       else if (path === '/v1/responses') reply = Promise.resolve(void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(responseObject(text))))
       else reply = Promise.resolve(void res.writeHead(404).end())

@@ -13,22 +13,11 @@ import { sieveResponse } from '../../src/openai/index.js'
 import { sdkLines } from '../helpers/sdk-lines.js'
 import { accumulate, collect, counter } from '../adapters/openai-helpers.js'
 import { readItems } from '../adapters/openai-responses-helpers.js'
-import { startUpstream, type Ending, type Upstream } from './fake-upstream.js'
+import { readFile, startUpstream, type Ending, type Upstream } from './fake-upstream.js'
 import { bodyOf, chatChunk, sseHeaders } from './helpers.js'
 
-const deltas = [
-  '<think>The user wants a.ts.</think>',
-  'Let me read it.\n\n<｜DS',
-  'ML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" str',
-  'ing="tr',
-  'ue">src/a.ts</｜DSML｜parameter>\n<｜DSML｜parameter name="limit" string="false">40</｜DSML｜parameter>\n</｜DSML｜inv',
-  'oke>\n</｜DSML｜tool_calls',
-  '>',
-]
-const call = { name: 'read_file', arguments: '{"path":"src/a.ts","limit":40}' }
-const tools = [{ type: 'function' as const, function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } } }]
+const { deltas, call, tools, messages } = readFile
 const responseTools = [{ type: 'function' as const, name: 'read_file', strict: false, parameters: tools[0]!.function.parameters }]
-const messages = [{ role: 'user' as const, content: 'Read src/a.ts' }]
 const endings: [string, Ending][] = [
   ['LF', '\n'],
   ['CR', '\r'],

@@ -10,6 +10,9 @@ import { buildInput } from '../../src/schema/input.js'
 import { writeJson } from '../../src/values/json-write.js'
 import { isPlainObject } from '../../src/values/own.js'
 
+/** The families `readBlock` is for: packs whose blocks are captured between literal or tag delimiters. */
+export const blockFamilies = ['hermes', 'glm', 'kimi-k2', 'kimi-k3', 'deepseek-v3', 'hunyuan', 'internlm', 'jamba', 'minimax-m1', 'phi-4-mini', 'pythonic', 'step3', 'xlam', 'apertus', 'gemma4']
+
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** The input with the pack's reasoning regions (literal delimiters) taken out: a call written in reasoning is text. */

@@ -9,6 +9,7 @@
 import { expect } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import type { SieveEvent, SieveOptions } from '../../src/index.js'
+import { calls } from './chunking.js'
 
 export interface Streamed {
   /** The events without tool-call-start / -delta / -abort. */
@@ -66,8 +67,13 @@ export function streamed(chunks: readonly string[], opts: SieveOptions = {}): St
   return checkStreamed(events)
 }
 
-/** Text events merged, ids dropped: what two runs must agree on. */
-export function comparable(events: readonly SieveEvent[]): unknown[] {
+/**
+ * Text and reasoning merged (empty pieces dropped), ids blanked, and
+ * diagnostic messages blanked unless `messages` keeps them: what two runs
+ * must agree on.
+ */
+export function comparable(events: readonly SieveEvent[], { messages = false }: { messages?: boolean } = {}): unknown[] {
+  const message = <T extends { message: string }>(d: T): T => (messages ? d : { ...d, message: '' })
   const out: unknown[] = []
   for (const e of events) {
     if (e.type === 'text') {
@@ -80,12 +86,29 @@ export function comparable(events: readonly SieveEvent[]): unknown[] {
       if (last?.type === 'reasoning') last.text += e.text
       else if (e.text !== '') out.push({ type: 'reasoning', text: e.text })
     } else if (e.type === 'tool-call') {
-      out.push({ ...e, id: '', diagnostics: e.diagnostics?.map((d) => ({ ...d, message: '' })) })
+      out.push({ ...e, id: '', diagnostics: e.diagnostics?.map(message) })
     } else if (e.type === 'diagnostic' || e.type === 'error') {
-      out.push({ ...e, message: '' })
+      out.push(message(e))
     } else out.push(e)
   }
   return out
+}
+
+/**
+ * `input` with `streamArguments`, pushed in chunks of each of `sizes`
+ * (whole, one unit, 3 and 7 by default), its invariants checked: `call`
+ * starts once and comes out whole, and is the only call.
+ */
+export function expectStreamedOnce(input: string, opts: SieveOptions, call: { name: string; input: Record<string, unknown> }, sizes = [input.length, 1, 3, 7]): void {
+  for (const size of sizes) {
+    const sieve = createSieve({ ...opts, streamArguments: true })
+    const events: SieveEvent[] = []
+    for (let i = 0; i < input.length; i += size) events.push(...sieve.push(input.slice(i, i + size)))
+    events.push(...sieve.end())
+    const { starts, rest } = checkStreamed(events)
+    expect(starts.map((e) => e.name), `chunks of ${size}`).toEqual([call.name])
+    expect(calls(rest), `chunks of ${size}`).toEqual([call])
+  }
 }
 
 /** The same stream without the option, ids numbered the same way. */

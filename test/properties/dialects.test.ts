@@ -7,27 +7,26 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { dialects, formatToolCalls } from '../../src/index.js'
-import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
+import { formatToolCalls } from '../../src/index.js'
+import type { DialectPack } from '../../src/dialects/types.js'
+import { readLayouts, readPacks } from '../helpers/dialects.js'
 import { checkConservation, run, runResumed } from './check.js'
 import { chunkBy, chunkSizes } from './generator.js'
 
-const read = Object.values(dialects).filter((p) => unreadable(p) === null)
 const calls = [
   [{ name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }],
   [{ name: 'write', input: { content: 'a "quoted" `tick` {brace} [x] <b>\n</b>', n: 1.5, ok: true, none: null } }, { name: 'ls', input: {} }],
 ]
 
 /** The pieces a document of `pack` is made of. */
-function pieces(pack: (typeof read)[number]): string[] {
-  const layouts = readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)
-  const blocks = layouts.flatMap((i) => calls.map((c) => formatToolCalls(c, { dialect: pack, variant: pack.blocks[i]!.name })))
+function pieces(pack: DialectPack): string[] {
+  const blocks = readLayouts(pack).flatMap((i) => calls.map((c) => formatToolCalls(c, { dialect: pack, variant: pack.blocks[i]!.name })))
   const cuts = blocks.flatMap((b) => [b.slice(0, b.length >> 1), b.slice(b.length >> 1), b.slice(0, 3), b.slice(-4)])
   const reasoning = (pack.regions ?? []).filter((r) => r.kind === 'reasoning').flatMap((r) => [r.open, r.close]).flatMap((d) => (d.kind === 'literal' ? d.text : []))
   return [...blocks, ...blocks, ...cuts, ...reasoning, '<think>', '</think>', '\n```\n', '`', '~~~\n', '    ', '\n\n', 'Sure, ', ' and then ', '{"a": [1, 2]}', '[x]', '<', '>', '"', '\\', '中文 ']
 }
 
-describe.each(read.map((p) => [p.name, p] as const))('stream properties of the %s pack', (_name, pack) => {
+describe.each(readPacks.map((p) => [p.name, p] as const))('stream properties of the %s pack', (_name, pack) => {
   const doc = fc.array(fc.constantFrom(...pieces(pack)), { maxLength: 12 }).map((parts) => parts.join(''))
   const opts = { dialect: pack }
 

@@ -13,7 +13,8 @@
  * the same and leave no later: deferred text would have sat in the capture
  * anyway.
  */
-import { codes, nameChars } from '../lexer/codes.js'
+import { codes, isNameChar } from '../lexer/codes.js'
+import { isAttrBlank } from '../lexer/kinds.js'
 import type { ModeName } from '../lexer/modes.js'
 import { openingModes, rowOf } from '../lexer/structure.js'
 import { blank } from './char-set.js'
@@ -49,7 +50,7 @@ for (const [, tagMode] of openingModes) {
 
 /** Characters a tag's attribute list reads as spaces, names or `=` (the tag modes' Ws, AttrName and Eq tokens). */
 const tagSafe = new Uint8Array(128)
-for (const c of ` \t\r\n=${nameChars}`) tagSafe[c.charCodeAt(0)] = 1
+for (let c = 0; c < 128; c++) if (isAttrBlank(c) || isNameChar(c) || c === codes.equalsTo) tagSafe[c] = 1
 
 /** Most text kept unlexed: past this the lexer takes over as before (a long value goes on by the fast path). */
 export const deferLimit = 1024

@@ -53,18 +53,20 @@ export interface FastRow {
   /** The characters that may matter in the mode; `notBlank`: any but blanks (between a block's tags). */
   special: readonly CharName[] | 'notBlank'
   /**
-   * The special characters other than tag starts: in a chunk with none of
-   * them, a tag start that starts no delimiter is plain (`a < b`). null: tag
-   * starts are the only special characters; absent: every special one is the lexer's.
+   * The special characters that cannot start one of the mode's delimiters:
+   * in a chunk with none of them, a special character that starts no
+   * delimiter where it stands is plain (`a < b`, `a[i]` in CDATA, `x--y` in a
+   * comment), and one the chunk end leaves undecided is held. null: every
+   * special character may start a delimiter; absent: every special one is
+   * the lexer's.
    */
   plain?: readonly CharName[] | null
   /**
-   * How a chunk with special characters may still be read: a fence's runs
-   * (`fenceRuns`), blanks then the start of a tag (`blankThenTag`; the mode
-   * holds line-start spaces), text up to a closing literal (`before`: CDATA's
-   * `]]>`, a comment's `-->`).
+   * How a chunk with special characters may still be read instead: a
+   * fence's runs (`fenceRuns`), blanks then the start of a tag
+   * (`blankThenTag`; the mode holds line-start spaces).
    */
-  reads?: 'fenceRuns' | 'blankThenTag' | { before: string }
+  reads?: 'fenceRuns' | 'blankThenTag'
 }
 
 /** One mode's row. */
@@ -116,7 +118,7 @@ const tagsOnlyFast: FastRow = { special: tagsOnly, plain: null }
 const dq = (): ModeRow => captured('AttrText', [], attrParts, ['dq'], { special: ['dq'] })
 const sq = (): ModeRow => captured('AttrText', [], attrParts, ['sq'], { special: ['sq'] })
 /** Comments in a block: text up to `-->`. */
-const comment = (): ModeRow => captured('CommentText', [], commentParts, undefined, { special: ['dash'], reads: { before: '-->' } })
+const comment = (): ModeRow => captured('CommentText', [], commentParts, undefined, { special: ['dash'], plain: null })
 
 /** Each mode's row. Markdown and HTML modes read no block tags but the openers listed; their other tokens are `tokens-markdown.ts`' and `tokens-html.ts`'. */
 export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
@@ -177,7 +179,7 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
   [modes.jsonBlock]: captured('ValueText', [], ['ValueText']),
   // only the opener's own closer ends a raw value (`LexContext.rawOpener`)
   [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText'], tagsOnly, tagsOnlyFast),
-  [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose'], undefined, { special: ['bracket'], reads: { before: ']]>' } }),
+  [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose'], undefined, { special: ['bracket'], plain: null }),
   [modes.commentWrapper]: comment(),
   [modes.commentInvoke]: comment(),
   [modes.commentValue]: comment(),

@@ -36,6 +36,8 @@ export interface ModeFastPath {
   quotes?: boolean
   /** The table's `FastRow.plain`, as characters. */
   notTag?: CharSet | null
+  /** The special characters that may start a delimiter of the mode (the others are `notTag`), when `notTag` is given. */
+  starts?: CharSet
   /** The table's `FastRow.reads`. */
   reads?: FastRow['reads']
 }
@@ -96,7 +98,11 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
       if (t === undefined) throw new Error(`no token type ${mode}.${row.text}`)
       fp.type = t
     }
-    if (f.plain !== undefined) fp.notTag = f.plain === null ? null : charClass(chars(f.plain))
+    if (f.plain !== undefined && f.special !== 'notBlank') {
+      const plain = f.plain === null ? [] : chars(f.plain)
+      fp.notTag = f.plain === null ? null : charClass(plain)
+      fp.starts = charClass(chars(f.special).filter((c) => !plain.includes(c)))
+    }
     if (f.reads !== undefined) fp.reads = f.reads
     if (f.reads === 'blankThenTag') fp.lineStart = true
     out[mode] = fp

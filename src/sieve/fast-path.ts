@@ -177,25 +177,8 @@ export class FastPath extends MarkdownFastPath {
    */
   private plainUpTo(chunk: string, fp: ModeFastPath, special: number): number {
     const reads = fp.reads
-    if (reads === undefined) return this.plainTagStarts(chunk, fp, special)
-    return reads === 'fenceRuns' ? this.fenceRuns(chunk) : reads === 'blankThenTag' ? this.blankThenTag(chunk) : this.textBeforeEnd(chunk, reads.before)
-  }
-
-  /**
-   * CDATA content with `]` in it (`a[i]`, `[[1]]`), or a comment's with `-`
-   * (`a <!-- b`, `x--y`), is text when the chunk holds no end (`]]>`,
-   * `-->`), up to a `]` or `]]` (`-` or `--`) at its end, which the next
-   * chunk could make the end: that is held, as the lexer's Incomplete token
-   * holds it.
-   */
-  private textBeforeEnd(chunk: string, end: string): number {
-    if (chunk.indexOf(end) >= 0) return -1
-    const ch = end.charCodeAt(0)
-    let cut = chunk.length
-    while (cut > 0 && cut > chunk.length - (end.length - 1) && chunk.charCodeAt(cut - 1) === ch) cut--
-    if (cut === chunk.length) return cut
-    this.heldTail = this.d.lexer.tails.get(this.d.s.mode)?.start(chunk.slice(cut)) ?? null
-    return this.heldTail === null ? -1 : cut
+    if (reads === undefined) return this.plainStarts(chunk, fp, special)
+    return reads === 'fenceRuns' ? this.fenceRuns(chunk) : this.blankThenTag(chunk)
   }
 
   /**
@@ -213,20 +196,21 @@ export class FastPath extends MarkdownFastPath {
   }
 
   /**
-   * Every tag-start character in the chunk provably starts no delimiter
-   * (`a < b`, `List<String>`, `<div>`), reading only within the chunk, and
-   * nothing else in it is special: the lexer would make it all text. Or all
-   * of them do up to one that the chunk end leaves undecided (`see <｜DS`):
+   * Every special character in the chunk that may start one of the mode's
+   * delimiters provably starts none (`a < b`, `List<String>`, `<div>`; `a[i]`
+   * in CDATA, `x--y` in a comment), reading only within the chunk, and no
+   * other special one is in it: the lexer would make it all text. Or all of
+   * them do up to one that the chunk end leaves undecided (`see <｜DS`, `x]]`):
    * the text goes up to it and the rest is held, as the lexer's Incomplete
    * token would hold it.
    */
-  private plainTagStarts(chunk: string, fp: ModeFastPath, special: number): number {
+  private plainStarts(chunk: string, fp: ModeFastPath, special: number): number {
     const matcher = this.matcher()
     const notTag = fp.notTag
-    if (notTag === undefined || matcher === undefined) return -1
+    const starts = fp.starts
+    if (notTag === undefined || starts === undefined || matcher === undefined) return -1
     // one pass, from the first special character up to the first one that decides: a turn pushed whole is read
     // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
-    const starts = this.tables.tagStarts
     let first = special
     for (; first < chunk.length; first++) {
       const c = chunk.charCodeAt(first)

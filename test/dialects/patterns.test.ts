@@ -5,19 +5,11 @@
  * names in order (the rendered cases and the parsers' cases with calls). Reasoning
  * regions are cut out first, as a reader would leave them alone.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { dialects } from '../../src/index.js'
 import type { BlockSpec, Delimiter, DialectPack } from '../../src/dialects/types.js'
+import { fixture, fixtureFiles, type FixtureCase } from '../helpers/dialects.js'
 
-interface Case {
-  id: string
-  input: string
-  calls: Array<{ name: string }>
-}
-const dir = new URL('../fixtures/dialects/', import.meta.url)
-type Families = Record<string, { dialect: string; variant?: string }>
-const plan = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as { rendered: Families; parsers: Families }
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 function spelled(pack: DialectPack, d: Delimiter): string[] {
@@ -59,11 +51,7 @@ function namesRead(pack: DialectPack, block: BlockSpec, input: string): string[]
 }
 
 describe('the head and header patterns against the fixtures', () => {
-  const families: Array<[string, string, string | undefined]> = [
-    ...Object.entries(plan.rendered).map(([f, fam]): [string, string, string | undefined] => [`rendered/${f}`, fam.dialect, fam.variant]),
-    ...Object.entries(plan.parsers).map(([f, fam]): [string, string, string | undefined] => [`parsers/${f}`, fam.dialect, fam.variant]),
-  ]
-  for (const [file, dialect, variant] of families) {
+  for (const { file, dialect, variant } of fixtureFiles) {
     const pack = dialects[dialect]!
     const blocks = pack.blocks.filter((b) => variant === undefined || b.name === variant)
     const byPattern = blocks.filter((b) => b.call.name.from === 'head' || b.call.name.from === 'header')
@@ -71,10 +59,9 @@ describe('the head and header patterns against the fixtures', () => {
     // a file of several layouts (Mistral's) holds cases no pattern reads: those are another block's, checked by none here
     const others = blocks.length > byPattern.length
     it(`should support ${file}: ${dialect}'s pattern reads every call's name`, () => {
-      const cases = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Case[]
       let checked = 0
       // a case with no call checks how a reader treats a broken or cut-off block, not the pattern
-      for (const c of cases.filter((x) => x.calls.length > 0)) {
+      for (const c of fixture<FixtureCase[]>(file).filter((x) => x.calls.length > 0)) {
         const want = c.calls.map((k) => k.name)
         const read = byPattern.map((b) => namesRead(pack, b, c.input))
         if (others && read.every((names) => names.length === 0)) continue

@@ -7,35 +7,19 @@
  * pack's reasoning region (or envelope route) is where the template put it.
  * Cases that cannot round-trip carry their reason in `round-trip.json`.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { dialects, formatToolCalls } from '../../src/index.js'
 import type { DialectPack } from '../../src/dialects/types.js'
+import { callsOf, fixture, fixtureDir, plan, type FixtureCase } from '../helpers/dialects.js'
 
-interface Case {
-  id: string
-  input: string
-  calls: Array<{ name: string; arguments: Record<string, unknown> }>
+/** A case as the fixtures write it, with where it comes from. */
+interface Case extends FixtureCase {
   text: string | null
   reasoning?: string
   source: string
 }
-interface Family {
-  dialect: string
-  variant?: string
-  ids?: string
-  roundTrip?: boolean
-}
-const dir = new URL('../fixtures/dialects/', import.meta.url)
-const plan = JSON.parse(readFileSync(new URL('round-trip.json', dir), 'utf8')) as {
-  rendered: Record<string, Family>
-  parsers: Record<string, Family>
-  exceptions: Record<string, string>
-}
-const read = (path: string) => JSON.parse(readFileSync(new URL(path, dir), 'utf8')) as Case[]
-
-const callsOf = (c: Case, family: Family) =>
-  c.calls.map((k, i) => ({ name: k.name, input: k.arguments, ...(family.ids === undefined ? {} : { id: family.ids.replace('{name}', k.name).replace('{index}', String(i)) }) }))
+const read = (path: string) => fixture<Case[]>(path)
 
 /** Where the written block sits in the input (after what the prompt wrote, for an envelope the prompt opened). */
 function locate(pack: DialectPack, input: string, out: string): { at: number; block: string } {
@@ -77,7 +61,7 @@ describe('formatToolCalls round trip with the rendered chat templates', () => {
         const reason = plan.exceptions[`${file}#${c.id}`]
         if (reason !== undefined) continue
         it(`should support ${c.id}: the template's block, byte for byte`, () => {
-          const out = formatToolCalls(callsOf(c, family), { dialect: family.dialect, variant: family.variant })
+          const out = formatToolCalls(callsOf(c.calls, family.ids), { dialect: family.dialect, variant: family.variant })
           const { at, block } = locate(pack, c.input, out)
           expect(at, `${out}\nnot in\n${c.input}`).toBeGreaterThanOrEqual(0)
           const spec = pack.blocks.find((b) => b.name === (family.variant ?? pack.blocks[0]!.name))!
@@ -99,7 +83,7 @@ describe('formatToolCalls round trip with the parsers\' own cases', () => {
       const reason = plan.exceptions[`${file}#${c.id}`]
       if (reason !== undefined) continue
       it(`should support ${file} ${c.id} (${family.dialect})`, () => {
-        expect(formatToolCalls(callsOf(c, family), { dialect: family.dialect, variant: family.variant })).toBe(c.input)
+        expect(formatToolCalls(callsOf(c.calls, family.ids), { dialect: family.dialect, variant: family.variant })).toBe(c.input)
       })
     }
   }
@@ -117,7 +101,7 @@ describe('the fixtures\' provenance', () => {
   }
 
   it('should support a source on every parser case, and a pack for every parser file', () => {
-    const files = readdirSync(new URL('parsers/', dir)).filter((f) => f.endsWith('.json'))
+    const files = readdirSync(new URL('parsers/', fixtureDir)).filter((f) => f.endsWith('.json'))
     expect(Object.keys(plan.parsers).sort()).toEqual(files.sort())
     for (const [file, family] of Object.entries(plan.parsers)) {
       expect(dialects[family.dialect], file).toBeDefined()
@@ -145,7 +129,7 @@ describe('the round-trip exceptions', () => {
       const family = (plan.rendered[file] ?? plan.parsers[file])!
       const c = read(`${file in plan.rendered ? 'rendered' : 'parsers'}/${file}`).find((x) => x.id === id)!
       if (c.calls.length === 0) continue
-      expect(formatToolCalls(callsOf(c, family), { dialect: family.dialect, variant: family.variant }), key).not.toBe(c.input)
+      expect(formatToolCalls(callsOf(c.calls, family.ids), { dialect: family.dialect, variant: family.variant }), key).not.toBe(c.input)
     }
   })
 })

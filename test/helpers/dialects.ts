@@ -18,11 +18,12 @@ export function readLayouts(pack: DialectPack): number[] {
   return readsWhole(pack) ? wholeSpecs(pack) : pack.blocks.map((_, i) => i)
 }
 
-const dir = new URL('../fixtures/dialects/', import.meta.url)
+/** `test/fixtures/dialects/`. */
+export const fixtureDir = new URL('../fixtures/dialects/', import.meta.url)
 
 /** A JSON file of `test/fixtures/dialects/`, parsed. */
 export function fixture<T>(file: string): T {
-  return JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as T
+  return JSON.parse(readFileSync(new URL(file, fixtureDir), 'utf8')) as T
 }
 
 /** One case of a fixture file: the model's output, the calls in it, and (where known) the text and reasoning around them. */
@@ -44,17 +45,27 @@ export interface FixtureFile {
   rendered: boolean
 }
 
-type Plan = Record<string, { dialect: string; variant?: string }>
-const plan = fixture<{ rendered: Plan; parsers: Plan }>('round-trip.json')
+/** A fixture file as `round-trip.json` lists it, by its name in its folder. */
+export interface PlannedFile {
+  dialect: string
+  variant?: string
+  /** The ids the template writes, `{name}` and `{index}` filled in (rendered files). */
+  ids?: string
+  /** The parser's cases are what the pack writes (parsers files). */
+  roundTrip?: boolean
+}
+
+/** `round-trip.json`: the fixture files of each folder, and the reason of each case (`file#id`) that cannot round-trip. */
+export const plan = fixture<{ rendered: Record<string, PlannedFile>; parsers: Record<string, PlannedFile>; exceptions: Record<string, string> }>('round-trip.json')
 const entries = (folder: 'rendered' | 'parsers'): FixtureFile[] =>
   Object.entries(plan[folder]).map(([f, v]) => ({ file: `${folder}/${f}`, dialect: v.dialect, ...(v.variant === undefined ? {} : { variant: v.variant }), rendered: folder === 'rendered' }))
 
 /** Every fixture file, rendered ones first. */
 export const fixtureFiles: readonly FixtureFile[] = [...entries('rendered'), ...entries('parsers')]
 
-/** A case's calls as `{ name, input }`. */
-export function callsOf(calls: FixtureCase['calls']): Array<{ name: string; input: Record<string, unknown> }> {
-  return calls.map((k) => ({ name: k.name, input: k.arguments }))
+/** A case's calls as `{ name, input }`, with an `id` where `ids` (a {@link PlannedFile}'s) gives one. */
+export function callsOf(calls: FixtureCase['calls'], ids?: string): Array<{ name: string; input: Record<string, unknown>; id?: string }> {
+  return calls.map((k, i) => ({ name: k.name, input: k.arguments, ...(ids === undefined ? {} : { id: ids.replace('{name}', k.name).replace('{index}', String(i)) }) }))
 }
 
 /** Every case an exceptions file reads otherwise is in its fixture file, and says why at some length. */

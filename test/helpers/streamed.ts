@@ -9,6 +9,7 @@
 import { expect } from 'vitest'
 import { createSieve } from '../../src/index.js'
 import type { SieveEvent, SieveOptions } from '../../src/index.js'
+import { resumedAfter } from './checkpoint.js'
 import { calls } from './chunking.js'
 
 export interface Streamed {
@@ -126,13 +127,5 @@ export function unstreamed(chunks: readonly string[], opts: SieveOptions = {}): 
  * chunk `at` (none for -1) going through JSON into a new sieve that goes on.
  */
 export function streamedResumed(chunks: readonly string[], at: number, opts: SieveOptions = {}): SieveEvent[] {
-  let n = 0
-  const generateId = () => `id${n++}`
-  let sieve = createSieve({ ...opts, generateId, streamArguments: true })
-  const events: SieveEvent[] = []
-  chunks.forEach((c, i) => {
-    events.push(...sieve.push(c))
-    if (i === at) sieve = createSieve({ ...opts, generateId, streamArguments: true, resume: JSON.parse(JSON.stringify(sieve.checkpoint())) })
-  })
-  return [...events, ...sieve.end()]
+  return resumedAfter(chunks, at, { ...opts, streamArguments: true })
 }

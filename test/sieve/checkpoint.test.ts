@@ -8,6 +8,8 @@ import { createSieve, defaultGrammar, extendGrammar } from '../../src/index.js'
 import type { SieveCheckpoint, SieveEvent, SieveOptions } from '../../src/types.js'
 import { normalise, prng, randomSplit, runSieve, seedOf, type Out } from '../helpers/chunking.js'
 import { DRIFT, SPELLINGS, block, readFile } from '../helpers/blocks.js'
+import { throughJson } from '../helpers/checkpoint.js'
+import { expectResumesAnywhere } from '../helpers/resume.js'
 
 const live = '<tool_calls><invoke name="a"><parameter name="path">src/a.ts</parameter></invoke></tool_calls>'
 
@@ -44,12 +46,7 @@ function resumedRun(chunks: string[], stop: number, opts: SieveOptions = {}): Ou
   const first = createSieve(opts)
   const events: SieveEvent[] = []
   for (const chunk of chunks.slice(0, stop)) events.push(...first.push(chunk))
-  const checkpoint = first.checkpoint()
-  const json = JSON.stringify(checkpoint)
-  expect(JSON.parse(json), 'checkpoint is plain JSON').toEqual(checkpoint)
-  expect(checkpoint.version).toBe(1)
-  expect(typeof checkpoint.grammar).toBe('string')
-  const second = createSieve({ ...opts, resume: JSON.parse(json) as SieveCheckpoint })
+  const second = createSieve({ ...opts, resume: throughJson(first) })
   for (const chunk of chunks.slice(stop)) events.push(...second.push(chunk))
   events.push(...second.end())
   return normalise(events)
@@ -60,10 +57,7 @@ describe('checkpoint and resume', () => {
     const reference = (): Out[] => runSieve(input, [input], opts)
 
     it('should support a checkpoint at every split point', () => {
-      const expected = reference()
-      for (let at = 0; at <= input.length; at++) {
-        expect(resumedRun([input.slice(0, at), input.slice(at)], 1, opts), `checkpoint at ${at}`).toEqual(expected)
-      }
+      expectResumesAnywhere(input, opts)
     })
 
     it('should support stopping after any chunk of random splits and resuming', () => {
@@ -83,7 +77,7 @@ describe('checkpoint and resume', () => {
       for (let i = 0; i < input.length; i++) {
         const sieve = createSieve(checkpoint ? { ...opts, resume: checkpoint } : opts)
         events.push(...sieve.push(input.charAt(i)))
-        checkpoint = JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+        checkpoint = throughJson(sieve)
       }
       events.push(...createSieve({ ...opts, resume: checkpoint }).end())
       expect(normalise(events)).toEqual(reference())
@@ -104,7 +98,7 @@ describe('checkpoint and resume', () => {
   it('should not support resuming a checkpoint of another grammar', () => {
     const sieve = createSieve()
     sieve.push('Hello <tool_')
-    const checkpoint = JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+    const checkpoint = throughJson(sieve)
     const other = extendGrammar(defaultGrammar, { wrapper: ['my_calls'] })
     expect(thrownCode(() => createSieve({ grammar: other, resume: checkpoint }))).toBe('invalid-checkpoint')
   })
@@ -132,7 +126,7 @@ describe('checkpoint validation', () => {
   const taken = (): SieveCheckpoint => {
     const sieve = createSieve()
     sieve.push('x <tool_calls><invoke name="a"><parameter name="p">v')
-    return JSON.parse(JSON.stringify(sieve.checkpoint())) as SieveCheckpoint
+    return throughJson(sieve)
   }
   /** The error `createSieve` throws for a checkpoint whose state is changed by `edit`. */
   function refused(edit: (state: Record<string, unknown>) => void): { code: unknown; field: unknown } {
@@ -171,7 +165,7 @@ describe('checkpoints from before skips knew their family', () => {
   it('should support resuming a skip without a family (every family counts, as it did)', () => {
     const first = createSieve()
     first.push('<tool_calls><invoke name="a"><parameter name="x">see </invoke>')
-    const cp = JSON.parse(JSON.stringify(first.checkpoint())) as SieveCheckpoint
+    const cp = throughJson(first)
     const state = cp.state as { skip: Record<string, unknown> | null }
     expect(state.skip).not.toBeNull()
     delete state.skip!.frame

@@ -9,18 +9,11 @@ import { describe, expect, it } from 'vitest'
 import { GrammarError, ToolsieveError, createSieve, defaultGrammar, extendGrammar, parseToolCalls } from '../../src/index.js'
 import { compileLexer } from '../../src/lexer/lexer.js'
 import type { SieveOptions } from '../../src/types.js'
+import { caught } from '../helpers/grammar-error.js'
 
 const call = '<tool_calls><invoke name="f"><parameter name="a">1</parameter></invoke></tool_calls>'
 
-function thrown(run: () => unknown): ToolsieveError {
-  try {
-    run()
-  } catch (e) {
-    expect(e).toBeInstanceOf(ToolsieveError)
-    return e as ToolsieveError
-  }
-  throw new Error('expected a ToolsieveError')
-}
+const thrown = (run: () => unknown): ToolsieveError => caught(run, ToolsieveError)
 
 const bad = (options: unknown) => thrown(() => createSieve(options as SieveOptions))
 

@@ -283,11 +283,8 @@ export class Driver implements DriverCore, RunHost {
         if (a !== null) return this.apply(a, text)
       }
     }
-    if (s.carry !== null) {
-      // the run is decided (or still carried, the chunk all of it): what follows it is a chunk of its own
-      const a = this.fast.settleRun(chunk)
-      return a === null ? this.lexed(chunk) : this.apply(a, chunk)
-    }
+    // a carried run: a lexer run's boundary decides where it ends (`boundary.ts`)
+    if (s.carry !== null) return this.lexed(chunk)
     if (s.pending === '') {
       const a = this.fast.chunk(chunk)
       return a === null ? this.lexed(chunk) : this.apply(a, chunk)
@@ -305,8 +302,7 @@ export class Driver implements DriverCore, RunHost {
       this.noteHeldTail()
       return null
     }
-    const indent = this.fast.afterIndent(text)
-    return indent === null ? this.lexed(chunk) : this.apply(indent, text)
+    return this.lexed(chunk)
   }
 
   /** `chunk` goes to the lexer, with the pending tail: nothing is left. */

@@ -18,11 +18,10 @@ import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
 import { blockOpenerAt, commentLevel, mayBeCodeTag, mayOpenBlock } from '../lexer/html.js'
 import { codes } from '../lexer/codes.js'
-import { decideCarried, decideLineFeed, decideRun } from '../lexer/markdown.js'
+import { decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
-import { releases } from './holds.js'
 import { FastPathBase } from './fast-path-base.js'
 import { CharSet } from './char-set.js'
 import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
@@ -170,47 +169,12 @@ export abstract class MarkdownFastPath extends FastPathBase {
   }
 
   /**
-   * A run carried to the end of the last chunk: the characters of `chunk`
-   * that continue it are text (the lexer's runPart token), and where it
-   * ends it is decided as a lexer run's boundary would decide it
-   * (`LexerRuns`), without the lexer, so the rest of the chunk may still
-   * skip it. Outside captures, where the decision is just the next mode; in
-   * a held tag's code span the characters join the hold, and a run that
-   * ends closing a level open at the tag releases it (`Holds.runEnded`).
-   * The answer's plain text is the run's characters in `chunk`; null: the
-   * lexer decides.
-   */
-  settleRun(chunk: string): Answer | null {
-    const d = this.d
-    const s = d.s
-    const c = s.carry!
-    const h = s.hold
-    if (s.capture !== null || s.pending !== '' || (h !== null && (h.givenUp || s.mode !== modes.spanHold))) return null
-    let k = 0
-    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
-    const run: RunCarry = k === 0 ? c : { ch: c.ch, len: c.len + k, indent: c.indent, mode: c.mode }
-    const dec = k === chunk.length ? null : decideCarried(run, c.mode as ModeName, s.md, d.guard)
-    if (dec !== null && dec.target === modes.halt) return null
-    // in a hold, a run still going is bounded by its own length (as the lexer's hold judges a cut run); one that
-    // ended is only taken here when it releases the hold
-    if (h !== null && (dec === null ? run.len > d.opts.captureLimit : !releases(dec.target))) return null
-    const a = plainThen(this.a, k, 'more')
-    a.release = h !== null && dec !== null
-    a.carry = dec === null ? run : null
-    if (dec !== null) {
-      a.md = dec.md
-      a.mode = dec.target
-    }
-    return a
-  }
-
-  /**
    * A tag held after an unmatched backtick (`spanHold`), and a run in this
    * chunk that closes a level open at the tag (`` `<｜DSML｜invoke>` `` +
    * "`."): the tag sat in a code span, so the hold and the chunk through
    * the run go out as text, as the lexer's run token releases them
    * (`decideRun`), and the rest is a chunk of its own; a run the chunk end
-   * cuts joins the hold, carried, and `settleRun` decides it. Anything else
+   * cuts joins the hold, carried, and the next lexer run decides it. Anything else
    * (a line feed, a run that keeps holding, a fence opener, a run inside an
    * open HTML tag, a hold near the limit) is the lexer's.
    */

@@ -9,7 +9,7 @@
  * all parts share in `fast-path-base.ts`.
  */
 import { tokenOf } from '../lexer/token-instance.js'
-import { heldLinePrefix, heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
+import { heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
@@ -77,13 +77,6 @@ export class FastPath extends MarkdownFastPath {
     const mode = this.d.s.mode
     const read = mode === modes.cdata ? this.tables.tagReader.cdataEnd(text) : this.tables.tagReader.read(mode, text)
     return read === null ? null : tokensAt(this.a, 0, read.tokens, read.end)
-  }
-
-  /** Held line-start spaces, then a chunk that the fast path can take whole: they were only indentation. `text`: the two joined. */
-  afterIndent(text: string): Answer | null {
-    const s = this.d.s
-    if (!heldLinePrefix(s.pending, 0, s.lineState, this.fastPath()?.quotes === true)) return null
-    return this.chunk(text)
   }
 
   /** The chunk only makes the undecided tail a longer prefix, or completes it: read off `tail`, the pending tail and the chunk joined, without lexing the tail again. */

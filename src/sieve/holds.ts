@@ -39,7 +39,7 @@ export interface HoldHost {
 }
 
 /** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
-export function releases(target: ModeName | null): boolean {
+function releases(target: ModeName | null): boolean {
   return target === modes.prose || target === modes.span || target === modes.fence
 }
 

@@ -14,6 +14,15 @@ function runsFor(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] =
   return sieve.stats().lexerRuns - before
 }
 
+/** The lexer runs each of `chunks` took, pushed in turn on to `sieve` (their events go to `events`). */
+function runsPerChunk(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] = []): number[] {
+  return chunks.map((c) => {
+    const before = sieve.stats().lexerRuns
+    events.push(...sieve.push(c))
+    return sieve.stats().lexerRuns - before
+  })
+}
+
 const block = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p">x</parameter>\n  </invoke>\n</tool_calls>'
 
 describe('fast path', () => {
@@ -60,13 +69,14 @@ describe('fast path', () => {
     expect(runsFor(sieve, ['``` three', ' is too short\n', '` one\n', '~~~~ tildes\n'])).toBe(0)
   })
 
-  it('should support a fence closer cut by chunk ends carried without the lexer, and a line feed closing it', () => {
+  it('should support a fence closer cut by chunk ends carried, and a line feed closing it, with one lexer run per chunk after a carried run', () => {
     const input = '```js\nconst a = 1\n``' + '`\n' + block
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
     const sieve = createSieve()
     const events = sieve.push('```js\n')
-    // `` is carried, ` continues it, the line feed decides it (a closer) and ends the line: none of it needs the lexer
-    expect(runsFor(sieve, ['const a = 1\n``', '`', '\n'], events)).toBe(0)
+    // `` is carried; the chunk that continues it and the one that decides it (a closer) are each one lexer run, whose
+    // boundary decides the run (`boundary.ts`)
+    expect(runsPerChunk(sieve, ['const a = 1\n``', '`', '\n'], events)).toEqual([0, 1, 1])
     events.push(...sieve.push(block), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
@@ -149,12 +159,13 @@ describe('fast path', () => {
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
 
-  it('should support inline code in prose without the lexer, runs cut by chunk ends included', () => {
+  it('should support inline code in prose without the lexer, but for the chunk after a run cut by a chunk end', () => {
     const sieve = createSieve()
     const chunks = ['Use `', 'npm test', '` or ``a `b` c', '``, ~not a fence~', ' then ', '`x`.']
-    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    const events: SieveEvent[] = []
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 1, 0, 0, 1, 0])
+    events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
-    expect(sieve.stats().lexerRuns).toBe(0)
   })
 
   it('should support a run then a tag start the chunk end cuts (`` see `<｜DS ``): the tag start held in the span, without the lexer', () => {
@@ -179,11 +190,12 @@ describe('fast path', () => {
     expect(sieve.sawToolCallSyntax()).toBe(true)
   })
 
-  it('should support a tag held after an unmatched backtick and released by the closing run, without the lexer', () => {
+  it('should support a tag held after an unmatched backtick and released by the closing run, without the lexer but for the chunk after a cut run', () => {
     const sieve = createSieve()
     const chunks = ['see `<｜DSML｜in', 'voke name="x', '">', '`. Then ', 'more `＜ＤＳＭＬ＜tool_calls＞', '`', ' ok']
-    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
-    expect(sieve.stats().lexerRuns).toBe(0)
+    const events: SieveEvent[] = []
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 0, 0, 1])
+    events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(sieve.sawToolCallSyntax()).toBe(false)
     expect(textOf(expectChunkInvariant(chunks.join('')))).toBe(chunks.join(''))
@@ -206,11 +218,12 @@ describe('fast path', () => {
     }
   })
 
-  it('should support fences opened and closed inside chunks (`Look:\n` + "```ts\nx" … "}\n```\n" + "Then"), without the lexer', () => {
+  it('should support fences opened and closed inside chunks (`Look:\n` + "```ts\nx" … "}\n```\n" + "Then"), without the lexer but for the chunk after a cut run', () => {
     const sieve = createSieve()
     const chunks = ['Look:\n```ts\nconst', ' a = <tool_calls>;\n', '}\n```\nThen:\n', '~~~\n<tool_calls>\n~~~', '\n', 'done.']
-    const events = [...chunks.flatMap((c) => sieve.push(c))]
-    expect(sieve.stats().lexerRuns).toBe(0)
+    const events: SieveEvent[] = []
+    // `~~~` at the end of a chunk is carried: the line feed after it is one lexer run, which decides it (a closer)
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 1, 0])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(events)).toEqual([])
@@ -235,11 +248,11 @@ describe('fast path', () => {
     expect(textOf(events)).toBe('Write `<tool_calls>` or ``<tool_calls>` ``, then:\n')
   })
 
-  it('should support a carried run that the next chunk continues, decided where it ends, without the lexer', () => {
+  it('should support a carried run that the next chunk continues, decided where it ends by one lexer run per chunk after it', () => {
     const sieve = createSieve()
     const chunks = ['a `', '`', '`b` `', '`` c ', '```', '`', ' d']
-    const events = chunks.flatMap((c) => sieve.push(c))
-    expect(sieve.stats().lexerRuns).toBe(0)
+    const events: SieveEvent[] = []
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 1, 1, 1, 0, 1, 1])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(expectChunkInvariant(chunks.join('') + '\n\n' + block))).toEqual([{ name: 'a', input: { p: 'x' } }])

@@ -20,7 +20,7 @@ const restartWindow = 64
 
 /** What the lexer runs need from the driver. */
 export interface RunHost {
-  readonly s: DriverState
+  readonly s: Readonly<DriverState>
   readonly lexer: CompiledLexer
   readonly stats: SieveStats
   readonly guard: GuardSettings

@@ -1,5 +1,5 @@
 /**
- * What every fast-path reader shares (docs/DESIGN.md, "Fast path"): the
+ * What every fast-path reader shares (docs/DESIGN.md, "The sieve's shape"): the
  * driver whose state they read, the current mode's fast-path table and tail
  * matcher (looked up once per mode change), and what a chunk's reading
  * found for `chunk` to hold or carry. `fast-path.ts` builds on it.

@@ -35,8 +35,8 @@ export interface ModeFastPath {
   /** The lexer holds line-start prefixes in this mode, quote and list markers too (`CompiledModes.prefixModes`, `heldLinePrefix`). */
   quotes?: boolean
   /** The table's `FastRow.plain`, as characters. */
-  notTag?: CharSet | null
-  /** The special characters that may start a delimiter of the mode (the others are `notTag`), when `notTag` is given. */
+  plain?: CharSet | null
+  /** The special characters that may start a delimiter of the mode (the others are `plain`), when `plain` is given. */
   starts?: CharSet
   /** The table's `FastRow.reads`. */
   reads?: FastRow['reads']
@@ -100,7 +100,7 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
     }
     if (f.plain !== undefined && f.special !== 'notBlank') {
       const plain = f.plain === null ? [] : chars(f.plain)
-      fp.notTag = f.plain === null ? null : charClass(plain)
+      fp.plain = f.plain === null ? null : charClass(plain)
       fp.starts = charClass(chars(f.special).filter((c) => !plain.includes(c)))
     }
     if (f.reads !== undefined) fp.reads = f.reads

@@ -1,11 +1,10 @@
 /**
- * The chunks that skip the lexer (docs/DESIGN.md, "Fast path"): each method here
+ * The chunks that skip the lexer (docs/DESIGN.md, "The sieve's shape"): each method here
  * answers what the lexer would do with a chunk (`answer.ts`), in a case where
  * that is provably simple, and changes nothing (the driver applies the
  * answer): nothing special in the chunk for the current mode, specials that cannot matter where they stand (`a < b`, a mid-line run in
  * fenced code, `a[i]` in CDATA), a held tail that only grows or completes
- * a tag the lexer would take whole, or held indentation that turned out to
- * be only indentation. The Markdown chunks are in `fast-path-markdown.ts`, what
+ * a tag the lexer would take whole. The Markdown chunks are in `fast-path-markdown.ts`, what
  * all parts share in `fast-path-base.ts`.
  */
 import { tokenOf } from '../lexer/token-instance.js'
@@ -199,15 +198,15 @@ export class FastPath extends MarkdownFastPath {
    */
   private plainStarts(chunk: string, fp: ModeFastPath, special: number): number {
     const matcher = this.matcher()
-    const notTag = fp.notTag
+    const plain = fp.plain
     const starts = fp.starts
-    if (notTag === undefined || starts === undefined || matcher === undefined) return -1
+    if (plain === undefined || starts === undefined || matcher === undefined) return -1
     // one pass, from the first special character up to the first one that decides: a turn pushed whole is read
     // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
     let first = special
     for (; first < chunk.length; first++) {
       const c = chunk.charCodeAt(first)
-      if (notTag !== null && notTag.has(c)) return -1
+      if (plain !== null && plain.has(c)) return -1
       if (starts.has(c) && !matcher.startsNothingAt(chunk, first)) break
     }
     let tail: TailState | null = null
@@ -216,7 +215,7 @@ export class FastPath extends MarkdownFastPath {
       tail = matcher.start(chunk.slice(first))
       if (tail === null) return -1
       // what is held is no longer than a delimiter
-      if (notTag !== null && notTag.find(chunk, first) >= 0) return -1
+      if (plain !== null && plain.find(chunk, first) >= 0) return -1
     }
     this.heldTail = tail
     return first

@@ -1,5 +1,5 @@
 /**
- * A deferred tag read without the lexer (docs/DESIGN.md, "Fast path"). When the
+ * A deferred tag read without the lexer (docs/DESIGN.md, "The sieve's shape"). When the
  * deferral stops (`deferral.ts`), the pending text is most often one opening
  * tag in its common shape: the tag's name, whole attributes, spaces, the
  * tag end, then value text, or the blanks before the next tag. Each of those

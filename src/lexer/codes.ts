@@ -20,6 +20,9 @@ export const codes = {
   fullwidthVerticalBar: 0xff5c,
 } as const
 
+/** A blank: space, tab, LF or CR (what Markdown, attributes, JSON and the readers all skip alike). */
+export const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+
 export const isAsciiDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
 /** A bullet list marker: `-`, `+` or `*`. */
 export const isBulletMarker = (c: number): boolean => c === codes.dash || c === 0x2b || c === 0x2a

@@ -19,7 +19,7 @@
  * backtick can stand in one), processing instructions, declarations, CDATA
  * sections and email autolinks.
  */
-import { isAsciiDigit } from './codes.js'
+import { isAsciiDigit, isBlank } from './codes.js'
 
 // Bits 18-29 of the line state.
 const SHIFT = 18
@@ -62,7 +62,6 @@ export const candidateLive = (ls: number): boolean => (ls & PHASE) !== 0
 /** An inline comment is open (past `<!--`, before its `-->`): a tag here waits for it (`tokens-html.ts`). */
 export const commentLive = (ls: number): boolean => (ls & PHASE) === COMMENT
 
-const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
 const isAttrStart = (c: number) => isLetter(c) || c === 0x5f || c === 0x3a
 const isAttrChar = (c: number) => isAttrStart(c) || isAsciiDigit(c) || c === 0x2e || c === 0x2d
@@ -87,30 +86,30 @@ export function candidateStep(h: number, c: number): number {
       if (c === 0x2b || c === 0x2e) return scheme ? NAME | (Math.min(33, n + 1) << LEN_SHIFT) | FLAG_B : VOID
       if (c === 0x3a) return scheme && n >= 2 ? URI : VOID
       if (!tag) return VOID
-      if (isWs(c)) return TAG_WS
+      if (isBlank(c)) return TAG_WS
       if (c === GT) return DONE
       return c === SLASH_CH ? SLASH : VOID
     }
     case TAG_WS:
     case ATTR_WS:
-      if (isWs(c)) return h
+      if (isBlank(c)) return h
       if (isAttrStart(c)) return ATTR_NAME
       if (p === ATTR_WS && c === 0x3d) return EQ
       if (c === GT) return DONE
       return c === SLASH_CH ? SLASH : VOID
     case ATTR_NAME:
       if (isAttrChar(c)) return h
-      if (isWs(c)) return ATTR_WS
+      if (isBlank(c)) return ATTR_WS
       if (c === 0x3d) return EQ
       if (c === GT) return DONE
       return c === SLASH_CH ? SLASH : VOID
     case EQ:
-      if (isWs(c)) return h
+      if (isBlank(c)) return h
       if (c === 0x22) return DQ
       if (c === 0x27) return SQ
       return c === GT || c === 0x3d || c === 0x3c || c === 0x60 ? VOID : UNQUOTED
     case UNQUOTED:
-      if (isWs(c)) return TAG_WS
+      if (isBlank(c)) return TAG_WS
       if (c === GT) return DONE
       return c === 0x22 || c === 0x27 || c === 0x3d || c === 0x3c || c === 0x60 ? VOID : h
     case DQ:
@@ -118,7 +117,7 @@ export function candidateStep(h: number, c: number): number {
     case SQ:
       return c === 0x27 ? VALUE_END : h
     case VALUE_END:
-      if (isWs(c)) return TAG_WS
+      if (isBlank(c)) return TAG_WS
       if (c === GT) return DONE
       return c === SLASH_CH ? SLASH : VOID
     case SLASH:

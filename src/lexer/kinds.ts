@@ -3,7 +3,7 @@
  * spelling in the grammar config never touches a grammar rule.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain'
-import { nameCharClass } from './codes.js'
+import { isBlank, nameCharClass } from './codes.js'
 
 function category(name: string): TokenType {
   return createToken({ name, pattern: Lexer.NA })
@@ -53,9 +53,7 @@ export type CategoryName = keyof typeof cat
 export const attributeSource = `[ \\t\\r\\n]+[${nameCharClass}]+[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"]*"|'[^']*')`
 
 /** The blanks {@link attributeSource} allows around an attribute's name and `=`: space, tab, CR, LF. */
-export function isAttrBlank(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a
-}
+export const isAttrBlank = isBlank
 
 /** What the driver needs to know about a concrete token type beyond its push mode. */
 export interface TokenMeta {

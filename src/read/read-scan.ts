@@ -8,6 +8,7 @@
  * into `{ ok: false, reason }` and nothing else escapes it.
  */
 import type { TagSpelling } from '../types.js'
+import { isBlank } from '../lexer/codes.js'
 import { decodeEntities, trimXml } from '../values/text.js'
 
 /** Why a block could not be read: the message names what was expected where. */
@@ -34,11 +35,6 @@ const C = {
   leftBrace: 0x7b,
   rightBrace: 0x7d,
 } as const
-
-/** The blanks a reader takes as optional between parts: space, tab, LF, CR (what templates and models vary in). */
-export function isBlank(c: number): boolean {
-  return c === C.space || c === C.lf || c === C.cr || c === C.tab
-}
 
 export function isBlankText(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (!isBlank(s.charCodeAt(i))) return false

@@ -12,7 +12,8 @@ import { isPlainObject, plainObject, setOwn } from '../values/own.js'
 import { pythonLiteral } from '../values/python-literal.js'
 import { trimXml } from '../values/text.js'
 import type { JsonType, ValueRules } from '../dialects/types.js'
-import { fail, isBlank, jsonEnd, pythonEnd, type Scan, shown } from './read-scan.js'
+import { isBlank } from '../lexer/codes.js'
+import { fail, jsonEnd, pythonEnd, type Scan, shown } from './read-scan.js'
 
 /** Nesting past this in an object literal is refused: a hostile value must not take the stack. */
 const maxDepth = 256

@@ -9,6 +9,7 @@
  * a call, is the reader's to say once the block is whole.
  */
 import type { JsonBlocks } from '../grammar/types.js'
+import { isBlank } from '../lexer/codes.js'
 
 /** Where the scanner stands. */
 export const phases = {
@@ -65,7 +66,6 @@ export type ScanResult =
   | { kind: 'text'; at: number }
   | { kind: 'broken'; at: number; why: string }
 
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 /** A head is a name: no blank, bracket, brace or quote. */
 const isHead = (c: number): boolean => !isBlank(c) && c !== 0x5b && c !== 0x5d && c !== 0x7b && c !== 0x7d && c !== 0x22 && c !== 0x27
 /** A Python callee's first character (`[f(a=1)]`): a letter or `_`. */

@@ -2,24 +2,22 @@
  * Text-level rules shared by parameters and nested elements: XML whitespace
  * trimming, entity decoding (rule 3) and joining text with CDATA (rule 2).
  */
+import { isBlank } from '../lexer/codes.js'
 import type { ValuePart } from '../parser/block-parser.js'
 
 const wsOnly = /^[ \t\r\n]*$/
 
-function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
-}
 
 // loops, not `/\s+$/`: a regex anchored at the end rescans a long run of spaces from every start
 function wsEnd(s: string, from: number): number {
   let i = from
-  while (i < s.length && isWs(s.charCodeAt(i))) i++
+  while (i < s.length && isBlank(s.charCodeAt(i))) i++
   return i
 }
 
 function wsStart(s: string): number {
   let j = s.length
-  while (j > 0 && isWs(s.charCodeAt(j - 1))) j--
+  while (j > 0 && isBlank(s.charCodeAt(j - 1))) j--
   return j
 }
 

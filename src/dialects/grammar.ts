@@ -22,7 +22,8 @@ import { ToolsieveError } from '../errors.js'
 import { defaultGrammar } from '../grammar/default.js'
 import { validateGrammar } from '../grammar/load.js'
 import type { Grammar } from '../grammar/types.js'
-import type { Delimiter, DialectPack } from './types.js'
+import type { Delimiter, DialectPack, TagSpelling } from './types.js'
+import { spellingOf, spellings } from './spelling.js'
 
 /** Each pack's grammar, built once: packs are frozen. */
 const grammars = new WeakMap<DialectPack, Grammar>()
@@ -36,20 +37,37 @@ export function unreadable(pack: DialectPack): string | null {
   return `no block of it has a literal opener and a literal closer or the end of its JSON: ${pack.blocks.map((b, i) => `blocks[${i}] (${b.name}) ${why(b)}`).join(', ')}`
 }
 
-/** The literal opener and closer of each block spec read whole (a tag without attributes spelled out), or null for a spec that is not. */
-export function wholeDelimiters(pack: DialectPack): Array<{ open: string[]; close: string[] } | null> {
-  const spelling = pack.tagSpelling ?? { open: '<', close: '</', end: '>' }
-  const literal = (d: Delimiter, closer: boolean): string[] | null => {
-    if (d.kind === 'literal') return d.optional === true ? null : d.text
-    if (d.kind === 'tag') return [`${closer ? spelling.close : spelling.open}${d.name}${spelling.end}`]
-    return null
+/**
+ * `derive` of a pack, made once and kept with it: the sieve asks for a
+ * pack's delimiters at every block it reads (which reader, which spec), and
+ * the grammar and readers built from a pack are kept per pack as well.
+ */
+function perPack<T>(derive: (pack: DialectPack) => T): (pack: DialectPack) => T {
+  const kept = new WeakMap<DialectPack, T>()
+  return (pack) => {
+    let v = kept.get(pack)
+    if (v === undefined) {
+      v = derive(pack)
+      kept.set(pack, v)
+    }
+    return v
   }
+}
+
+/** The literal opener and closer of each block spec read whole (a tag without attributes spelled out), or null for a spec that is not. */
+export const wholeDelimiters = perPack((pack): ReadonlyArray<{ open: string[]; close: string[] } | null> => {
+  const sp = spellingOf(pack)
   return pack.blocks.map((b) => {
     if (b.anchored === true) return null
-    const open = literal(b.open, false)
-    const close = literal(b.close, true)
+    const open = literal(b.open, 'open', sp)
+    const close = literal(b.close, 'close', sp)
     return open === null || close === null ? null : { open, close }
   })
+})
+
+/** The strings a tag or a literal that is always written is spelled with; null for any other delimiter. */
+function literal(d: Delimiter, role: 'open' | 'close', sp: TagSpelling): string[] | null {
+  return (d.kind === 'literal' && d.optional !== true) || d.kind === 'tag' ? spellings(d, role, sp) : null
 }
 
 /**
@@ -59,18 +77,18 @@ export function wholeDelimiters(pack: DialectPack): Array<{ open: string[]; clos
  * (`Grammar.blocks.json`); null for a spec that is not one. A spec anchored
  * at the message start is not: its opener may be missing.
  */
-export function jsonDelimiters(pack: DialectPack): Array<{ open: string[]; head?: string[]; close?: string[] } | null> {
-  const spelling = pack.tagSpelling ?? { open: '<', close: '</', end: '>' }
+export const jsonDelimiters = perPack((pack): ReadonlyArray<{ open: string[]; head?: string[]; close?: string[] } | null> => {
+  const sp = spellingOf(pack)
   return pack.blocks.map((b) => {
     if (b.anchored === true) return null
-    const open = b.open.kind === 'literal' ? (b.open.optional === true ? null : b.open.text) : b.open.kind === 'tag' ? [`${spelling.open}${b.open.name}${spelling.end}`] : null
+    const open = literal(b.open, 'open', sp)
     const close = b.close.kind === 'json-end' ? [] : b.close.kind === 'literal' && b.close.optional === true ? b.close.text : null
     if (open === null || close === null) return null
     const sep = b.call.headSeparator
     const head = b.call.name.from === 'head' ? { head: sep === undefined ? [] : sep.text } : {}
     return { open, ...head, ...(close.length > 0 ? { close } : {}) }
   })
-}
+})
 
 /**
  * Each block spec anchored at the message start that ends with its JSON
@@ -79,16 +97,15 @@ export function jsonDelimiters(pack: DialectPack): Array<{ open: string[]; head?
  * the separator between such blocks and the closers it may leave out (its
  * trailing tokens); null for a spec that is not one.
  */
-export function anchoredDelimiters(pack: DialectPack): Array<{ open: string[]; value: 'object' | 'array'; separator?: string; close: string[] } | null> {
-  return pack.blocks.map((b) => {
+export const anchoredDelimiters = perPack((pack): ReadonlyArray<{ open: string[]; value: 'object' | 'array'; separator?: string; close: string[] } | null> =>
+  pack.blocks.map((b) => {
     if (b.anchored !== true || b.close.kind !== 'json-end') return null
     if (b.open.kind !== 'literal' || b.open.optional !== true) return null
     // calls one after another, each a block of its own (`{…}; {…}`): the separator without its blanks
     const sep = b.array !== true && b.separator?.as === 'block' ? b.separator.write.trim() : ''
     // its trailing tokens (`<|python_end|>`, `<|eom_id|>`) are closers it may leave out, right after the value
     return { open: b.open.text, value: b.array === true ? 'array' : 'object', ...(sep === '' ? {} : { separator: sep }), close: b.trailing ?? [] }
-  })
-}
+  }))
 
 /** The indexes of the block specs read whole: delimited by literals, ending with their JSON, or anchored at the message start. */
 export function wholeSpecs(pack: DialectPack): number[] {

@@ -14,9 +14,9 @@ import type { BlockSpec, CallSpec, Delimiter, DialectPack, NameSource, TagSpelli
 import type { FormattableCall } from '../types.js'
 import { attribute, inputOf, mayClose, safeJson } from './format.js'
 import { tagStartChars } from './spelling.js'
+import { spellingOf } from '../dialects/spelling.js'
 import { entries, jsonType, pythonString, quoted, writeContainer, writeJson, writeObjectLiteral, writePython, writeScalar } from './literals.js'
 
-const xmlSpelling: TagSpelling = { open: '<', close: '</', end: '>' }
 
 /** The call, its input and its id, checked once. */
 interface Call {
@@ -261,7 +261,7 @@ function padded(block: BlockSpec, inner: string): string {
 export function formatDialect(calls: readonly FormattableCall[], pack: DialectPack, variant?: string): string {
   if (!Array.isArray(calls)) throw new ToolsieveError('invalid-option', 'calls must be an array', 'calls')
   const block = blockOf(pack, variant)
-  const ctx: Ctx = { pack, sp: pack.tagSpelling ?? xmlSpelling, block, values: pack.values }
+  const ctx: Ctx = { pack, sp: spellingOf(pack), block, values: pack.values }
   const written = calls.map((call, i) => writeCall(checkCall(call, i), ctx))
   if (block.layout === 'wrapper') {
     const inner = written.map((w) => w.text).join(block.separator.write)

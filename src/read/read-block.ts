@@ -18,9 +18,9 @@
  * ```
  */
 import type { Node } from '../values/node.js'
-import type { TagSpelling } from '../types.js'
 import type { BlockSpec, DialectPack } from '../dialects/types.js'
-import { readCall, spellings, type CallContext } from './read-call.js'
+import { spellingOf, spellings } from '../dialects/spelling.js'
+import { readCall, type CallContext } from './read-call.js'
 import { fail, openTag, ReadError, Scan, shown, type OpenTag } from './read-scan.js'
 
 /** One call read from a block. */
@@ -47,7 +47,6 @@ export interface BlockDelimiters {
   close: string[]
 }
 
-const xmlSpelling: TagSpelling = { open: '<', close: '</', end: '>' }
 
 /**
  * The literal opener and closer strings of each of `pack`'s block specs
@@ -58,7 +57,7 @@ const xmlSpelling: TagSpelling = { open: '<', close: '</', end: '>' }
  * block that is its call's own tag (`<function=f>`: its opener is not literal).
  */
 export function blockDelimiters(pack: DialectPack): Array<BlockDelimiters | null> {
-  const sp = pack.tagSpelling ?? xmlSpelling
+  const sp = spellingOf(pack)
   return pack.blocks.map((b, block) => {
     if (pack.envelope !== undefined || pack.grammar === 'default' || b.anchored === true || b.layout === 'per-opener') return null
     if ((b.open.kind !== 'tag' && b.open.kind !== 'literal') || (b.close.kind !== 'tag' && b.close.kind !== 'literal')) return null
@@ -97,7 +96,7 @@ export function readBlock(pack: DialectPack, text: string): ReadBlockResult {
 }
 
 function readSpec(pack: DialectPack, block: BlockSpec, d: BlockDelimiters, text: string): ReadCall[] {
-  const sp = pack.tagSpelling ?? xmlSpelling
+  const sp = spellingOf(pack)
   const scan = new Scan(text, 0, text.length)
   let blockTag: OpenTag | null = null
   if (block.open.kind === 'tag') {

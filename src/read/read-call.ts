@@ -9,6 +9,7 @@ import type { Node } from '../values/node.js'
 import { isPlainObject } from '../values/own.js'
 import type { TagSpelling } from '../types.js'
 import type { BlockSpec, CallSpec, Delimiter, DialectPack } from '../dialects/types.js'
+import { spellings } from '../dialects/spelling.js'
 import { closeTag, fail, isBlankText, openTag, type OpenTag, type Scan, shown } from './read-scan.js'
 import { argumentsObject, elementNode, readJson, readObjectLiteral, readPythonCall } from './read-values.js'
 
@@ -28,14 +29,6 @@ export interface CallContext {
   where: string
   /** The block's own opening tag when the block is the call's frame. */
   blockTag: OpenTag | null
-}
-
-/** The strings a delimiter is spelled with: a tag as its opener or closer in the pack's spelling. */
-export function spellings(d: Delimiter | undefined, role: 'open' | 'close', sp: TagSpelling): string[] {
-  if (d === undefined) return []
-  if (d.kind === 'literal') return d.text
-  if (d.kind === 'tag') return [role === 'open' ? sp.open + d.name + sp.end : sp.close + d.name + sp.end]
-  return []
 }
 
 function openDelimiter(scan: Scan, d: Delimiter, sp: TagSpelling, what: string): OpenTag | null {

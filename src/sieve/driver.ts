@@ -13,7 +13,9 @@ import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState
 import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { tagModeRole } from '../lexer/structure.js'
+import { isBlank } from '../lexer/codes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
+import type { AnchoredBlocks } from '../grammar/types.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { committed, completeBlock, cutCdata, endCapture, lastParamOpen, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import { CaptureRules } from './capture-rules.js'
@@ -34,8 +36,6 @@ import { ReasoningCalls } from './reasoning-calls.js'
 import { endJsonBlock, jsonCapture, readJsonText } from './json-block.js'
 import { maxBefore } from './json-scan.js'
 import { literalFrame } from '../lexer/tokens.js'
-
-const isBlank = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -75,7 +75,11 @@ export class Driver implements DriverCore, RunHost {
     this.tailMemo = tail === undefined ? null : { pending: this.s.pending, mode: this.s.mode, tail }
   }
 
+  /** The grammar's blocks anchored at the message start (`JsonBlocks.anchored`), if any: asked at every turn of `feed`. */
+  private readonly anchored: AnchoredBlocks | undefined
+
   constructor(readonly lexer: CompiledLexer, readonly opts: DriverOptions, public s: DriverState) {
+    this.anchored = lexer.grammar.blocks?.json?.anchored
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.fast = new FastPath(this)
@@ -180,7 +184,7 @@ export class Driver implements DriverCore, RunHost {
    */
   private atStart(chunk: string): string | null {
     const s = this.s
-    const spec = this.lexer.grammar.blocks!.json!.anchored!
+    const spec = this.anchored!
     const text = s.pending + chunk
     s.pending = ''
     const n = text.length
@@ -251,7 +255,7 @@ export class Driver implements DriverCore, RunHost {
 
   /** Whether the reading stands where a value may open a block anchored at the message start (`DriverState.started`). */
   private startsOpen(): boolean {
-    return this.s.started !== true && this.s.mode === modes.prose && this.lexer.grammar.blocks?.json?.anchored !== undefined
+    return this.anchored !== undefined && this.s.started !== true && this.s.mode === modes.prose
   }
 
   /** `text` (from the position, the pending tail in it) read by a JSON block's scanner; returns what is left to read as a chunk of its own. */
@@ -460,7 +464,7 @@ export class Driver implements DriverCore, RunHost {
       if (rest !== '') this.feed(rest)
     }
     // the stream ended at its start, with an optional opener's start held: it is text, read as prose reads it
-    if (this.lexer.grammar.blocks?.json?.anchored !== undefined) s.started = true
+    if (this.anchored !== undefined) s.started = true
     if (s.capture !== null) flushRun(s.capture)
     // a block that ends with its JSON, cut by the stream: its held closer start (if any) is prose now
     if (s.capture?.json !== undefined) s.pending = endJsonBlock(this)
@@ -716,7 +720,7 @@ export class Driver implements DriverCore, RunHost {
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
     const next = s.calls?.next ?? 0
     // what follows a recovery is not the message's start: nothing is anchored there
-    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.lexer.grammar.blocks?.json?.anchored === undefined ? {} : { started: true })
+    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
     if (this.calls !== null) s.calls = { ...initialCallStream(), next }
     this.atPush.chunk = null
   }

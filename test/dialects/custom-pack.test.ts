@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createSieve, formatToolCalls, validateDialect, ToolsieveError } from '../../src/index.js'
 import { calls, expectChunkInvariant, textOf } from '../helpers/chunking.js'
+import { readCall as call } from '../helpers/dialects.js'
 
 const pack = validateDialect(JSON.parse(readFileSync(new URL('../../examples/dialects/acme-tools.json', import.meta.url), 'utf8')))
-const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 
 describe('a dialect of your own', () => {
   it('should support writing and reading its calls, in every chunking', () => {

@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
-import { readLayouts, readPacks } from '../helpers/dialects.js'
+import { readLayouts, readPacks, readCall as call } from '../helpers/dialects.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
 
-const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 /** Every layout of every pack the sieve reads but the default's (its own suites cover it) and those anchored at the message start (read-anchored.test.ts): [pack, layout]. */
 const read: Array<[string, string]> = readPacks
   .filter((pack) => pack.name !== 'deepseek')

@@ -16,11 +16,8 @@ import { caught } from '../helpers/grammar-error.js'
 import { expectResumesAnywhere, expectStreamedResumesAnywhere } from '../helpers/resume.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
+import { otherCall as other, readCall as call, trickyCall as tricky } from '../helpers/dialects.js'
 
-const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
-const other = { name: 'list_dir', input: { path: '.' } }
-/** Brackets and quotes in strings, nested containers: only the value's own last bracket ends the block. */
-const tricky = { name: 'edit', input: { code: 'a[0] = "}"; b = {x: \']\'}', nested: { list: [[1, 2], { k: '{"\\' }] }, more: '[[[' } }
 
 const families: Array<[string, string, string]> = [
   ['mistral', 'array', '[TOOL_CALLS]'],

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest'
 import { createSieve, formatToolCalls, ToolsieveError } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant } from '../helpers/chunking.js'
+import { readCall as read } from '../helpers/dialects.js'
 
-const read = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 const list = { name: 'list_dir', input: { path: 'src' } }
 const write = (dialect: string, call: { name: string; input: Record<string, unknown> } = read) => formatToolCalls([call], { dialect })
 

@@ -10,9 +10,8 @@ import { createSieve, dialects, formatToolCalls, ToolsieveError, validateGrammar
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { expectResumesAnywhere } from '../helpers/resume.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
+import { otherCall as other, readCall as call } from '../helpers/dialects.js'
 
-const call = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
-const other = { name: 'list_dir', input: { path: '.' } }
 const packs = ['hermes', 'glm', 'kimi-k2', 'deepseek-v3'] as const
 
 describe.each(packs)('reading %s blocks whole', (dialect) => {

@@ -10,6 +10,11 @@ import { dialects } from '../../src/index.js'
 import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import type { DialectPack } from '../../src/dialects/types.js'
 
+/** The calls the dialect suites write in each pack: one with a string and a number, another, and one whose strings hold brackets, braces and both quotes inside nested containers (only the value's own last bracket ends a block). */
+export const readCall = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
+export const otherCall = { name: 'list_dir', input: { path: '.' } }
+export const trickyCall = { name: 'edit', input: { code: 'a[0] = "}"; b = {x: \']\'}', nested: { list: [[1, 2], { k: '{"\\' }] }, more: '[[[' } }
+
 /** Every pack the sieve reads, the default's (`deepseek`) among them. */
 export const readPacks: DialectPack[] = Object.values(dialects).filter((p) => unreadable(p) === null)
 

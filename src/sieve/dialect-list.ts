@@ -19,9 +19,6 @@ import { extendGrammar } from '../grammar/extend.js'
 import { validateGrammar } from '../grammar/load.js'
 import type { Grammar, JsonBlocks } from '../grammar/types.js'
 import { blockDelimiters, readBlock } from '../read/read-block.js'
-
-/** A pack's literal delimiters, by block (null: a block not read whole, such as Qwen3-Coder's bare `<function=f>`, whose opener carries the name). */
-const wholeDelimiters = blockDelimiters
 import { closerPairs, type WholeReader } from './calls.js'
 import { wholeReader } from './whole.js'
 
@@ -58,25 +55,25 @@ export function dialectList(list: readonly unknown[]): { grammar: Grammar; readW
 }
 
 /** Whether `pack` can be read whole: some block of it has literal delimiters. */
-const wholeReadable = (pack: DialectPack): boolean => pack.grammar !== 'default' && wholeDelimiters(pack).some((d) => d !== null)
+const wholeReadable = (pack: DialectPack): boolean => pack.grammar !== 'default' && blockDelimiters(pack).some((d) => d !== null)
 
 /** The openers a pack read by tags writes plainly (`<tool_call>`), which a pack read whole may share. */
 function plainOpeners(pack: DialectPack): Set<string> {
-  return new Set(wholeDelimiters(pack).flatMap((d) => d?.open ?? []))
+  return new Set(blockDelimiters(pack).flatMap((d) => d?.open ?? []))
 }
 
 function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader | null } {
   if (packs.length === 1) return { grammar: grammarOfDialect(packs[0]!), readWhole: wholeReader(packs[0]!) }
   let tags = packs.filter((p) => !readsWhole(p))
   const whole = packs.filter((p) => readsWhole(p))
-  const wholeOpeners = new Set(whole.flatMap((p) => wholeDelimiters(p).flatMap((d) => d?.open ?? [])))
+  const wholeOpeners = new Set(whole.flatMap((p) => blockDelimiters(p).flatMap((d) => d?.open ?? [])))
   // a pack read by tags that shares an opener with one read whole (or with another read by tags) is read whole too, where it can be
   const clash = (p: DialectPack): boolean => [...plainOpeners(p)].some((o) => wholeOpeners.has(o)) || tags.length > 1
   for (const p of [...tags]) {
     if (clash(p) && wholeReadable(p)) {
       tags = tags.filter((t) => t !== p)
       whole.push(p)
-      for (const d of wholeDelimiters(p)) for (const o of d?.open ?? []) wholeOpeners.add(o)
+      for (const d of blockDelimiters(p)) for (const o of d?.open ?? []) wholeOpeners.add(o)
     }
   }
   if (tags.length > 1) throw invalid(`${tags.map((p) => p.name).join(' and ')} are read by tags with rules of their own: one of them per sieve`)
@@ -94,8 +91,8 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   for (const p of whole) {
     // a pack read whole has its grammar's blocks; one read by tags and moved here, its delimited blocks
     const own = readsWhole(p) ? grammarOfDialect(p).blocks : undefined
-    for (const t of own?.open ?? wholeDelimiters(p).flatMap((d) => d?.open ?? [])) open.add(t)
-    for (const t of own?.close ?? wholeDelimiters(p).flatMap((d) => d?.close ?? [])) close.add(t)
+    for (const t of own?.open ?? blockDelimiters(p).flatMap((d) => d?.open ?? [])) open.add(t)
+    for (const t of own?.close ?? blockDelimiters(p).flatMap((d) => d?.close ?? [])) close.add(t)
   }
   for (const c of close) if (open.has(c)) throw invalid(`${JSON.stringify(c)} opens a block in one pack and closes one in another: one of them per sieve`)
   const reasoning = reasoningOf(...packs).reasoning ?? { open: ['<think>'], close: ['</think>'] }
@@ -121,7 +118,7 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
   }
   // cut by the stream's end, a block is read only if every listed pack's calls end where they say
   if (whole.every(endsItsCalls)) readWhole.endsCalls = true
-  readWhole.pairs = closerPairs(whole.flatMap((p) => wholeDelimiters(p)))
+  readWhole.pairs = closerPairs(whole.flatMap((p) => blockDelimiters(p)))
   return { grammar, readWhole }
 }
 

@@ -369,7 +369,12 @@ export interface SieveCheckpoint {
   state: unknown
 }
 
-/** Counters for tests and benchmarks. */
+/**
+ * Counters for tests and benchmarks. The lexer's counts are its work for
+ * this sieve: a tag whose tokens a lexer run of the same grammar made
+ * before, in the same context (in any sieve), is recalled, not lexed, so
+ * they can be lower once a grammar has been used.
+ */
 export interface SieveStats {
   /** Characters handed to the lexer, counting every re-lex. */
   charsLexed: number

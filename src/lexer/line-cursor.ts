@@ -29,6 +29,11 @@ export class LineCursor {
     this.state = initial
   }
 
+  /** Whether the lexer changed the state anywhere (`kill`): the text alone no longer gives it. */
+  get marked(): boolean {
+    return this.marks !== null
+  }
+
   stateAt(text: string, pos: number): LineState {
     if (pos < this.at) {
       this.at = 0

@@ -114,6 +114,11 @@ export class TailMatcher {
     return null
   }
 
+  /** {@link firstComplete} from the start of `text`. */
+  completesFirst(text: string): { d: number; end: number } | null {
+    return this.firstComplete(this.init, text)
+  }
+
   /**
    * The opening tag name `text` starts with (`<｜DSML｜parameter`, waiting
    * for its boundary), when that is the first delimiter to complete: its

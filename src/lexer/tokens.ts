@@ -341,7 +341,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // at the tag's end, see `rawOpener`). Every family's parameter closer is a candidate the matcher checks.
   const paramCloses = closes.get('parameter')!.map(([, d]) => d)
   const rawCloses = closes.get('parameter')!.map(([fr, d]) => f.rawClose(`${modes.rawValue}.${fr}.parameter.close`, modes.invokeBody, d, paramCloses))
-  // the fast path may take one only when it spells the value's opener (`FastPath.closingTag`)
+  // a raw value ends only at its opener's own closer (`LexContext.rawOpener`)
   delimiterTokens.set(modes.rawValue, rawCloses)
   out[modes.rawValue] = textBetween(modes.rawValue, 'ValueText', rawCloses, paramCloses)
 

@@ -11,8 +11,8 @@
  * > | …held tag text… `x` and more <|DSML|invoke name="a">…
  *     ^^^^^^^^^^^^^^^ release: the held tag's text goes out first
  *                     ^^^^^^^^^^^^ plain: text where it stands, then mode, md, carry, line
- *                                 ^^^^^^^^^^^^^^^^^^^^^^ tokens, as the lexer makes them
- *                                                         ^ then: what the rest is
+ *                                 ^^^^^^^^^^^^^^^^^^^^^^ a tag's span: a lexer run over `end` characters, or the tokens one made
+ *                                                         ^ the rest: a text of its own
  * ```
  */
 import type { IToken, TokenType } from 'chevrotain'
@@ -21,11 +21,12 @@ import type { ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
 
 /**
- * What follows the plain text and the tokens: `more`, a text of its own (the
- * fast path are asked again); `held`, the undecided tail (`tail` says where it
- * stands in the delimiters it may become); `lexer`, a lexer run; `defer`, an
- * opening tag whose attributes may wait unlexed (`deferral.ts`), else a
- * lexer run over the pending tail and the chunk.
+ * What follows the plain text: `more`, a text of its own (the fast path is
+ * asked again); `held`, the undecided tail (`tail` says where it stands in
+ * the delimiters it may become); `lexer`, a lexer run over the next `end`
+ * characters as a chunk of their own, the rest read after it (`end` 0: over
+ * all the rest); `defer`, an opening tag whose attributes may wait unlexed
+ * (`deferral.ts`), else a lexer run over the pending tail and the chunk.
  */
 export type Then = 'more' | 'held' | 'lexer' | 'defer'
 
@@ -44,9 +45,10 @@ export interface Answer {
   line: LineState
   /** Inside a capture: the text token type of the mode, which the plain text becomes. */
   type: TokenType | null
-  /** Tokens the lexer would make right after the plain text (offsets from there), ending `end` characters after it. */
-  tokens: IToken[] | null
+  /** `lexer`: how many characters after the plain text the run takes (a tag: `tag-spans.ts`); 0: all of them. With `tokens`: how many they cover. */
   end: number
+  /** The tokens a lexer run over the `end` characters after the plain text made before, in the same context (`lexer/token-memo.ts`); the rest is a text of its own. */
+  tokens: IToken[] | null
   then: Then
   /** `held`: where the tail stands; null: the lexer decides it with the next chunk. */
   tail: TailState | null
@@ -56,7 +58,7 @@ export interface Answer {
 
 /** An answer to fill: each fast-path reader keeps one and fills it for every answer (an allocation per token-sized chunk showed in the A/B). */
 export function blankAnswer(): Answer {
-  return { release: false, plain: 0, mode: null, md: null, carry: null, line: -1, type: null, tokens: null, end: 0, then: 'more', tail: null, deferMode: null }
+  return { release: false, plain: 0, mode: null, md: null, carry: null, line: -1, type: null, end: 0, tokens: null, then: 'more', tail: null, deferMode: null }
 }
 
 /** `a`, emptied, as `plain` characters of text, then `then`. */
@@ -68,18 +70,25 @@ export function plainThen(a: Answer, plain: number, then: Then): Answer {
   a.carry = null
   a.line = -1
   a.type = null
-  a.tokens = null
   a.end = 0
+  a.tokens = null
   a.then = then
   a.tail = null
   a.deferMode = null
   return a
 }
 
-/** `a` as tokens after `plain` characters of text, ending `end` after them; the rest is a text of its own. */
+/** `a` as `plain` characters of text, then the tokens a lexer run made of the `end` characters after them; the rest is a text of its own. */
 export function tokensAt(a: Answer, plain: number, tokens: IToken[], end: number): Answer {
   plainThen(a, plain, 'more')
   a.tokens = tokens
+  a.end = end
+  return a
+}
+
+/** `a` as `plain` characters of text, then a lexer run over the `end` characters after them; the rest is a text of its own. */
+export function lexedSpan(a: Answer, plain: number, end: number): Answer {
+  plainThen(a, plain, 'lexer')
   a.end = end
   return a
 }

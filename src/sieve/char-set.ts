@@ -50,6 +50,13 @@ export class CharSet {
     return hit !== this.inverted
   }
 
+  /** Index of the first character of `text` in the set from `from` on, before `to`, or -1. */
+  findBefore(text: string, from: number, to: number): number {
+    const end = Math.min(to, text.length)
+    for (let i = from; i < end; i++) if (this.has(text.charCodeAt(i))) return i
+    return -1
+  }
+
   /** Index of the first character of `text` in the set (from `from` on), or -1. */
   find(text: string, from = 0): number {
     // a few characters (token-sized chunks) cost less to test one by one than a regex call

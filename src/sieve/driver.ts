@@ -8,6 +8,7 @@
  */
 import type { IToken } from 'chevrotain'
 import { tokenOf } from '../lexer/token-instance.js'
+import { tokenMemo, type TokenMemo } from '../lexer/token-memo.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import type { GuardSettings } from '../lexer/markdown.js'
@@ -41,6 +42,8 @@ export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
   readonly guard: GuardSettings
+  /** See {@link RunHost.memo}. */
+  readonly memo: TokenMemo
   /** See {@link RunHost.ctxNow}. */
   ctxNow: LexContext | null = null
   /**
@@ -82,6 +85,7 @@ export class Driver implements DriverCore, RunHost {
     this.anchored = lexer.grammar.blocks?.json?.anchored
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
+    this.memo = tokenMemo(lexer)
     this.fast = new FastPath(this)
     const tables = fastPathTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
@@ -155,6 +159,11 @@ export class Driver implements DriverCore, RunHost {
       // inside a block that ends with its JSON the scanner reads the text, not the fast path or the lexer
       if (this.s.mode === modes.jsonBlock) {
         rest = this.json(rest)
+        continue
+      }
+      // a tag's span was lexed before `rest`, and left something for it to decide with: read as a chunk's start is
+      if (this.s.pending !== '' || this.s.carry !== null) {
+        rest = this.begin(rest)
         continue
       }
       const a = this.fast.chunk(rest)
@@ -345,10 +354,17 @@ export class Driver implements DriverCore, RunHost {
     }
     const after = n === 0 ? text : text.slice(n)
     if (a.tokens !== null) {
-      const at = this.applyTokens(a.tokens, after, a.end)
-      return at < 0 || at === after.length ? null : after.slice(at)
+      this.applyTokens(a.tokens, a.end === after.length ? after : after.slice(0, a.end))
+      return a.end === after.length ? null : after.slice(a.end)
     }
-    if (a.then === 'lexer') return this.lexed(after)
+    if (a.then === 'lexer') {
+      if (a.end === 0 || a.end >= after.length) return this.lexed(after)
+      // a tag's span, lexed as a chunk of its own; what follows is the next (`feed` reads it as it reads a chunk)
+      const pos = s.pos
+      this.lexChunk(after.slice(0, a.end))
+      // the lexer held all of the span: it needs what follows to decide
+      return s.pos === pos ? this.lexed(after.slice(a.end)) : after.slice(a.end)
+    }
     return after === '' ? null : after
   }
 
@@ -373,36 +389,25 @@ export class Driver implements DriverCore, RunHost {
   }
 
   /**
-   * Tokens read off the start of `text` without the lexer, up to `end`,
-   * walked as a lexer run's are. Returns where in `text` reading goes on
-   * as a chunk of its own, or -1: a restart lexed the rest.
+   * The tokens a lexer run made of `text` before, in the same context
+   * (`lexer/token-memo.ts`), walked as that run's are; a restart lexes the
+   * rest of `text`.
    */
-  private applyTokens(tokens: IToken[], text: string, end: number): number {
+  private applyTokens(tokens: IToken[], text: string): void {
     const s = this.s
     const base = s.pos
     const startLine = s.lineState
     s.pending = ''
     s.deferred = null
     s.candidate = null
-    // not from a lexer run: line states come from the text alone
+    // the run's line cursor marked nothing (else it is not remembered): line states come from the text alone
     this.ctxNow = null
     for (const tok of tokens) {
       const r = this.token(tok, this.lexer.infoByIdx[tok.tokenTypeIdx]!, text, base, startLine, null)
-      if (r !== null) {
-        // the rest of `text` in another mode: nothing of it was lexed, so the fast path may read it from there
-        if (r.after !== undefined) {
-          s.pos = r.base
-          s.lineState = r.lineState
-          return r.after
-        }
-        // a restart covers the rest of `text`
-        this.runs.run(r, false)
-        return -1
-      }
+      if (r !== null) return this.runs.run(r, false)
     }
-    s.pos = base + end
-    s.lineState = lineStateBefore(text, end, startLine)
-    return end
+    s.pos = base + text.length
+    s.lineState = lineStateBefore(text, text.length, startLine)
   }
 
   /** See {@link RunHost.boundary}. */
@@ -598,7 +603,7 @@ export class Driver implements DriverCore, RunHost {
     // a backtick run the token ended with means nothing in the new mode: it must not be carried into it
     if (this.ctxNow !== null) this.ctxNow.carry = null
     if (at >= text.length) return null
-    return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: this.lineAt(text, at, startLine), carry: null, after: at }
+    return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: this.lineAt(text, at, startLine), carry: null }
   }
 
   /**

@@ -8,7 +8,12 @@ import type { RunCarry } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
-import { blankAnswer, type Answer } from './answer.js'
+import { blankAnswer, lexedSpan, plainThen, tokensAt, type Answer } from './answer.js'
+
+/** Text after a tag past which a lexer run takes it with the tag (`spanned`). */
+const longRest = 256
+import type { LineState, MarkdownState } from '../lexer/context.js'
+import type { MemoContext, TokenMemo } from '../lexer/token-memo.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { fastPathTables, type ModeFastPath, type FastPathTables } from './fast-path-tables.js'
 import type { DriverOptions, DriverState } from './state.js'
@@ -24,6 +29,10 @@ export interface FastPathHost {
   readonly guard: GuardSettings
   /** Where `pending` stands in the delimiters it may become (see `lexer/tail.ts`); null: the lexer decides. */
   readonly tail: TailState | null
+  /** Chevrotain's tokens of short texts, remembered (`lexer/token-memo.ts`). */
+  readonly memo: TokenMemo
+  /** The key a raw value's closer must spell for a run starting now (`LexContext.rawOpener`). */
+  rawOpener(): string
 }
 
 export abstract class FastPathBase {
@@ -36,9 +45,39 @@ export abstract class FastPathBase {
   /** The answer every reading fills and returns: the driver applies it before it asks again. */
   protected readonly a: Answer = blankAnswer()
 
+  /** The context a span's run would start in, filled per span. */
+  private readonly memoContext: MemoContext = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, lineState: 0, rawOpener: '' }
+
   constructor(protected readonly d: FastPathHost) {
     this.tables = fastPathTables(d.lexer)
     this.fast = this.tables.modes
+  }
+
+  /**
+   * After `plain` characters of text, a tag's span (the `span` characters
+   * of `text` from `plain` on), to read in `mode` with Markdown state `md`
+   * and line state `line`: the tokens a lexer run made of it before in the
+   * same context, or a lexer run over it.
+   */
+  protected spanned(text: string, plain: number, span: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
+    const s = this.d.s
+    // inside a block, a long text after the tag: the lexer takes it all, faster than the fast path reads it tag by tag
+    if (s.capture !== null && text.length - plain - span > longRest) return plainThen(this.a, plain, 'lexer')
+    // as the run would start: nothing carried, no hold barrier in it (`LexContext.noHoldBefore`)
+    if (s.carry === null && s.noHoldUntil <= s.pos + plain) {
+      const c = this.memoContext
+      c.levels = md.levels
+      c.holdDepth = md.holdDepth
+      c.fenceCh = md.fenceCh
+      c.fenceLen = md.fenceLen
+      c.fenceDepth = md.fenceDepth
+      c.fenceIndent = md.fenceIndent
+      c.lineState = line
+      c.rawOpener = this.d.rawOpener()
+      const tokens = this.d.memo.recall(text.slice(plain, plain + span), mode, c)
+      if (tokens !== null) return tokensAt(this.a, plain, tokens, span)
+    }
+    return lexedSpan(this.a, plain, span)
   }
 
   /** The current mode's fast path. */
@@ -63,6 +102,8 @@ export abstract class FastPathBase {
   protected heldTail: TailState | null = null
   /** The run `fenceRuns` found cut by the chunk end at a line start, for `chunk` to carry. */
   protected heldCarry: RunCarry | null = null
+  /** `plainUpTo` stopped at a delimiter the chunk completes, for `chunk` to lex over its span. */
+  protected spanAt = false
 
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */
   abstract chunk(chunk: string): Answer | null

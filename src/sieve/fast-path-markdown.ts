@@ -24,7 +24,7 @@ import type { TailState } from '../lexer/tail.js'
 import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
 import { FastPathBase } from './fast-path-base.js'
 import { CharSet } from './char-set.js'
-import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
+import { heldAfter, plainThen, type Answer } from './answer.js'
 
 const lineEnding = new CharSet([codes.lineFeed, codes.carriageReturn])
 
@@ -112,7 +112,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
     if (endLine < 0) return null
     if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return null
     if (this.htmlAhead(chunk, s.lineState, cut)) return null
-    const a = whole ? this.tagAfter(chunk.slice(cut), cut, mode, md, endLine) : tail !== null ? heldAfter(this.a, cut, tail) : plainThen(this.a, cut, 'more')
+    const a = whole ? this.tagAfter(chunk, cut, mode, md, endLine) : tail !== null ? heldAfter(this.a, cut, tail) : plainThen(this.a, cut, 'more')
     a.mode = mode
     a.md = md
     a.carry = carry
@@ -121,17 +121,14 @@ export abstract class MarkdownFastPath extends FastPathBase {
   }
 
   /**
-   * After `plain` characters of text, a tag the chunk completes (`rest` starts
-   * with it), read in `mode` as the lexer would read it there: a block's
-   * opening tag, a mention, else a lexer run from it. A tag inside an inline
-   * comment is held until the comment decides: the lexer's.
+   * After `plain` characters of text, a tag `chunk` completes, in `mode`
+   * (Markdown state `md`, line state `line`): read over its span
+   * (`tag-spans.ts`; `spanned`), or a lexer run over all the rest. A tag
+   * inside an inline comment is held until the comment decides: the lexer's.
    */
-  private tagAfter(rest: string, plain: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
-    if (commentLive(line)) return plainThen(this.a, plain, 'lexer')
-    const read = mode === modes.prose ? this.tables.tagReader.read(mode, rest) : null
-    if (read !== null) return tokensAt(this.a, plain, read.tokens, read.end)
-    const tok = this.tables.tagReader.mention(mode, rest, md)
-    return tok === null ? plainThen(this.a, plain, 'lexer') : tokensAt(this.a, plain, [tok], tok.image.length)
+  private tagAfter(chunk: string, plain: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
+    const span = commentLive(line) ? -1 : this.tables.spans.span(mode, chunk.slice(plain))
+    return span < 0 ? plainThen(this.a, plain, 'lexer') : this.spanned(chunk, plain, span, mode, md, line)
   }
 
   /**
@@ -160,12 +157,6 @@ export abstract class MarkdownFastPath extends FastPathBase {
       if (lineStartIndent(text, i, line) >= 0 && blockOpenerAt(text, i, false) !== null) return true
     }
     return false
-  }
-
-  /** An opening tag in prose or a pending code span (`mode`, `md`) that starts no block (`TagReader.mention`): the lexer's token. */
-  protected mention(text: string, mode: ModeName, md: MarkdownState): Answer | null {
-    const tok = this.tables.tagReader.mention(mode, text, md)
-    return tok === null ? null : tokensAt(this.a, 0, [tok], tok.image.length)
   }
 
   /**

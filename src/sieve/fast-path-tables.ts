@@ -14,7 +14,7 @@ import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { ModeName } from '../lexer/modes.js'
 import { charsOf, structure, type CharName, type FastRow } from '../lexer/structure.js'
-import { TagReader } from './tag-reader.js'
+import { TagSpans } from './tag-spans.js'
 import { CharSet, notBlank } from './char-set.js'
 
 export interface ModeFastPath {
@@ -53,8 +53,8 @@ export interface FastPathTables {
   tagStarts: CharSet
   /** Single characters that are a whole tag end (see `CompiledLexer.tagEndChars`). */
   tagEnds: CharSet
-  /** Reads a deferred tag in its common shape without the lexer. */
-  tagReader: TagReader
+  /** How far a lexer run over a tag reaches. */
+  spans: TagSpans
   /**
    * The characters that matter to inline text in prose or a code span
    * (`inlineRuns`): a backtick or tilde, a line ending (CR or LF), a `<` (the line
@@ -80,7 +80,7 @@ function buildTables(lexer: CompiledLexer): FastPathTables {
   const tagStarts = new CharSet(lexer.tagStartChars)
   const tagEnds = new CharSet(lexer.tagEndChars)
   const inlineStops = new CharSet([codes.graveAccent, codes.tilde, ...lineEnds, codes.lessThan, ...lexer.tagStartChars])
-  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, tagReader: new TagReader(lexer, tagStarts), inlineStops }
+  return { modes: buildFastPaths(lexer), tagStarts, tagEnds, spans: new TagSpans(lexer, tagStarts, tagEnds), inlineStops }
 }
 
 /** Each mode's fast path, from its row in the structure table (`lexer/structure.ts`) and the lexer. */

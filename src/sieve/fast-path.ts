@@ -7,13 +7,12 @@
  * a tag the lexer would take whole. The Markdown chunks are in `fast-path-markdown.ts`, what
  * all parts share in `fast-path-base.ts`.
  */
-import { tokenOf } from '../lexer/token-instance.js'
-import { heldPrefixStart, lineStateBefore, tagKey } from '../lexer/context.js'
+import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
-import type { TailMatcher, TailState } from '../lexer/tail.js'
-import { heldAfter, plainThen, tokensAt, type Answer } from './answer.js'
+import type { TailState } from '../lexer/tail.js'
+import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
 import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
 import { MarkdownFastPath } from './fast-path-markdown.js'
@@ -28,6 +27,7 @@ export class FastPath extends MarkdownFastPath {
     if (fp === undefined) return this.lineEnds(chunk, null)
     this.heldCarry = null
     this.heldTail = null
+    this.spanAt = false
     let cut = chunk.length
     let line = s.lineState
     // mid-line with nothing pending, a chunk with nothing special, no line feed and no `<` leaves the line state as
@@ -39,8 +39,6 @@ export class FastPath extends MarkdownFastPath {
       const special = fp.special.find(chunk)
       if (special >= 0) {
         cut = this.plainUpTo(chunk, fp, special)
-        // CDATA's end in the chunk (`x]]>`): the content and the end as the lexer's tokens, then the rest
-        if (cut < 0 && s.mode === modes.cdata && s.capture !== null && s.capture.length + chunk.length <= this.d.opts.captureLimit) return this.readTag(chunk)
         if (s.mode === modes.fence && cut !== chunk.length) return cut >= 0 ? this.closeFence(chunk, cut) : null
         if (cut < 0) return fp.sink === 'text' ? this.inlineRuns(chunk) ?? this.lineEnds(chunk, fp) : fp.sink === 'hold' ? this.releaseHold(chunk) : null
       }
@@ -62,8 +60,11 @@ export class FastPath extends MarkdownFastPath {
       const h = s.hold
       if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     }
-    // what the lexer's Incomplete token would hold: a tag start the chunk end leaves undecided
-    const a = cut < chunk.length ? heldAfter(this.a, cut, this.heldTail) : plainThen(this.a, cut, 'more')
+    // a delimiter the chunk completes at the cut: a lexer run over its span; one the chunk end leaves undecided: held,
+    // as the lexer's Incomplete token would hold it
+    const span = this.spanAt ? this.tables.spans.span(s.mode, chunk.slice(cut)) : 0
+    if (span < 0) return null
+    const a = this.spanAt ? this.spanned(chunk, cut, span, s.mode, s.md, line) : cut < chunk.length ? heldAfter(this.a, cut, this.heldTail) : plainThen(this.a, cut, 'more')
     a.line = line
     a.type = fp.type ?? null
     // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
@@ -71,11 +72,11 @@ export class FastPath extends MarkdownFastPath {
     return a
   }
 
-  /** The tag `text` starts with, in its common shape, as the lexer's tokens (`tag-reader.ts`); null: the lexer. */
+  /** The tag `text` starts with, over its span (`tag-spans.ts`; `spanned`), the rest a chunk of its own; null: the lexer takes all of `text`. */
   readTag(text: string): Answer | null {
-    const mode = this.d.s.mode
-    const read = mode === modes.cdata ? this.tables.tagReader.cdataEnd(text) : this.tables.tagReader.read(mode, text)
-    return read === null ? null : tokensAt(this.a, 0, read.tokens, read.end)
+    const s = this.d.s
+    const span = this.tables.spans.span(s.mode, text)
+    return span < 0 ? null : this.spanned(text, 0, span, s.mode, s.md, s.lineState)
   }
 
   /** The chunk only makes the undecided tail a longer prefix, or completes it: read off `tail`, the pending tail and the chunk joined, without lexing the tail again. */
@@ -96,44 +97,14 @@ export class FastPath extends MarkdownFastPath {
       const again = tail.length === 1 ? null : matcher.start(tail.slice(1))
       return again === null ? plainThen(this.a, 1, 'more') : heldAfter(this.a, 1, again)
     }
-    if (next === 'decide' && s.capture !== null) return this.closingTag(matcher, chunk, tail) ?? this.openerWaits(tail)
-    // a block's opening tag, whole (`<｜DSML｜tool_calls` + `>\n`): read as the lexer would, the capture starts;
-    // a closing tag mentioned in prose or inline code is text, taken as the lexer's token
-    // an opening tag that starts no block is text, or (after an unmatched backtick) held until the span decides
-    if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) {
-      return this.closingTag(matcher, chunk, tail) ?? (s.mode === modes.prose ? this.readTag(tail) : null) ?? this.mention(tail, s.mode, s.md)
-    }
+    // inside a block, an opening tag whose attributes may wait (`openerWaits`); else the tag the tail and the chunk
+    // complete (a closer, a block's opening tag, a tag mentioned in prose), lexed over its span
+    if (next === 'decide' && s.capture !== null) return this.openerWaits(tail) ?? this.readTag(tail)
+    if (next === 'decide' && s.hold === null && (s.mode === modes.prose || s.mode === modes.span)) return this.readTag(tail)
     // `]` + `x` in CDATA, `<` + ` b` in a value: nothing starts where the tail did, so it is a chunk like any other
     if (next === 'died' && s.capture !== null) return plainThen(this.a, 0, 'more')
     if (typeof next === 'string') return null
     return heldAfter(this.a, 0, next)
-  }
-
-  /**
-   * The held tail and the chunk (`text`, the two joined) complete a delimiter that cannot grow
-   * (`</｜DSML｜parameter>`): at the start of the text the lexer would
-   * produce exactly that token, and the answer is that token, without a lexer run
-   * (one per closing tag inside a block; a closer mentioned in prose or
-   * inline code, which is text). Anything else: the lexer.
-   */
-  private closingTag(matcher: TailMatcher, chunk: string, text: string): Answer | null {
-    const d = this.d
-    const s = d.s
-    const types = d.lexer.delimiterTokens.get(s.mode)
-    if (types === undefined || d.tail === null) return null
-    const hit = matcher.firstComplete(d.tail, chunk)
-    const type = hit === null ? null : types[hit.d]
-    if (hit === null || type === null || type === undefined) return null
-    // outside a capture only a tag that is text where it stands (a closer mentioned in prose or inline code)
-    if (s.capture === null && d.lexer.infoByIdx[type.tokenTypeIdx!]!.push !== s.mode) return null
-    const end = s.pending.length + hit.end
-    // the token's own regex has the last word on what it matches
-    const image = text.slice(0, end)
-    if (!matcher.confirmsWhole(hit.d, image)) return null
-    // a raw value ends only at its opener's own closer, and a `<` before that closer is the value's: the lexer reads
-    // any other (`rawClose`)
-    if (s.mode === modes.rawValue && (tagKey(image) !== s.raw || this.tables.tagStarts.has(image.charCodeAt(1)))) return null
-    return tokensAt(this.a, 0, [tokenOf(type, image, 0)], end)
   }
 
   /**
@@ -144,11 +115,11 @@ export class FastPath extends MarkdownFastPath {
    * its attributes and what follows (the driver asks the deferral). Anything else: the lexer.
    */
   private openerWaits(text: string): Answer | null {
-    const opened = this.tables.tagReader.opener(this.d.s.mode, text)
+    const opened = this.tables.spans.opener(this.d.s.mode, text)
     if (opened === null) return null
     const a = plainThen(this.a, 0, 'defer')
-    a.deferMode = opened.tag.mode
-    a.end = opened.token.image.length
+    a.deferMode = opened.push
+    a.end = opened.end
     return a
   }
 
@@ -184,7 +155,9 @@ export class FastPath extends MarkdownFastPath {
     const matcher = this.matcher()
     if (i === chunk.length || matcher === undefined) return -1
     this.heldTail = matcher.start(chunk.slice(i))
-    return this.heldTail === null ? -1 : i
+    // a tag the chunk completes: the blanks join the capture, the tag is lexed over its span
+    this.spanAt = this.heldTail === null
+    return i
   }
 
   /**
@@ -211,11 +184,11 @@ export class FastPath extends MarkdownFastPath {
     }
     let tail: TailState | null = null
     if (first < chunk.length) {
-      // a delimiter completes inside the chunk, or may have at its end: the lexer decides
+      // a delimiter completes inside the chunk (lexed over its span), or may have at its end (held)
       tail = matcher.start(chunk.slice(first))
-      if (tail === null) return -1
+      this.spanAt = tail === null
       // what is held is no longer than a delimiter
-      if (plain !== null && plain.find(chunk, first) >= 0) return -1
+      if (tail !== null && plain !== null && plain.find(chunk, first) >= 0) return -1
     }
     this.heldTail = tail
     return first

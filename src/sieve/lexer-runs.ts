@@ -11,6 +11,7 @@ import type { LexContext, LineState, RunCarry } from '../lexer/context.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import { candidateOver, LineCursor, type HeldCandidate } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
+import type { TokenMemo } from '../lexer/token-memo.js'
 import type { SieveStats } from '../types.js'
 import type { Holds } from './holds.js'
 import { windowSize, type DriverState, type Restart } from './state.js'
@@ -24,6 +25,8 @@ export interface RunHost {
   readonly lexer: CompiledLexer
   readonly stats: SieveStats
   readonly guard: GuardSettings
+  /** Tokens of short texts, remembered (`lexer/token-memo.ts`). */
+  readonly memo: TokenMemo
   /** `stats().maxHeldTail`: the longest undecided tail held outside a capture. */
   noteHeldTail(): void
   readonly holds: Holds
@@ -118,7 +121,7 @@ export class LexerRuns {
       const md = r.md
       const noHold = s.noHoldUntil > base ? s.noHoldUntil - base : -1
       const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null }
-      const tokens = this.d.lexer.tokenize(text, r.mode, ctx)
+      const tokens = this.d.memo.tokenize(text, r.mode, ctx)
       this.d.ctxNow = ctx
       this.d.stats.lexerRuns++
       this.d.stats.charsLexed += text.length

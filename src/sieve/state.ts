@@ -81,12 +81,6 @@ export interface Restart {
   carry: RunCarry | null
   /** See {@link LexContext.startAt}. */
   startAt?: number
-  /**
-   * Set when the restart is only the rest of the text the token stood in,
-   * from this offset, in another mode: text the fast path read (not lexed)
-   * can go on by the fast path from there instead of a lexer run.
-   */
-  after?: number
 }
 
 export interface DriverState {

@@ -19,15 +19,15 @@ function oneCharAtATime(input: string) {
 }
 
 describe('deferred tag text', () => {
-  it('should support attributes in one-character chunks with one lexer run per tag, not one per character', () => {
+  it('should support attributes in one-character chunks with at most one lexer run per tag, not one per character', () => {
     const attrs = 'name="path"   string="true"  data-x = \'a b\'  '
     const input = block(attrs)
     const { perPush, stats } = oneCharAtATime(input)
     expect(calls(perPush.flat())).toEqual([{ name: 'read_file', input: { path: 'src/main.rs' } }])
-    // no lexer run for the whole block, however long the attributes: each opening tag waits with its attributes and is
-    // then read into the lexer's tokens without it (`tag-reader.ts`), closers are taken whole (56 runs when each chunk
-    // was lexed on its own, 18 when a tag's name and then its attributes took a run each, 3 with a run per opening tag)
-    expect(stats.lexerRuns).toBe(0)
+    // one lexer run per tag, however long the attributes: each opening tag waits with its attributes, and the lexer
+    // takes each tag over its span (`tag-spans.ts`), or recalls the tokens a run made of it before; the text between tags takes none (56 runs when each chunk was
+    // lexed on its own, 18 when a tag's name and then its attributes took a run each)
+    expect(stats.lexerRuns).toBeLessThanOrEqual(6)
     expect(stats.charsLexed).toBeLessThanOrEqual(2 * input.length)
   })
 

@@ -14,6 +14,15 @@ function runsFor(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] =
   return sieve.stats().lexerRuns - before
 }
 
+/**
+ * Each value of `runs` at most the bound at its place: a tag's span is one lexer run, or none when a run over
+ * the same text in the same context made its tokens before (`lexer/token-memo.ts`, shared by the grammar's sieves).
+ */
+function expectAtMost(runs: readonly number[], bounds: readonly number[]): void {
+  expect(runs).toHaveLength(bounds.length)
+  runs.forEach((r, i) => expect(r, `chunk ${i}`).toBeLessThanOrEqual(bounds[i]!))
+}
+
 /** The lexer runs each of `chunks` took, pushed in turn on to `sieve` (their events go to `events`). */
 function runsPerChunk(sieve: Sieve, chunks: readonly string[], events: SieveEvent[] = []): number[] {
   return chunks.map((c) => {
@@ -90,26 +99,28 @@ describe('fast path', () => {
     expect(runsFor(sieve, ['a[i] ', '= b[[0]] ', ']] > ', '] ]>'])).toBe(0)
   })
 
-  it('should support `]` and `]]` at a chunk end in CDATA held without the lexer, and `]]>` completed by the next chunk', () => {
+  it('should support `]` and `]]` at a chunk end in CDATA held without the lexer, and `]]>` completed by the next chunk lexed alone, at most', () => {
     const value = 'a[i] = b[[0]]]'
     const input = `<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[${value}]]></parameter>\n  </invoke>\n</tool_calls>`
     const sieve = createSieve()
     const at = input.indexOf('CDATA[') + 6
     const events = sieve.push(input.slice(0, at))
-    // the held tails decide without the lexer, `]]>` too: it ends the CDATA as the lexer's token would
-    expect(runsFor(sieve, ['a[i', ']', ' = b[[0]', ']', ']]', ']', '>'], events)).toBe(0)
+    // the held tails decide without the lexer; `]]>` is lexed over its own span (`tag-spans.ts`)
+    expectAtMost(runsPerChunk(sieve, ['a[i', ']', ' = b[[0]', ']', ']]', ']', '>'], events), [0, 0, 0, 0, 0, 0, 1])
     events.push(...sieve.push(input.slice(input.indexOf(']]></parameter>') + 3)), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: value } }])
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: value } }])
   })
 
-  it('should support the end of CDATA inside a chunk (`x]]]>` + more) without the lexer', () => {
+  it('should support the end of CDATA inside a chunk (`x]]]>` + more) with at most one lexer run, over `]]>` alone', () => {
     const input = '<tool_calls>\n  <invoke name="a">\n    <parameter name="p"><![CDATA[a]]]></parameter>\n  </invoke>\n</tool_calls>'
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'a]' } }])
     const sieve = createSieve()
     const at = input.indexOf('CDATA[') + 6
     const events = sieve.push(input.slice(0, at))
-    expect(runsFor(sieve, ['a]]]></par'], events)).toBe(0)
+    const lexed = sieve.stats().charsLexed
+    expect(runsFor(sieve, ['a]]]></par'], events)).toBeLessThanOrEqual(1)
+    expect(sieve.stats().charsLexed - lexed).toBeLessThanOrEqual(']]>'.length)
     events.push(...sieve.push(input.slice(at + 'a]]]></par'.length)), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'a]' } }])
   })
@@ -168,44 +179,49 @@ describe('fast path', () => {
     expect(textOf(events)).toBe(chunks.join(''))
   })
 
-  it('should support a run then a tag start the chunk end cuts (`` see `<｜DS ``): the tag start held in the span, without the lexer', () => {
+  it('should support a run then a tag start the chunk end cuts (`` see `<｜DS ``): the tag start held in the span without the lexer, then lexed with the character that decides it', () => {
     const sieve = createSieve()
     const chunks = ['see `<｜DS', 'ML｜tool', '_calls', '` for ', 'the tag.']
-    const events = chunks.slice(0, 3).flatMap((c) => sieve.push(c))
-    expect(sieve.stats().lexerRuns).toBe(0)
+    const events: SieveEvent[] = []
+    // the name's boundary decides the tag: the name and that backtick are lexed, and the backtick run the span's end
+    // cuts is decided by a lexer run over what follows (`see a carried run`, below)
+    expect(runsPerChunk(sieve, chunks.slice(0, 3), events)).toEqual([0, 0, 0])
     expect(textOf(events)).toBe('see `')
-    // the name's boundary decides the tag, held until the span decides; the closing run shows it was an example
-    events.push(...chunks.slice(3).flatMap((c) => sieve.push(c)), ...sieve.end())
-    expect(sieve.stats().lexerRuns).toBe(0)
+    // held until the span decides; the closing run shows it was an example
+    expectAtMost(runsPerChunk(sieve, chunks.slice(3), events), [2, 0])
+    events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(events)).toEqual([])
   })
 
-  it('should support closing tags mentioned in inline code and in prose as text, without the lexer', () => {
+  it('should support closing tags mentioned in inline code and in prose as text, with at most one lexer run per tag, over the tag alone', () => {
     const sieve = createSieve()
     const chunks = ['see `</tool', '_calls>` and </｜DSML｜in', 'voke> here']
-    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    const events: SieveEvent[] = []
+    expectAtMost(runsPerChunk(sieve, chunks, events), [0, 1, 1])
+    expect(sieve.stats().charsLexed).toBeLessThanOrEqual('</tool_calls>'.length + '</｜DSML｜invoke>'.length)
+    events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
-    expect(sieve.stats().lexerRuns).toBe(0)
     expect(sieve.sawToolCallSyntax()).toBe(true)
   })
 
-  it('should support a tag held after an unmatched backtick and released by the closing run, without the lexer but for the chunk after a cut run', () => {
+  it('should support a tag held after an unmatched backtick and released by the closing run, with at most a lexer run per tag and one for the chunk after a cut run', () => {
     const sieve = createSieve()
     const chunks = ['see `<｜DSML｜in', 'voke name="x', '">', '`. Then ', 'more `＜ＤＳＭＬ＜tool_calls＞', '`', ' ok']
     const events: SieveEvent[] = []
-    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 0, 0, 1])
+    expectAtMost(runsPerChunk(sieve, chunks, events), [0, 1, 0, 0, 1, 0, 1])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(sieve.sawToolCallSyntax()).toBe(false)
     expect(textOf(expectChunkInvariant(chunks.join('')))).toBe(chunks.join(''))
   })
 
-  it('should support an opening tag that starts no block mentioned in prose (`<｜DSML｜parameter …>`) as text, without the lexer', () => {
+  it('should support an opening tag that starts no block mentioned in prose (`<｜DSML｜parameter …>`) as text, with at most one lexer run, over the tag alone', () => {
     const sieve = createSieve()
     const chunks = ['a <｜DSML｜para', 'meter name="p"> b']
     const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
-    expect(sieve.stats().lexerRuns).toBe(0)
+    expect(sieve.stats().lexerRuns).toBeLessThanOrEqual(1)
+    expect(sieve.stats().charsLexed).toBeLessThanOrEqual('<｜DSML｜parameter name="p">'.length)
     expect(textOf(events)).toBe(chunks.join(''))
   })
 

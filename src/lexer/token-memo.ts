@@ -1,0 +1,86 @@
+/**
+ * Chevrotain's tokens for a short text, remembered (docs/DESIGN.md, "The
+ * sieve's shape"). The fast path hands the lexer each tag a chunk
+ * completes as a text of its own, and the same few tags recur in every
+ * block (`</parameter>`, `<invoke name="read_file">`): lexing one costs a
+ * microsecond or two of Chevrotain's set-up, more than the rest of a
+ * token-sized chunk's reading. A lexer run is a function of its text, its
+ * mode and its context, so its tokens are kept by all three, for runs whose
+ * context nothing else of the run changes: no Markdown state on a token, no
+ * run carried out, no held tail, no mark on the line cursor. The memo
+ * changes how often the lexer runs (`stats()`), never what is read.
+ */
+import type { IToken } from 'chevrotain'
+import type { LexContext, MarkdownState } from './context.js'
+import type { LineState } from './lines.js'
+import type { CompiledLexer } from './lexer.js'
+import type { ModeName } from './modes.js'
+import { tokenOf } from './token-instance.js'
+
+/** Texts longer than this are lexed every time: tags are shorter, and long texts seldom recur. */
+const longest = 128
+/** Entries kept before the memo starts over, and tokens kept per entry: memory stays bounded whatever the input. */
+const capacity = 1024
+const mostTokens = 16
+
+/** Each compiled lexer's memo: every sieve of a grammar shares it, as it shares the lexer. */
+const memos = new WeakMap<CompiledLexer, TokenMemo>()
+
+/** `lexer`'s memo. */
+export function tokenMemo(lexer: CompiledLexer): TokenMemo {
+  let m = memos.get(lexer)
+  if (m === undefined) memos.set(lexer, (m = new TokenMemo(lexer)))
+  return m
+}
+
+/** What of a run's context its matchers read, beside the text and the mode (`LexContext`). */
+export interface MemoContext extends MarkdownState {
+  lineState: LineState
+  rawOpener: string
+}
+
+export class TokenMemo {
+  private readonly seen = new Map<string, readonly IToken[]>()
+
+  constructor(private readonly lexer: CompiledLexer) {}
+
+  /**
+   * The tokens a run over `text` from `mode` in context `c` made before,
+   * as new objects (captures keep them), if it is remembered; a run that
+   * starts there must also start with nothing carried, no hold barrier and
+   * not at the stream's end, as those the memo keeps do. Null: lex it.
+   */
+  recall(text: string, mode: ModeName, c: MemoContext): IToken[] | null {
+    if (text.length > longest) return null
+    const hit = this.seen.get(keyOf(text, mode, c))
+    if (hit === undefined) return null
+    const out = new Array<IToken>(hit.length)
+    for (let i = 0; i < hit.length; i++) out[i] = tokenOf(hit[i]!.tokenType, hit[i]!.image, hit[i]!.startOffset)
+    return out
+  }
+
+  /** `lexer.tokenize(text, mode, ctx)`, remembered when it can be. */
+  tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[] {
+    if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null) return this.lexer.tokenize(text, mode, ctx)
+    const key = keyOf(text, mode, ctx)
+    const tokens = this.lexer.tokenize(text, mode, ctx)
+    if (this.keeps(tokens, ctx)) {
+      if (this.seen.size >= capacity) this.seen.clear()
+      this.seen.set(key, tokens.map((t) => tokenOf(t.tokenType, t.image, t.startOffset)))
+    }
+    return tokens
+  }
+
+  /** Whether the run left nothing but its tokens: a hit gives the driver the tokens alone. */
+  private keeps(tokens: readonly IToken[], ctx: LexContext): boolean {
+    if (tokens.length > mostTokens || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
+    for (const t of tokens) if (t.payload !== undefined || this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
+    return true
+  }
+}
+
+/** Everything of the context a matcher reads, and the text. */
+function keyOf(text: string, mode: ModeName, c: MemoContext): string {
+  const levels = c.levels.length === 0 ? '' : c.levels.join(',')
+  return `${mode}\u0000${c.lineState}\u0000${c.rawOpener}\u0000${levels}\u0000${c.holdDepth},${c.fenceCh},${c.fenceLen},${c.fenceDepth},${c.fenceIndent}\u0000${text}`
+}

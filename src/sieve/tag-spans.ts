@@ -1,0 +1,79 @@
+/**
+ * How far a lexer run over a tag reaches (docs/DESIGN.md, "The sieve's
+ * shape"). The fast path reads no tag: where a delimiter completes in the
+ * text (a closer, a block's opening tag, a tag mentioned in prose, CDATA's
+ * `]]>`), it hands the lexer a span that covers it, and reads what follows
+ * as a chunk of its own. A span's end is a chunk edge like any other, so
+ * where it falls changes how fast, never what: a span that stops short (a
+ * `>` inside a quoted attribute) leaves the lexer holding the rest, as at a
+ * chunk's end, and the next chunk decides it.
+ */
+import type { CompiledLexer } from '../lexer/lexer.js'
+import type { ModeName } from '../lexer/modes.js'
+import { tagModeRole } from '../lexer/structure.js'
+import { CaptureRules } from './capture-rules.js'
+import { blank, type CharSet } from './char-set.js'
+
+/** How far after a tag start its end may be for a span to take it with the tag before (`andNext`). */
+const nearTagEnd = 256
+
+export class TagSpans {
+  private readonly rules = new CaptureRules()
+
+  constructor(private readonly lexer: CompiledLexer, private readonly tagStarts: CharSet, private readonly tagEnds: CharSet) {}
+
+  /**
+   * The length of the span from the start of `text` (in `mode`) that covers
+   * the delimiter completing first there: a closer through its end, an
+   * opening tag through the first tag end after its name (or one character
+   * past the name, which decides it), a tag mode's attributes through
+   * their tag end. -1: nothing there the span can bound; the lexer takes
+   * all of the text.
+   */
+  span(mode: ModeName, text: string): number {
+    const matcher = this.lexer.tails.get(mode)
+    const tagMode = tagModeRole.has(mode)
+    const hit = tagMode ? null : matcher?.completesFirst(text) ?? null
+    if (hit !== null) return this.andNext(text, hit.end)
+    const opener = tagMode ? null : matcher?.openerAt(text) ?? null
+    // a name that goes on (`<invokes`) is no opener: the lexer's
+    if (!tagMode && (opener === null || !matcher!.confirms(opener.d, text, opener.end))) return -1
+    const from = opener === null ? 0 : opener.end
+    const end = this.tagEnds.find(text, from)
+    return end >= 0 ? this.andNext(text, end + 1) : from > 0 && from < text.length ? from + 1 : -1
+  }
+
+  /**
+   * A span ending at `end`, and the tags that follow it after blanks only
+   * (a block's `</parameter>\n</invoke>\n</tool_calls>`): one run lexes
+   * them all, each run's setup costing more than its few characters. A tag
+   * start whose end is not near stops it.
+   */
+  private andNext(text: string, end: number): number {
+    for (;;) {
+      let i = end
+      while (i < text.length && blank.has(text.charCodeAt(i))) i++
+      if (i === text.length || !this.tagStarts.has(text.charCodeAt(i))) return end
+      const next = this.tagEnds.findBefore(text, i, i + nearTagEnd)
+      if (next < 0) return end
+      end = next + 1
+    }
+  }
+
+  /**
+   * The opening tag whose name `text` starts with, in body mode `mode`,
+   * when it continues the block: the tag mode its token pushes, and where
+   * the name ends (its attributes may wait unlexed: `deferral.ts`).
+   */
+  opener(mode: ModeName, text: string): { push: ModeName; end: number } | null {
+    const lexer = this.lexer
+    const matcher = lexer.tails.get(mode)
+    const types = lexer.delimiterTokens.get(mode)
+    const hit = matcher?.openerAt(text) ?? null
+    const type = hit === null ? null : types?.[hit.d]
+    if (hit === null || type === null || type === undefined) return null
+    const info = lexer.infoByIdx[type.tokenTypeIdx!]!
+    if (info.push === null || !this.rules.continues(mode, info.category) || !matcher!.confirms(hit.d, text, hit.end)) return null
+    return { push: info.push, end: hit.end }
+  }
+}

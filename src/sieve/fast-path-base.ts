@@ -1,10 +1,10 @@
 /**
  * What every fast-path reader shares (docs/DESIGN.md, "The sieve's shape"): the
  * driver whose state they read, the current mode's fast-path table and tail
- * matcher (looked up once per mode change), and what a chunk's reading
- * found for `chunk` to hold or carry. `fast-path.ts` builds on it.
+ * matcher (looked up once per mode change), what a chunk's reading found
+ * for `chunk` to hold or carry, and the answer for a tag's span. `fast-path.ts` builds on it.
  */
-import type { RunCarry } from '../lexer/context.js'
+import type { LineState, MarkdownState, RunCarry } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
@@ -12,7 +12,6 @@ import { blankAnswer, lexedSpan, plainThen, tokensAt, type Answer } from './answ
 
 /** Text after a tag past which a lexer run takes it with the tag (`spanned`). */
 const longRest = 256
-import type { LineState, MarkdownState } from '../lexer/context.js'
 import type { MemoContext, TokenMemo } from '../lexer/token-memo.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { fastPathTables, type ModeFastPath, type FastPathTables } from './fast-path-tables.js'

@@ -1,11 +1,13 @@
 /**
- * The chunks that skip the lexer (docs/DESIGN.md, "The sieve's shape"): each method here
- * answers what the lexer would do with a chunk (`answer.ts`), in a case where
- * that is provably simple, and changes nothing (the driver applies the
- * answer): nothing special in the chunk for the current mode, specials that cannot matter where they stand (`a < b`, a mid-line run in
- * fenced code, `a[i]` in CDATA), a held tail that only grows or completes
- * a tag the lexer would take whole. The Markdown chunks are in `fast-path-markdown.ts`, what
- * all parts share in `fast-path-base.ts`.
+ * The chunks that skip the lexer (docs/DESIGN.md, "The sieve's shape"):
+ * each method here answers what the lexer would do with a chunk
+ * (`answer.ts`), in a case where that is provably simple, and changes
+ * nothing (the driver applies the answer): nothing special in the chunk
+ * for the current mode, specials that cannot matter where they stand
+ * (`a < b`, a mid-line run in fenced code, `a[i]` in CDATA), a held tail
+ * that only grows. A tag the chunk completes is the lexer's, over its span
+ * (`tag-spans.ts`). The Markdown chunks are in `fast-path-markdown.ts`,
+ * what all parts share in `fast-path-base.ts`.
  */
 import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
@@ -60,8 +62,8 @@ export class FastPath extends MarkdownFastPath {
       const h = s.hold
       if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     }
-    // a delimiter the chunk completes at the cut: a lexer run over its span; one the chunk end leaves undecided: held,
-    // as the lexer's Incomplete token would hold it
+    // a delimiter the chunk completes at the cut: the lexer's, over its span; one the chunk end leaves undecided:
+    // held, as the lexer's Incomplete token would hold it
     const span = this.spanAt ? this.tables.spans.span(s.mode, chunk.slice(cut)) : 0
     if (span < 0) return null
     const a = this.spanAt ? this.spanned(chunk, cut, span, s.mode, s.md, line) : cut < chunk.length ? heldAfter(this.a, cut, this.heldTail) : plainThen(this.a, cut, 'more')

@@ -39,8 +39,16 @@ export interface MemoContext extends MarkdownState {
   rawOpener: string
 }
 
+/** A remembered run: the context it started in and the tokens it made. */
+interface Entry extends MemoContext {
+  mode: ModeName
+  tokens: readonly IToken[]
+}
+
 export class TokenMemo {
-  private readonly seen = new Map<string, readonly IToken[]>()
+  /** By text (hashing the text alone, not a key built per lookup), the contexts it was lexed in. */
+  private readonly seen = new Map<string, Entry[]>()
+  private entries = 0
 
   constructor(private readonly lexer: CompiledLexer) {}
 
@@ -52,21 +60,35 @@ export class TokenMemo {
    */
   recall(text: string, mode: ModeName, c: MemoContext): IToken[] | null {
     if (text.length > longest) return null
-    const hit = this.seen.get(keyOf(text, mode, c))
-    if (hit === undefined) return null
-    const out = new Array<IToken>(hit.length)
-    for (let i = 0; i < hit.length; i++) out[i] = tokenOf(hit[i]!.tokenType, hit[i]!.image, hit[i]!.startOffset)
-    return out
+    const list = this.seen.get(text)
+    if (list === undefined) return null
+    for (const e of list) {
+      if (!sameContext(e, mode, c)) continue
+      const hit = e.tokens
+      const out = new Array<IToken>(hit.length)
+      for (let i = 0; i < hit.length; i++) out[i] = tokenOf(hit[i]!.tokenType, hit[i]!.image, hit[i]!.startOffset)
+      return out
+    }
+    return null
   }
 
   /** `lexer.tokenize(text, mode, ctx)`, remembered when it can be. */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[] {
     if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null) return this.lexer.tokenize(text, mode, ctx)
-    const key = keyOf(text, mode, ctx)
+    // the context as the run starts: its matchers may change it
+    const e: Entry = { mode, lineState: ctx.lineState, rawOpener: ctx.rawOpener, levels: ctx.levels.slice(), holdDepth: ctx.holdDepth, fenceCh: ctx.fenceCh, fenceLen: ctx.fenceLen, fenceDepth: ctx.fenceDepth, fenceIndent: ctx.fenceIndent, tokens: [] }
     const tokens = this.lexer.tokenize(text, mode, ctx)
     if (this.keeps(tokens, ctx)) {
-      if (this.seen.size >= capacity) this.seen.clear()
-      this.seen.set(key, tokens.map((t) => tokenOf(t.tokenType, t.image, t.startOffset)))
+      if (this.entries >= capacity) {
+        this.seen.clear()
+        this.entries = 0
+      }
+      e.tokens = tokens.map((t) => tokenOf(t.tokenType, t.image, t.startOffset))
+      const list = this.seen.get(text)
+      if (list === undefined) this.seen.set(text, [e])
+      else if (!list.some((x) => sameContext(x, mode, e))) list.push(e)
+      else return tokens
+      this.entries++
     }
     return tokens
   }
@@ -79,8 +101,10 @@ export class TokenMemo {
   }
 }
 
-/** Everything of the context a matcher reads, and the text. */
-function keyOf(text: string, mode: ModeName, c: MemoContext): string {
-  const levels = c.levels.length === 0 ? '' : c.levels.join(',')
-  return `${mode}\u0000${c.lineState}\u0000${c.rawOpener}\u0000${levels}\u0000${c.holdDepth},${c.fenceCh},${c.fenceLen},${c.fenceDepth},${c.fenceIndent}\u0000${text}`
+/** Whether `e` started in `mode` and context `c`: everything of the context a matcher reads. */
+function sameContext(e: Entry, mode: ModeName, c: MemoContext): boolean {
+  if (e.mode !== mode || e.lineState !== c.lineState || e.rawOpener !== c.rawOpener || e.holdDepth !== c.holdDepth || e.fenceCh !== c.fenceCh || e.fenceLen !== c.fenceLen || e.fenceDepth !== c.fenceDepth || e.fenceIndent !== c.fenceIndent) return false
+  if (e.levels.length !== c.levels.length) return false
+  for (let i = 0; i < e.levels.length; i++) if (e.levels[i] !== c.levels[i]) return false
+  return true
 }

@@ -361,7 +361,7 @@ export class Driver implements DriverCore, RunHost {
       if (a.end === 0 || a.end >= after.length) return this.lexed(after)
       // a tag's span, lexed as a chunk of its own; what follows is the next (`feed` reads it as it reads a chunk)
       const pos = s.pos
-      this.lexChunk(after.slice(0, a.end))
+      this.runs.lexChunk(after.slice(0, a.end), true)
       // the lexer held all of the span: it needs what follows to decide
       return s.pos === pos ? this.lexed(after.slice(a.end)) : after.slice(a.end)
     }

@@ -27,6 +27,8 @@ export class FastPath extends MarkdownFastPath {
     const s = this.d.s
     const fp = this.fastPath()
     if (fp === undefined) return this.lineEnds(chunk, null)
+    // a capture the chunk would take past its limit is the lexer's (see the sinks below): known before any scan
+    if (fp.sink === 'capture' && (s.capture === null || s.capture.length + chunk.length > this.d.opts.captureLimit)) return null
     this.heldCarry = null
     this.heldTail = null
     this.spanAt = false

@@ -65,14 +65,19 @@ export class LexerRuns {
     this.afterRestart = Math.min(restartWindow, window)
   }
 
-  /** Lex the pending tail and `chunk`, in windows. */
-  lexChunk(chunk: string): true {
+  /** The run is over a tag's span: its tokens are worth remembering (`TokenMemo`); other runs' texts seldom recur. */
+  private span = false
+
+  /** Lex the pending tail and `chunk`, in windows; `span`: `chunk` is a tag's span (`tag-spans.ts`). */
+  lexChunk(chunk: string, span = false): true {
     const s = this.d.s
     const size = this.window
+    this.span = span
     for (let i = 0; i < chunk.length; i += size) {
       const piece = chunk.length <= size ? chunk : chunk.slice(i, i + size)
       this.lexWindow(s.pending + piece, false)
     }
+    this.span = false
     return true
   }
 
@@ -121,7 +126,7 @@ export class LexerRuns {
       const md = r.md
       const noHold = s.noHoldUntil > base ? s.noHoldUntil - base : -1
       const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null }
-      const tokens = this.d.memo.tokenize(text, r.mode, ctx)
+      const tokens = this.span ? this.d.memo.tokenize(text, r.mode, ctx) : this.d.lexer.tokenize(text, r.mode, ctx)
       this.d.ctxNow = ctx
       this.d.stats.lexerRuns++
       this.d.stats.charsLexed += text.length

@@ -54,21 +54,15 @@ export class TokenMemo {
 
   /**
    * The tokens a run over `text` from `mode` in context `c` made before,
-   * as new objects (captures keep them), if it is remembered; a run that
+   * if it is remembered (shared: nothing changes a token once made); a run that
    * starts there must also start with nothing carried, no hold barrier and
    * not at the stream's end, as those the memo keeps do. Null: lex it.
    */
-  recall(text: string, mode: ModeName, c: MemoContext): IToken[] | null {
+  recall(text: string, mode: ModeName, c: MemoContext): readonly IToken[] | null {
     if (text.length > longest) return null
     const list = this.seen.get(text)
     if (list === undefined) return null
-    for (const e of list) {
-      if (!sameContext(e, mode, c)) continue
-      const hit = e.tokens
-      const out = new Array<IToken>(hit.length)
-      for (let i = 0; i < hit.length; i++) out[i] = tokenOf(hit[i]!.tokenType, hit[i]!.image, hit[i]!.startOffset)
-      return out
-    }
+    for (const e of list) if (sameContext(e, mode, c)) return e.tokens
     return null
   }
 

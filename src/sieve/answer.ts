@@ -48,7 +48,7 @@ export interface Answer {
   /** `lexer`: how many characters after the plain text the run takes (a tag: `tag-spans.ts`); 0: all of them. With `tokens`: how many they cover. */
   end: number
   /** The tokens a lexer run over the `end` characters after the plain text made before, in the same context (`lexer/token-memo.ts`); the rest is a text of its own. */
-  tokens: IToken[] | null
+  tokens: readonly IToken[] | null
   then: Then
   /** `held`: where the tail stands; null: the lexer decides it with the next chunk. */
   tail: TailState | null
@@ -79,7 +79,7 @@ export function plainThen(a: Answer, plain: number, then: Then): Answer {
 }
 
 /** `a` as `plain` characters of text, then the tokens a lexer run made of the `end` characters after them; the rest is a text of its own. */
-export function tokensAt(a: Answer, plain: number, tokens: IToken[], end: number): Answer {
+export function tokensAt(a: Answer, plain: number, tokens: readonly IToken[], end: number): Answer {
   plainThen(a, plain, 'more')
   a.tokens = tokens
   a.end = end

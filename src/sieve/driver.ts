@@ -393,7 +393,7 @@ export class Driver implements DriverCore, RunHost {
    * (`lexer/token-memo.ts`), walked as that run's are; a restart lexes the
    * rest of `text`.
    */
-  private applyTokens(tokens: IToken[], text: string): void {
+  private applyTokens(tokens: readonly IToken[], text: string): void {
     const s = this.s
     const base = s.pos
     const startLine = s.lineState

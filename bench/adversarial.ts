@@ -96,10 +96,10 @@ export function lessThanRun(scale = 1): Adversarial {
   }
 }
 
-/** 100k mentions of the DSML prefix in prose, then one real call. */
+/** 100k mentions of the DSML prefix in prose (opening tag names among them, with no tag end after them), then one real call. */
 export function dsmlMentions(scale = 1): Adversarial {
   const count = Math.max(1, Math.round(100_000 * scale))
-  const mentions = ['the <|DSML| prefix', 'a <｜DSML｜ tag', 'writes <|DSML|tool_calls', 'then <｜DSML｜invoke', 'or </|DSML|parameter']
+  const mentions = ['the <|DSML| prefix', 'a <｜DSML｜ tag', 'writes <|DSML|tool_calls', 'then <｜DSML｜invoke', 'or </|DSML|parameter', 'names <｜DSML｜parameter a']
   const parts: string[] = []
   for (let i = 0; i < count; i++) {
     parts.push(mentions[i % mentions.length]!)

@@ -29,7 +29,7 @@ export class LineCursor {
     this.state = initial
   }
 
-  /** Whether the lexer changed the state anywhere (`kill`): the text alone no longer gives it. */
+  /** Whether the lexer marked the state anywhere (`mark`, `kill`): the text alone may no longer give it. */
   get marked(): boolean {
     return this.marks !== null
   }

@@ -77,9 +77,11 @@ export class TokenMemo {
         this.seen.clear()
         this.entries = 0
       }
-      e.tokens = tokens.map((t) => tokenOf(t.tokenType, t.image, t.startOffset))
+      // own copies of the strings: a slice of the pushed text would keep all of it alive as long as the memo
+      e.rawOpener = own(e.rawOpener)
+      e.tokens = tokens.map((t) => tokenOf(t.tokenType, own(t.image), t.startOffset))
       const list = this.seen.get(text)
-      if (list === undefined) this.seen.set(text, [e])
+      if (list === undefined) this.seen.set(own(text), [e])
       else if (!list.some((x) => sameContext(x, mode, e))) list.push(e)
       else return tokens
       this.entries++
@@ -93,6 +95,11 @@ export class TokenMemo {
     for (const t of tokens) if (t.payload !== undefined || this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
     return true
   }
+}
+
+/** `s` in a string of its own (V8 flattens the joined string before slicing it), not a slice of a longer one. */
+function own(s: string): string {
+  return (' ' + s).slice(1)
 }
 
 /** Whether `e` started in `mode` and context `c`: everything of the context a matcher reads. */

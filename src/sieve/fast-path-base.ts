@@ -9,13 +9,13 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
 import { blankAnswer, lexedSpan, plainThen, tokensAt, type Answer } from './answer.js'
-
-/** Text after a tag past which a lexer run takes it with the tag (`spanned`). */
-const longRest = 256
 import type { MemoContext, TokenMemo } from '../lexer/token-memo.js'
 import type { TailMatcher, TailState } from '../lexer/tail.js'
 import { fastPathTables, type ModeFastPath, type FastPathTables } from './fast-path-tables.js'
 import type { DriverOptions, DriverState } from './state.js'
+
+/** Text after a tag past which a lexer run takes it with the tag (`spanned`). */
+const longRest = 256
 
 /**
  * What the fast path read of the driver: its state, never written here

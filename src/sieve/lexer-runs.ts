@@ -32,7 +32,7 @@ export interface RunHost {
   readonly holds: Holds
   /**
    * The context of the lexer run whose tokens are being handled (its carry
-   * is the last run part's); null while a fast-path tokens are (`Driver.apply`).
+   * is the last run part's); null while recalled tokens are (`Driver.applyTokens`).
    */
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */

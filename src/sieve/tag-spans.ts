@@ -14,7 +14,7 @@ import { tagModeRole } from '../lexer/structure.js'
 import { CaptureRules } from './capture-rules.js'
 import { blank, type CharSet } from './char-set.js'
 
-/** How far after a tag start its end may be for a span to take it with the tag before (`andNext`). */
+/** How far after a tag's start or name its end may be for a span to reach it. */
 const nearTagEnd = 256
 
 export class TagSpans {
@@ -25,7 +25,7 @@ export class TagSpans {
   /**
    * The length of the span from the start of `text` (in `mode`) that covers
    * the delimiter completing first there: a closer through its end, an
-   * opening tag through the first tag end after its name (or one character
+   * opening tag through the first tag end near its name (or one character
    * past the name, which decides it), a tag mode's attributes through
    * their tag end. -1: nothing there the span can bound; the lexer takes
    * all of the text.
@@ -39,7 +39,8 @@ export class TagSpans {
     // a name that goes on (`<invokes`) is no opener: the lexer's
     if (!tagMode && (opener === null || !matcher!.confirms(opener.d, text, opener.end))) return -1
     const from = opener === null ? 0 : opener.end
-    const end = this.tagEnds.find(text, from)
+    // only near the name: a search to the text's end per mention was quadratic in a long text of mentions
+    const end = this.tagEnds.findBefore(text, from, from + nearTagEnd)
     return end >= 0 ? this.andNext(text, end + 1) : from > 0 && from < text.length ? from + 1 : -1
   }
 

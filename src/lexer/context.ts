@@ -126,6 +126,13 @@ export function copyMarkdown(s: MarkdownState): MarkdownState {
   return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth, fenceIndent: s.fenceIndent }
 }
 
+/** Whether `a` and `b` are the same Markdown state, field by field. */
+export function sameMarkdown(a: MarkdownState, b: MarkdownState): boolean {
+  if (a.holdDepth !== b.holdDepth || a.fenceCh !== b.fenceCh || a.fenceLen !== b.fenceLen || a.fenceDepth !== b.fenceDepth || a.fenceIndent !== b.fenceIndent || a.levels.length !== b.levels.length) return false
+  for (let i = 0; i < a.levels.length; i++) if (a.levels[i] !== b.levels[i]) return false
+  return true
+}
+
 export function freshMarkdown(): MarkdownState {
   return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0 }
 }

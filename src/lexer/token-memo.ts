@@ -11,7 +11,7 @@
  * changes how often the lexer runs (`stats()`), never what is read.
  */
 import type { IToken } from 'chevrotain'
-import type { LexContext, MarkdownState } from './context.js'
+import { copyMarkdown, sameMarkdown, type LexContext, type MarkdownState } from './context.js'
 import type { LineState } from './lines.js'
 import type { CompiledLexer } from './lexer.js'
 import type { ModeName } from './modes.js'
@@ -34,7 +34,8 @@ export function tokenMemo(lexer: CompiledLexer): TokenMemo {
 }
 
 /** What of a run's context its matchers read, beside the text and the mode (`LexContext`). */
-export interface MemoContext extends MarkdownState {
+export interface MemoContext {
+  md: MarkdownState
   lineState: LineState
   rawOpener: string
 }
@@ -70,7 +71,7 @@ export class TokenMemo {
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[] {
     if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null) return this.lexer.tokenize(text, mode, ctx)
     // the context as the run starts: its matchers may change it
-    const e: Entry = { mode, lineState: ctx.lineState, rawOpener: ctx.rawOpener, levels: ctx.levels.slice(), holdDepth: ctx.holdDepth, fenceCh: ctx.fenceCh, fenceLen: ctx.fenceLen, fenceDepth: ctx.fenceDepth, fenceIndent: ctx.fenceIndent, tokens: [] }
+    const e: Entry = { mode, md: copyMarkdown(ctx), lineState: ctx.lineState, rawOpener: ctx.rawOpener, tokens: [] }
     const tokens = this.lexer.tokenize(text, mode, ctx)
     if (this.keeps(tokens, ctx)) {
       if (this.entries >= capacity) {
@@ -104,8 +105,5 @@ function own(s: string): string {
 
 /** Whether `e` started in `mode` and context `c`: everything of the context a matcher reads. */
 function sameContext(e: Entry, mode: ModeName, c: MemoContext): boolean {
-  if (e.mode !== mode || e.lineState !== c.lineState || e.rawOpener !== c.rawOpener || e.holdDepth !== c.holdDepth || e.fenceCh !== c.fenceCh || e.fenceLen !== c.fenceLen || e.fenceDepth !== c.fenceDepth || e.fenceIndent !== c.fenceIndent) return false
-  if (e.levels.length !== c.levels.length) return false
-  for (let i = 0; i < e.levels.length; i++) if (e.levels[i] !== c.levels[i]) return false
-  return true
+  return e.mode === mode && e.lineState === c.lineState && e.rawOpener === c.rawOpener && sameMarkdown(e.md, c.md)
 }

@@ -4,7 +4,7 @@
  * matcher (looked up once per mode change), what a chunk's reading found
  * for `chunk` to hold or carry, and the answer for a tag's span. `fast-path.ts` builds on it.
  */
-import type { LineState, MarkdownState, RunCarry } from '../lexer/context.js'
+import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { ModeName } from '../lexer/modes.js'
@@ -45,7 +45,7 @@ export abstract class FastPathBase {
   protected readonly a: Answer = blankAnswer()
 
   /** The context a span's run would start in, filled per span. */
-  private readonly memoContext: MemoContext = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, lineState: 0, rawOpener: '' }
+  private readonly memoContext: MemoContext = { md: freshMarkdown(), lineState: 0, rawOpener: '' }
 
   constructor(protected readonly d: FastPathHost) {
     this.tables = fastPathTables(d.lexer)
@@ -65,12 +65,7 @@ export abstract class FastPathBase {
     // as the run would start: nothing carried, no hold barrier in it (`LexContext.noHoldBefore`)
     if (s.carry === null && s.noHoldUntil <= s.pos + plain) {
       const c = this.memoContext
-      c.levels = md.levels
-      c.holdDepth = md.holdDepth
-      c.fenceCh = md.fenceCh
-      c.fenceLen = md.fenceLen
-      c.fenceDepth = md.fenceDepth
-      c.fenceIndent = md.fenceIndent
+      c.md = md
       c.lineState = line
       c.rawOpener = this.d.rawOpener()
       const tokens = this.d.memo.recall(text.slice(plain, plain + span), mode, c)

@@ -6,9 +6,11 @@
  * microsecond or two of Chevrotain's set-up, more than the rest of a
  * token-sized chunk's reading. A lexer run is a function of its text, its
  * mode and its context, so its tokens are kept by all three, for runs whose
- * context nothing else of the run changes: no Markdown state on a token, no
- * run carried out, no held tail, no mark on the line cursor. The memo
- * changes how often the lexer runs (`stats()`), never what is read.
+ * context nothing but the tokens changes: no run carried out, no held tail,
+ * no mark on the line cursor. A token's Markdown state (its payload) is a
+ * value: every reader makes a new one rather than change it (`markdown.ts`),
+ * and the memo freezes the ones it keeps, so the tokens can be shared. The
+ * memo changes how often the lexer runs (`stats()`), never what is read.
  */
 import type { IToken } from 'chevrotain'
 import { copyMarkdown, sameMarkdown, type LexContext, type MarkdownState } from './context.js'
@@ -80,7 +82,7 @@ export class TokenMemo {
       }
       // own copies of the strings: a slice of the pushed text would keep all of it alive as long as the memo
       e.rawOpener = own(e.rawOpener)
-      e.tokens = tokens.map((t) => tokenOf(t.tokenType, own(t.image), t.startOffset))
+      e.tokens = tokens.map(remembered)
       const list = this.seen.get(text)
       if (list === undefined) this.seen.set(own(text), [e])
       else if (!list.some((x) => sameContext(x, mode, e))) list.push(e)
@@ -93,9 +95,20 @@ export class TokenMemo {
   /** Whether the run left nothing but its tokens: a hit gives the driver the tokens alone. */
   private keeps(tokens: readonly IToken[], ctx: LexContext): boolean {
     if (tokens.length > mostTokens || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
-    for (const t of tokens) if (t.payload !== undefined || this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
+    for (const t of tokens) if (this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
     return true
   }
+}
+
+/** A token to keep: its strings owned, its Markdown state frozen (sieves share it, and a write would throw). */
+function remembered(t: IToken): IToken {
+  const r = tokenOf(t.tokenType, own(t.image), t.startOffset)
+  if (t.payload !== undefined) {
+    const md = copyMarkdown(t.payload as MarkdownState)
+    Object.freeze(md.levels)
+    r.payload = Object.freeze(md)
+  }
+  return r
 }
 
 /** `s` in a string of its own (V8 flattens the joined string before slicing it), not a slice of a longer one. */

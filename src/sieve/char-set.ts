@@ -60,7 +60,11 @@ export class CharSet {
   /** Index of the first character of `text` in the set (from `from` on), or -1. */
   find(text: string, from = 0): number {
     // a few characters (token-sized chunks) cost less to test one by one than a regex call
-    if (text.length - from <= 32) return this.findBefore(text, from, text.length)
+    if (text.length - from <= 32) {
+      // the loop written here, not a call to `findBefore`: this runs once or twice per chunk, and the call showed
+      for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+      return -1
+    }
     const re = this.re
     re.lastIndex = from
     return re.test(text) ? re.lastIndex - 1 : -1

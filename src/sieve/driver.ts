@@ -296,8 +296,14 @@ export class Driver implements DriverCore, RunHost {
         if (a !== null) return this.apply(a, text)
       }
     }
-    // a carried run: a lexer run's boundary decides where it ends (`boundary.ts`)
-    if (s.carry !== null) return this.lexed(chunk)
+    // a carried run: a lexer run's boundary decides where it ends (`boundary.ts`). Outside captures and holds, one
+    // that ended at the chunk's edge is decided there as a run's boundary would, and the chunk reads on as any
+    // other; one that all of the chunk continues is carried on
+    if (s.carry !== null) {
+      if (s.hold !== null || s.capture !== null || s.pending !== '') return this.lexed(chunk)
+      if (chunk.charCodeAt(0) === s.carry.ch) return this.apply(this.fast.runGoesOn(chunk), chunk)
+      settleAtBoundary(this, chunk, false)
+    }
     if (s.pending === '') {
       const a = this.fast.chunk(chunk)
       return a === null ? this.lexed(chunk) : this.apply(a, chunk)
@@ -314,6 +320,16 @@ export class Driver implements DriverCore, RunHost {
       this.knownTail(undefined)
       this.noteHeldTail()
       return null
+    }
+    // a tail the lexer held that the tail matcher cannot follow (line-start blanks or a list marker a fence might
+    // have followed, a closer that spells another opener): the tail and the chunk are read as one chunk would be,
+    // nothing pending, as the lexer reads them (a held tail is a chunk edge)
+    if (c === null && s.deferred === null && this.tail === null) {
+      const held = s.pending
+      s.pending = ''
+      const b = this.fast.chunk(text)
+      if (b !== null) return this.apply(b, text)
+      s.pending = held
     }
     return this.lexed(chunk)
   }
@@ -358,7 +374,12 @@ export class Driver implements DriverCore, RunHost {
       return a.end === after.length ? null : after.slice(a.end)
     }
     if (a.then === 'lexer') {
-      if (a.end === 0 || a.end >= after.length) return this.lexed(after)
+      if (a.end === 0) return this.lexed(after)
+      // a span that is all of the text: a span's run still (its tokens are remembered, `TokenMemo`)
+      if (a.end >= after.length) {
+        this.runs.lexChunk(after, true)
+        return null
+      }
       // a tag's span, lexed as a chunk of its own; what follows is the next (`feed` reads it as it reads a chunk)
       const pos = s.pos
       this.runs.lexChunk(after.slice(0, a.end), true)

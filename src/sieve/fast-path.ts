@@ -64,6 +64,10 @@ export class FastPath extends MarkdownFastPath {
       const h = s.hold
       if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
     }
+    if (this.spanAt && s.mode === modes.rawValue) {
+      const r = this.rawText(chunk, cut)
+      if (r !== null) return r
+    }
     // a delimiter the chunk completes at the cut: the lexer's, over its span; one the chunk end leaves undecided:
     // held, as the lexer's Incomplete token would hold it
     const span = this.spanAt ? this.tables.spans.span(s.mode, chunk.slice(cut)) : 0
@@ -79,8 +83,38 @@ export class FastPath extends MarkdownFastPath {
   /** The tag `text` starts with, over its span (`tag-spans.ts`; `spanned`), the rest a chunk of its own; null: the lexer takes all of `text`. */
   readTag(text: string): Answer | null {
     const s = this.d.s
+    if (s.mode === modes.rawValue) {
+      const r = this.rawText(text, 0)
+      if (r !== null) return r
+    }
     const span = this.tables.spans.span(s.mode, text)
     return span < 0 ? null : this.spanned(text, 0, span, s.mode, s.md, s.lineState)
+  }
+
+  /**
+   * A backtick or tilde run carried from the last chunk, which `chunk`
+   * continues (outside captures and holds): its characters here are text,
+   * and the run is carried longer, as the lexer's runPart token carries it
+   * to a text's end; what follows them is a chunk of its own, at whose edge
+   * the run's end is decided (any chunking reads alike).
+   */
+  runGoesOn(chunk: string): Answer {
+    const s = this.d.s
+    const c = s.carry!
+    let k = 0
+    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
+    const a = plainThen(this.a, k, 'more')
+    a.carry = { ch: c.ch, len: c.len + k, indent: c.indent, mode: s.mode }
+    return a
+  }
+
+  /** In a raw value, a closer at `from` that spells another opener, with text after it: the value's text through it; null: not one. */
+  private rawText(text: string, from: number): Answer | null {
+    const n = this.tables.spans.foreignCloser(text, from, this.d.rawOpener())
+    if (n === 0) return null
+    const a = plainThen(this.a, from + n, 'more')
+    a.type = this.fastPath()?.type ?? null
+    return a
   }
 
   /** The chunk only makes the undecided tail a longer prefix, or completes it: read off `tail`, the pending tail and the chunk joined, without lexing the tail again. */

@@ -9,7 +9,8 @@
  * chunk's end, and the next chunk decides it.
  */
 import type { CompiledLexer } from '../lexer/lexer.js'
-import type { ModeName } from '../lexer/modes.js'
+import { tagKey } from '../lexer/context.js'
+import { modes, type ModeName } from '../lexer/modes.js'
 import { tagModeRole } from '../lexer/structure.js'
 import { CaptureRules } from './capture-rules.js'
 import { blank, type CharSet } from './char-set.js'
@@ -42,6 +43,30 @@ export class TagSpans {
     // only near the name: a search to the text's end per mention was quadratic in a long text of mentions
     const end = this.tagEnds.findBefore(text, from, from + nearTagEnd)
     return end >= 0 ? this.andNext(text, end + 1) : from > 0 && from < text.length ? from + 1 : -1
+  }
+
+  /** The last closer `foreignCloser` keyed, and its key: the same few closers recur. */
+  private closerImage = ''
+  private closerKey = ''
+
+  /**
+   * In a raw value whose opener's key is `rawOpener`, a closer at `from` in
+   * `text` that spells another opener, with text after it and no tag start
+   * inside it: its length (it is the value's text, as the lexer reads it; at
+   * the text's end the lexer would hold it). 0: none.
+   */
+  foreignCloser(text: string, from: number, rawOpener: string): number {
+    const hit = this.lexer.tails.get(modes.rawValue)?.completesFirst(from === 0 ? text : text.slice(from)) ?? null
+    if (hit === null || from + hit.end >= text.length) return 0
+    const image = text.slice(from, from + hit.end)
+    // another tag may start inside it (`<</｜DSML｜parameter>`: the first `<` is the value's, the value's own closer
+    // follows): the lexer's
+    if (this.tagStarts.findBefore(image, 1, image.length) >= 0) return 0
+    if (image !== this.closerImage) {
+      this.closerImage = image
+      this.closerKey = tagKey(image)
+    }
+    return this.closerKey === rawOpener ? 0 : hit.end
   }
 
   /**

@@ -78,14 +78,14 @@ describe('fast path', () => {
     expect(runsFor(sieve, ['``` three', ' is too short\n', '` one\n', '~~~~ tildes\n'])).toBe(0)
   })
 
-  it('should support a fence closer cut by chunk ends carried, and a line feed closing it, with one lexer run per chunk after a carried run', () => {
+  it('should support a fence closer cut by chunk ends carried, and a line feed closing it, without the lexer', () => {
     const input = '```js\nconst a = 1\n``' + '`\n' + block
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { p: 'x' } }])
     const sieve = createSieve()
     const events = sieve.push('```js\n')
-    // `` is carried; the chunk that continues it and the one that decides it (a closer) are each one lexer run, whose
-    // boundary decides the run (`boundary.ts`)
-    expect(runsPerChunk(sieve, ['const a = 1\n``', '`', '\n'], events)).toEqual([0, 1, 1])
+    // `` is carried; the chunk that continues it carries it on, and at the edge of the one that decides it (a closer)
+    // the run's boundary decides it (`boundary.ts`), as at a lexer run's start
+    expect(runsPerChunk(sieve, ['const a = 1\n``', '`', '\n'], events)).toEqual([0, 0, 0])
     events.push(...sieve.push(block), ...sieve.end())
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
@@ -170,11 +170,11 @@ describe('fast path', () => {
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
 
-  it('should support inline code in prose without the lexer, but for the chunk after a run cut by a chunk end', () => {
+  it('should support inline code in prose without the lexer, a run cut by a chunk end included', () => {
     const sieve = createSieve()
     const chunks = ['Use `', 'npm test', '` or ``a `b` c', '``, ~not a fence~', ' then ', '`x`.']
     const events: SieveEvent[] = []
-    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 1, 0, 0, 1, 0])
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 0, 0])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
   })
@@ -234,12 +234,12 @@ describe('fast path', () => {
     }
   })
 
-  it('should support fences opened and closed inside chunks (`Look:\n` + "```ts\nx" … "}\n```\n" + "Then"), without the lexer but for the chunk after a cut run', () => {
+  it('should support fences opened and closed inside chunks (`Look:\n` + "```ts\nx" … "}\n```\n" + "Then"), and a closer cut by a chunk end, without the lexer', () => {
     const sieve = createSieve()
     const chunks = ['Look:\n```ts\nconst', ' a = <tool_calls>;\n', '}\n```\nThen:\n', '~~~\n<tool_calls>\n~~~', '\n', 'done.']
     const events: SieveEvent[] = []
-    // `~~~` at the end of a chunk is carried: the line feed after it is one lexer run, which decides it (a closer)
-    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 1, 0])
+    // `~~~` at the end of a chunk is carried: the run's boundary at the line feed decides it (a closer)
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 0, 0])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(events)).toEqual([])
@@ -264,17 +264,17 @@ describe('fast path', () => {
     expect(textOf(events)).toBe('Write `<tool_calls>` or ``<tool_calls>` ``, then:\n')
   })
 
-  it('should support a carried run that the next chunk continues, decided where it ends by one lexer run per chunk after it', () => {
+  it('should support a carried run that the next chunk continues, decided where it ends, without the lexer', () => {
     const sieve = createSieve()
     const chunks = ['a `', '`', '`b` `', '`` c ', '```', '`', ' d']
     const events: SieveEvent[] = []
-    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 1, 1, 1, 0, 1, 1])
+    expect(runsPerChunk(sieve, chunks, events)).toEqual([0, 0, 0, 0, 0, 0, 0])
     events.push(...sieve.end())
     expect(textOf(events)).toBe(chunks.join(''))
     expect(calls(expectChunkInvariant(chunks.join('') + '\n\n' + block))).toEqual([{ name: 'a', input: { p: 'x' } }])
   })
 
-  it('should not support a carried run deciding without the lexer when the next chunk continues it', () => {
+  it('should not support a carried run decided before the chunk that ends it (`a ``` + `` ` `` + ``b``` ``)', () => {
     const sieve = createSieve()
     const events = [...['a ``', '`', 'b```', ' c'].flatMap((c) => sieve.push(c)), ...sieve.push('\n' + block), ...sieve.end()]
     // ``` … ``` mid-line is a code span of three; the block after the paragraph is live
@@ -290,5 +290,44 @@ describe('fast path', () => {
     expect(textOf(events)).toBe(input)
     // upper case is the same tag
     expect(calls(expectChunkInvariant(input.replace('invo\u212Ae', 'INVOKE')))).toEqual([{ name: 'x', input: { p: 'v' } }])
+  })
+  it('should support a closer spelling another opener inside a raw value as its text without the lexer, and the `<` before its own closer (`a<</｜DSML｜parameter>`), in every chunking', () => {
+    const open = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="e">\n<｜DSML｜parameter name="s" string="true">'
+    const close = '</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
+    const value = 'const tag = "</parameter>" // not a closer: a<'
+    expect(calls(expectChunkInvariant(open + value + close))).toEqual([{ name: 'e', input: { s: value } }])
+    const sieve = createSieve()
+    const events = sieve.push(open)
+    // found by the differential: the drifting `<<` of `<</｜DSML｜parameter>` spelled no opener, but the lexer reads the
+    // first `<` as the value's and the rest as its own closer
+    expect(runsPerChunk(sieve, ['const tag = "', '</parameter>"', ' // not a closer: a'], events)).toEqual([0, 0, 0])
+    events.push(...sieve.push('<' + close), ...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'e', input: { s: value } }])
+  })
+
+  it('should support a held line-start prefix (`- `, `  ` in a fence) read on with the next chunk without the lexer', () => {
+    const chunks = ['Steps:\n\n', '- ', 'first', '\n', '1. ', 'second', '\n\n```ts\n', '  ', 'const', ' a = 1\n', '```\n']
+    const sieve = createSieve()
+    const events: SieveEvent[] = []
+    expect(runsPerChunk(sieve, chunks, events)).toEqual(chunks.map(() => 0))
+    events.push(...sieve.end())
+    expect(textOf(events)).toBe(chunks.join(''))
+    expectChunkInvariant(chunks.join('') + block)
+  })
+
+  it('should support tags met again, each completed by a chunk of its own, without the lexer: a block, and a tag mentioned in inline code (`lexer/token-memo.ts`)', () => {
+    const mention = ['See `', '<｜DSML｜', 'invoke', ' name="x">', '` and `', '</｜DSML｜', 'invoke>', '`.\n\n']
+    const dsml = ['<｜DSML｜', 'tool_calls>', '\n', '<｜DSML｜', 'invoke', ' name="a">', '\n', '<｜DSML｜', 'parameter', ' name="p"', ' string="true">', 'x', '</｜DSML｜', 'parameter>', '\n', '</｜DSML｜', 'invoke>', '\n', '</｜DSML｜', 'tool_calls>']
+    const chunks = [...mention, ...dsml]
+    // the first sieve of the grammar may lex each tag once; its tokens are remembered for every later one
+    const first = createSieve()
+    runsPerChunk(first, chunks)
+    first.end()
+    const sieve = createSieve()
+    const events: SieveEvent[] = []
+    expect(runsPerChunk(sieve, chunks, events)).toEqual(chunks.map(() => 0))
+    events.push(...sieve.end())
+    expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
+    expect(textOf(events)).toBe(mention.join(''))
   })
 })

@@ -110,6 +110,9 @@ export class FastPath extends MarkdownFastPath {
 
   /** In a raw value, a closer at `from` that spells another opener, with text after it: the value's text through it; null: not one. */
   private rawText(text: string, from: number): Answer | null {
+    const cap = this.d.s.capture
+    // past the capture's limit the lexer decides (the capture overflows), as for any plain text in a capture
+    if (cap === null || cap.length + text.length > this.d.opts.captureLimit) return null
     const n = this.tables.spans.foreignCloser(text, from, this.d.rawOpener())
     if (n === 0) return null
     const a = plainThen(this.a, from + n, 'more')

@@ -330,4 +330,15 @@ describe('fast path', () => {
     expect(calls(events)).toEqual([{ name: 'a', input: { p: 'x' } }])
     expect(textOf(events)).toBe(mention.join(''))
   })
+  it('should not support a raw value growing past the capture limit by closers of another family, each completed by a chunk of its own', () => {
+    // found in review: the closer read as the value's text skipped the limit check that plain text in a capture has
+    const sieve = createSieve({ captureLimit: 128 })
+    const events = sieve.push('<｜DSML｜tool_calls><｜DSML｜invoke name="y"><｜DSML｜parameter name="p" string="true">a<')
+    for (let i = 0; i < 2000; i++) events.push(...sieve.push('/parameter><'))
+    const state = sieve.checkpoint().state as { capture: { length: number } | null }
+    expect(state.capture?.length ?? 0).toBeLessThanOrEqual(128)
+    events.push(...sieve.push('/｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>'), ...sieve.end())
+    expect(calls(events)).toEqual([])
+    expect(events.some((e) => e.type === 'diagnostic' && e.code === 'capture-limit')).toBe(true)
+  })
 })

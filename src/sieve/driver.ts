@@ -325,11 +325,9 @@ export class Driver implements DriverCore, RunHost {
     // have followed, a closer that spells another opener): the tail and the chunk are read as one chunk would be,
     // nothing pending, as the lexer reads them (a held tail is a chunk edge)
     if (c === null && s.deferred === null && this.tail === null) {
-      const held = s.pending
-      s.pending = ''
+      // the fast path's chunk reading never reads `pending`; applying the answer clears it
       const b = this.fast.chunk(text)
       if (b !== null) return this.apply(b, text)
-      s.pending = held
     }
     return this.lexed(chunk)
   }
@@ -375,14 +373,12 @@ export class Driver implements DriverCore, RunHost {
     }
     if (a.then === 'lexer') {
       if (a.end === 0) return this.lexed(after)
-      // a span that is all of the text: a span's run still (its tokens are remembered, `TokenMemo`)
-      if (a.end >= after.length) {
-        this.runs.lexChunk(after, true)
-        return null
-      }
-      // a tag's span, lexed as a chunk of its own; what follows is the next (`feed` reads it as it reads a chunk)
+      // a tag's span, lexed as a chunk of its own (its tokens are remembered, `TokenMemo`, even when it is all of
+      // the text); what follows is the next (`feed` reads it as it reads a chunk)
       const pos = s.pos
-      this.runs.lexChunk(after.slice(0, a.end), true)
+      const whole = a.end >= after.length
+      this.runs.lexChunk(whole ? after : after.slice(0, a.end), true)
+      if (whole) return null
       // the lexer held all of the span: it needs what follows to decide
       return s.pos === pos ? this.lexed(after.slice(a.end)) : after.slice(a.end)
     }

@@ -58,8 +58,8 @@ export class FastPath extends MarkdownFastPath {
       // spaces before a held tail are not line-start spaces waiting for a fence: the tail follows them
       if (prefixAtEnd) return this.textThenIndent(chunk, fp.quotes === true)
     } else if (fp.sink === 'capture') {
-      const cap = s.capture
-      if (cap === null || cap.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null
+      // the capture and its limit were checked before any scan
+      if (prefixAtEnd) return null
     } else {
       const h = s.hold
       if (h === null || h.givenUp || h.length + chunk.length > this.d.opts.captureLimit || prefixAtEnd) return null

@@ -5,6 +5,7 @@
 import { codes, isNameChar } from './codes.js'
 import { advanceLines, columnsOf, linePositions, positionOf, type LineState } from './lines.js'
 import type { LineCursor } from './line-cursor.js'
+import type { JsonRun } from './json-scan.js'
 
 // where a construct stands in its line's prefix: read by the same matchers that read this context
 export * from './line-prefix.js'
@@ -97,6 +98,14 @@ export interface LexContext extends MarkdownState {
    * driver, which checks the tag's tokens.
    */
   rawNext: boolean | null
+  /**
+   * In a block that ends with its JSON (mode `jsonBlock`): its scanner's
+   * state, a copy the matchers move (`json-tokens.ts`), and how many
+   * characters may come before the value. null elsewhere.
+   */
+  json: JsonRun | null
+  /** The sieve's capture limit: a JSON block's opener bounds what may come before its value by it (`jsonBefore`). */
+  captureLimit: number
 }
 
 /**

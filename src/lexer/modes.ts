@@ -65,8 +65,8 @@ export const modes = {
   blockBody: 'blockBody',
   /**
    * Inside a block that ends with its JSON (`Grammar.blocks.json`): the
-   * driver reads this text itself, with a scanner (`sieve/json-scan.ts`)
-   * whose state crosses chunks; the lexer only ever hands it over whole.
+   * scanner of `json-scan.ts` as custom matchers (`json-tokens.ts`), its
+   * state in the context (`LexContext.json`) and each token's payload.
    */
   jsonBlock: 'jsonBlock',
   /**

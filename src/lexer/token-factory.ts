@@ -12,6 +12,8 @@ import { growsAt, type CompiledDelimiter } from './frames.js'
 import { heldLinePrefix, maxQuotePrefix, tagKey, type LexContext, type MarkdownState } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { TailMatcher } from './tail.js'
+import type { JsonPart } from './json-tokens.js'
+import { initialScan, jsonBefore } from './json-scan.js'
 import { tokenType } from './token-registry.js'
 
 export interface TokenInfo {
@@ -27,6 +29,8 @@ export interface TokenInfo {
   selfClose?: boolean
   /** A tag's spelling family (the grammar frame's name). */
   frame?: string
+  /** A token of a block that ends with its JSON: what it is to the walk (`json-tokens.ts`). */
+  json?: JsonPart
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
@@ -100,6 +104,8 @@ export class TokenFactory {
     const onlyBacktickFence = push === modes.fenceInfoHold
     // a parameter opener in a block: the key its value's closer must spell, should the tag say `string`
     const opensParameter = push === modes.tagParameter
+    // a JSON block's opener: its scanner starts (`LexContext.json`)
+    const opensJson = push === modes.jsonBlock
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
@@ -113,6 +119,7 @@ export class TokenFactory {
         c.rawOpener = tagKey(m[0])
         c.rawNext = null
       }
+      if (opensJson) c.json = { scan: initialScan(), before: jsonBefore(c.captureLimit, m[0].length) }
       if (!holds) return m
       c.holdDepth = c.levels.length
       const r = [m[0]] as CustomPatternMatcherReturn

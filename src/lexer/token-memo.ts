@@ -71,7 +71,7 @@ export class TokenMemo {
 
   /** `lexer.tokenize(text, mode, ctx)`, remembered when it can be. */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[] {
-    if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null) return this.lexer.tokenize(text, mode, ctx)
+    if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null || ctx.json !== null) return this.lexer.tokenize(text, mode, ctx)
     // the context as the run starts: its matchers may change it
     const e: Entry = { mode, md: copyMarkdown(ctx), lineState: ctx.lineState, rawOpener: ctx.rawOpener, tokens: [] }
     const tokens = this.lexer.tokenize(text, mode, ctx)
@@ -94,7 +94,8 @@ export class TokenMemo {
 
   /** Whether the run left nothing but its tokens: a hit gives the driver the tokens alone. */
   private keeps(tokens: readonly IToken[], ctx: LexContext): boolean {
-    if (tokens.length > mostTokens || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
+    // a JSON block's tokens depend on the capture limit, which no entry keeps
+    if (tokens.length > mostTokens || ctx.json !== null || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
     for (const t of tokens) if (this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
     return true
   }

@@ -14,6 +14,7 @@ import { charsOf, jsonNext, literalNext, literalOnly, openingModes, rowOf, tagTa
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
+import { jsonBlockTokens } from './json-tokens.js'
 import { TokenFactory, type TokenInfo } from './token-factory.js'
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
@@ -350,8 +351,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   delimiterTokens.set(modes.blockBody, block.tokens)
   out[modes.blockBody] = textBetween(modes.blockBody, 'ValueText', block.tokens, block.delims)
 
-  // A block that ends with its JSON: the driver's scanner reads the text, handed over whole
-  out[modes.jsonBlock] = [f.make(`${modes.jsonBlock}.ValueText`, 'ValueText', null, (t, o) => [t.substring(o)], anyChar(), true)]
+  // A block that ends with its JSON: the scanner's matchers (`json-tokens.ts`)
+  out[modes.jsonBlock] = jsonBlockTokens(f, blocks?.json ?? { open: [] }, anyChar)
   if (blocks?.json?.anchored !== undefined) {
     // the opener of a block at the message start (empty, or an opener it may leave out): the driver makes it, the lexer never matches it
     const anchor = f.make(`${modes.jsonBlock}.AnchorOpen`, 'WrapperOpen', null, () => null, [], false, 'wrapper')

@@ -19,7 +19,7 @@ import { categoryOf } from '../lexer/token-instance.js'
 import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
 import type { DriverState } from './state.js'
-import { maxBefore, maxJsonDepth, phases } from './json-scan.js'
+import { maxBefore, maxJsonDepth, phases } from '../lexer/json-scan.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {

@@ -34,8 +34,9 @@ import { extendCandidate, type HeldCandidate } from '../lexer/line-cursor.js'
 import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
-import { endJsonBlock, jsonCapture, readJsonText } from './json-block.js'
-import { maxBefore } from './json-scan.js'
+import { endJsonBlock, jsonCapture, jsonMention, jsonRunOf, jsonToken } from './json-block.js'
+import { maxBefore, type JsonRun } from '../lexer/json-scan.js'
+import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
 
 export class Driver implements DriverCore, RunHost {
@@ -149,14 +150,14 @@ export class Driver implements DriverCore, RunHost {
    * nothing is left.
    */
   private feed(chunk: string): void {
-    let rest = this.s.mode === modes.jsonBlock ? this.json(this.s.pending + chunk) : this.startsOpen() ? this.atStart(chunk) : this.begin(chunk)
+    let rest = this.s.mode === modes.jsonBlock ? this.json(chunk) : this.startsOpen() ? this.atStart(chunk) : this.begin(chunk)
     while (rest !== null) {
       // at the message's start, or right after a block there: a value may open a block
       if (this.startsOpen()) {
         rest = this.atStart(rest)
         continue
       }
-      // inside a block that ends with its JSON the scanner reads the text, not the fast path or the lexer
+      // inside a block that ends with its JSON: its own run, whose end hands the rest back here
       if (this.s.mode === modes.jsonBlock) {
         rest = this.json(rest)
         continue
@@ -267,12 +268,42 @@ export class Driver implements DriverCore, RunHost {
     return this.anchored !== undefined && this.s.started !== true && this.s.mode === modes.prose
   }
 
-  /** `text` (from the position, the pending tail in it) read by a JSON block's scanner; returns what is left to read as a chunk of its own. */
-  private json(text: string): string | null {
-    const step = readJsonText(this, text)
-    if (step === null) return null
-    if ('rest' in step) return step.rest
-    this.runs.run(step.restart, false)
+  /**
+   * `chunk` inside a block that ends with its JSON (the pending tail, a
+   * closer's start, before it): in the value, a chunk the scanner reads
+   * whole is one Value token (`FastPath.jsonValue`); else one lexer run,
+   * with no windows, whose tokens are walked here up to the block's end.
+   * Returns what is left after the block, read as a chunk of its own (a
+   * block at the message start may be followed by another), or null.
+   */
+  private json(chunk: string): string | null {
+    const s = this.s
+    const cap = s.capture!
+    if (s.pending === '') {
+      const scan = this.fast.jsonValue(cap.json!, chunk)
+      if (scan !== null) {
+        jsonToken(this, 'value', chunk, { scan })
+        return null
+      }
+    }
+    const text = s.pending + chunk
+    s.pending = ''
+    this.knownTail(null)
+    const base = s.pos
+    const startLine = s.lineState
+    for (const tok of this.runs.tokens(text)) {
+      const info = this.lexer.infoByIdx[tok.tokenTypeIdx]!
+      if (info.category === 'Incomplete') {
+        this.held(tok.image, null)
+        return null
+      }
+      if (info.json === 'mention') {
+        this.runs.run(jsonMention(this, text.substring(tok.startOffset)), false)
+        return null
+      }
+      const r = this.jsonToken(tok, info, text, base, startLine)
+      if (r !== null) return r.text
+    }
     return null
   }
 
@@ -523,11 +554,11 @@ export class Driver implements DriverCore, RunHost {
     const s = this.s
     // a token that moves the Markdown state carries the state after it (a run, a line feed; a tag held after an
     // unmatched backtick, the levels open at it)
-    if (tok.payload !== undefined) s.md = tok.payload as MarkdownState
+    if (tok.payload !== undefined && info.json === undefined) s.md = tok.payload as MarkdownState
     const target = info.push
     if (s.skip !== null) return this.skipped(tok, info, text, base, startLine)
     const cap = s.capture
-    if (cap?.json !== undefined) return this.jsonToken(tok, text, base, startLine)
+    if (cap?.json !== undefined) return this.jsonToken(tok, info, text, base, startLine)
     if (cap !== null) {
       flushRun(cap)
       const mode = s.mode
@@ -583,19 +614,30 @@ export class Driver implements DriverCore, RunHost {
   }
 
   /**
-   * A lexer run's text in a block that ends with its JSON (the lexer hands
-   * it over whole, from `tok` on): read by the scanner from here, and the
-   * run goes on from where the scanner leaves it (an empty restart: it took
-   * everything, or holds a closer's start).
+   * A token of a block that ends with its JSON (`json-tokens.ts`): the
+   * block's handler takes it; once the block is over, the run goes on after
+   * it from the mode it left (a mention: from right after the opener).
    */
-  private jsonToken(tok: IToken, text: string, base: number, startLine: LineState): Restart {
+  private jsonToken(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
     const s = this.s
     s.pos = base + tok.startOffset
     s.lineState = this.lineAt(text, tok.startOffset, startLine)
     if (this.ctxNow !== null) this.ctxNow.carry = null
-    const step = readJsonText(this, text.substring(tok.startOffset))
-    if (step !== null && 'restart' in step) return step.restart
-    return { text: step === null ? '' : step.rest, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
+    const part = info.json!
+    if (part === 'mention') return jsonMention(this, text.substring(tok.startOffset))
+    if (!jsonToken(this, part, tok.image, tok.payload as JsonPayload | undefined)) return null
+    const at = tok.startOffset + tok.image.length
+    return { text: text.substring(at), base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
+  }
+
+  /** See {@link RunHost.jsonRun}. */
+  jsonRun(): JsonRun | null {
+    return jsonRunOf(this)
+  }
+
+  /** See {@link RunHost.captureLimit}. */
+  get captureLimit(): number {
+    return this.opts.captureLimit
   }
 
   /** See {@link RunHost.rawOpener}: in a raw value its opener's; inside a parameter tag (a run starts mid-tag) the tag's. */

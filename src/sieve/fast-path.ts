@@ -13,6 +13,7 @@ import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
+import { phases, scanJson, type JsonScan } from '../lexer/json-scan.js'
 import type { TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
@@ -22,6 +23,18 @@ import { MarkdownFastPath } from './fast-path-markdown.js'
 export type { FastPathHost } from './fast-path-base.js'
 
 export class FastPath extends MarkdownFastPath {
+  /**
+   * In a JSON block's value (`jsonBlock`, nothing pending): the scanner's
+   * state after `chunk` when the scanner reads all of it and the value goes
+   * on (the lexer's one Value token, `lexer/json-tokens.ts`); null: the
+   * lexer reads the chunk.
+   */
+  jsonValue(scan: JsonScan, chunk: string): JsonScan | null {
+    if (scan.phase < phases.value || scan.phase === phases.after) return null
+    const next = { ...scan }
+    return scanJson(next, chunk, 0, this.d.lexer.grammar.blocks!.json!).kind === 'more' ? next : null
+  }
+
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */
   chunk(chunk: string): Answer | null {
     const s = this.d.s

@@ -8,6 +8,8 @@
 import type { IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { LexContext, LineState, RunCarry } from '../lexer/context.js'
+import type { JsonRun } from '../lexer/json-scan.js'
+import type { ModeName } from '../lexer/modes.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import { candidateOver, LineCursor, type HeldCandidate } from '../lexer/line-cursor.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
@@ -37,6 +39,10 @@ export interface RunHost {
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
   rawOpener(): string
+  /** The scanner's state for a run starting now inside a block that ends with its JSON, or null (see `LexContext.json`). */
+  jsonRun(): JsonRun | null
+  /** The sieve's capture limit (see `LexContext.captureLimit`). */
+  readonly captureLimit: number
   /**
    * The boundary before `text`, a chunk's or a window's alike: the pending tail is part of `text` now, and a run
    * carried over that ended right at the boundary is decided before lexing on. Returns the restart a hold makes
@@ -91,6 +97,34 @@ export class LexerRuns {
     this.run({ text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }, final)
   }
 
+  /**
+   * One run over `text` (the pending tail in it) from the driver's position
+   * and mode, in no windows, its tokens for the driver to walk: a block that
+   * ends with its JSON (`Driver.json`), whose run stops at the block's end.
+   */
+  tokens(text: string): IToken[] {
+    const s = this.d.s
+    const r: Restart = { text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
+    return this.lex(text, r.mode, this.context(r, false, -1))
+  }
+
+  /** The context a run from `r` starts in. */
+  private context(r: Restart, final: boolean, noHold: number): LexContext {
+    const md = r.md
+    // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
+    return { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: r.carry, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null, json: this.d.jsonRun(), captureLimit: this.d.captureLimit }
+  }
+
+  /** The lexer's tokens for `text` from `mode` (remembered for a tag's span), counted. */
+  private lex(text: string, mode: ModeName, ctx: LexContext): IToken[] {
+    const tokens = this.span ? this.d.memo.tokenize(text, mode, ctx) : this.d.lexer.tokenize(text, mode, ctx)
+    this.d.ctxNow = ctx
+    this.d.stats.lexerRuns++
+    this.d.stats.charsLexed += text.length
+    this.d.stats.tokens += tokens.length
+    return tokens
+  }
+
   /** Lex from `first` on, a window at a time, following every restart a token makes. `final`: the stream ends with this text. */
   run(first: Restart, final: boolean): void {
     const s = this.d.s
@@ -122,15 +156,9 @@ export class LexerRuns {
       const last = final && later === null && after.length === 0
       this.d.enterRun(r)
       const carry0 = r.carry
-      // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
-      const md = r.md
       const noHold = s.noHoldUntil > base ? s.noHoldUntil - base : -1
-      const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: last, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: carry0, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null }
-      const tokens = this.span ? this.d.memo.tokenize(text, r.mode, ctx) : this.d.lexer.tokenize(text, r.mode, ctx)
-      this.d.ctxNow = ctx
-      this.d.stats.lexerRuns++
-      this.d.stats.charsLexed += text.length
-      this.d.stats.tokens += tokens.length
+      const ctx = this.context(r, last, noHold)
+      const tokens = this.lex(text, r.mode, ctx)
       const startLine = r.lineState
       r = null
       let consumed = text.length

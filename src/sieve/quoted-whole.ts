@@ -10,7 +10,7 @@
  * message as a block anchored there.
  */
 import type { Grammar, JsonBlocks } from '../grammar/types.js'
-import { initialScan, scanJson } from './json-scan.js'
+import { initialScan, scanJson } from '../lexer/json-scan.js'
 import { callInput, type WholeReader } from './calls.js'
 import type { ReadOptions } from './quoted-reader.js'
 import { QuotedCalls } from './quoted.js'

@@ -14,7 +14,7 @@ import { initialReasoning, type ReasoningState, type ReasoningTags } from './rea
 import type { CallStreamState } from './call-stream.js'
 import type { QuotedCalls } from './quoted.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
-import type { JsonScan } from './json-scan.js'
+import type { JsonScan } from '../lexer/json-scan.js'
 
 /** A block being captured, from its opener on. */
 export interface Capture {

@@ -5,7 +5,7 @@
  * checkpoint rules on the string states that adds.
  */
 import { describe, expect, it } from 'vitest'
-import { initialScan, scanJson, type ScanResult } from '../../src/sieve/json-scan.js'
+import { initialScan, scanJson, type ScanResult } from '../../src/lexer/json-scan.js'
 import { createSieve, ToolsieveError } from '../../src/index.js'
 
 const python = { open: [], python: true }

@@ -3,7 +3,7 @@
  * checkpoint rules that keep its state one it can be in.
  */
 import { describe, expect, it } from 'vitest'
-import { initialScan, maxJsonDepth, phases, scanJson, type JsonScan, type ScanResult } from '../../src/sieve/json-scan.js'
+import { initialScan, maxJsonDepth, phases, scanJson, type JsonScan, type ScanResult } from '../../src/lexer/json-scan.js'
 import { createSieve, ToolsieveError } from '../../src/index.js'
 
 const mistral = { open: ['[TOOL_CALLS]'], head: ['[ARGS]'] }

@@ -9,7 +9,7 @@
  * a call, is the reader's to say once the block is whole.
  */
 import type { JsonBlocks } from '../grammar/types.js'
-import { isBlank } from '../lexer/codes.js'
+import { isBlank } from './codes.js'
 
 /** Where the scanner stands. */
 export const phases = {
@@ -44,10 +44,21 @@ export interface JsonScan {
   sep: string
 }
 
+/** A lexer run inside a JSON block (`LexContext.json`): the scanner's state, and the `before` bound of {@link scanJson}. */
+export interface JsonRun {
+  scan: JsonScan
+  before: number
+}
+
 /** Brackets open at once past which a block is broken (the reader parses values recursively). */
 export const maxJsonDepth = 128
 /** Characters between the opener and the value past which the opener was only mentioned. */
 export const maxBefore = 128
+
+/** How many characters may come between an opener of `opener` characters and its value: what comes before the value stays within the capture limit (only a value goes over it). */
+export function jsonBefore(captureLimit: number, opener: number): number {
+  return Math.max(1, Math.min(maxBefore, captureLimit - opener - 1))
+}
 
 export function initialScan(): JsonScan {
   return { phase: phases.open, stack: '', str: 0, before: 0, sep: '' }

@@ -94,9 +94,12 @@ export class TokenMemo {
 
   /** Whether the run left nothing but its tokens: a hit gives the driver the tokens alone. */
   private keeps(tokens: readonly IToken[], ctx: LexContext): boolean {
-    // a JSON block's tokens depend on the capture limit, which no entry keeps
-    if (tokens.length > mostTokens || ctx.json !== null || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
-    for (const t of tokens) if (this.lexer.infoByIdx[t.tokenTypeIdx]?.category === 'Incomplete') return false
+    if (tokens.length > mostTokens || ctx.carry !== null || ctx.lines.marked || ctx.lines.heldRun !== null) return false
+    for (const t of tokens) {
+      const info = this.lexer.infoByIdx[t.tokenTypeIdx]
+      // a JSON block's tokens depend on the capture limit, which no entry keeps (its opener alone does not)
+      if (info?.category === 'Incomplete' || info?.json !== undefined) return false
+    }
     return true
   }
 }

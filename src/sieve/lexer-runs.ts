@@ -105,7 +105,11 @@ export class LexerRuns {
   tokens(text: string): IToken[] {
     const s = this.d.s
     const r: Restart = { text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
-    return this.lex(text, r.mode, this.context(r, false, -1))
+    const tokens = this.lex(text, r.mode, this.context(r, false, -1))
+    // the block's end pushed `halt`: its one token is the text after the block, which the driver reads again, unlexed
+    const last = tokens[tokens.length - 1]
+    if (last !== undefined && this.d.lexer.infoByIdx[last.tokenTypeIdx]!.category === 'Halt') this.d.stats.charsLexed -= last.image.length
+    return tokens
   }
 
   /** The context a run from `r` starts in. */

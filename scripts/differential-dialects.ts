@@ -30,6 +30,7 @@ import type { SieveCheckpoint, SieveEvent, SieveOptions, ToolDefinition } from '
 import type { DialectPack } from '../src/dialects/types.js'
 import { anchoredDelimiters, jsonDelimiters, wholeDelimiters } from '../src/dialects/grammar.js'
 import { fixture, fixtureFiles, otherCall, readCall, readLayouts, readPacks, trickyCall, type FixtureCase } from '../test/helpers/dialects.js'
+import { firstDifference, normalised } from './differential-events.js'
 import { flagValue, nonNegativeInt } from './args.js'
 
 interface Internals { windowSize?: number }
@@ -68,29 +69,7 @@ function run(make: Make, chunks: readonly string[], options: SieveOptions, inter
   } catch (e) {
     return `threw ${String((e as Error).message)}`
   }
-  const out: unknown[] = []
-  let text = ''
-  let reasoning = ''
-  const flush = (): void => {
-    if (text !== '') out.push({ type: 'text', text })
-    if (reasoning !== '') out.push({ type: 'reasoning', text: reasoning })
-    text = ''
-    reasoning = ''
-  }
-  for (const e of events) {
-    if (e.type === 'text') {
-      if (reasoning !== '') flush()
-      text += e.text
-    } else if (e.type === 'reasoning') {
-      if (text !== '') flush()
-      reasoning += e.text
-    } else {
-      flush()
-      out.push(e)
-    }
-  }
-  flush()
-  return JSON.stringify(out)
+  return normalised(events)
 }
 
 type Chunker = { name: string; cut: (text: string) => string[] }
@@ -161,11 +140,6 @@ function shrink(d: Diff): string[] {
   return chunks
 }
 
-function firstDifference(a: string, b: string): string {
-  let i = 0
-  while (i < a.length && a[i] === b[i]) i++
-  return `at ${i}: mine …${a.slice(Math.max(0, i - 80), i + 120)}…\n        ref  …${b.slice(Math.max(0, i - 80), i + 120)}…`
-}
 
 /** The calls written in every layout: the suites' three, and one of escaped quotes and backslashes. */
 const escapedCall = { name: 'say', input: { s: 'a \\"quoted\\" \\\\ path', t: '\\\\', u: '"', v: 'C:\\dir\\"x"' } }

@@ -23,6 +23,7 @@ import { generateTranscript, mulberry32 } from '../bench/generate.js'
 import { generateTurns } from '../bench/transcripts.js'
 import { fixedChunks, randomSplit, tokenChunks } from '../bench/chunks.js'
 import type { SieveEvent, SieveOptions } from '../src/index.js'
+import { firstDifference, normalised } from './differential-events.js'
 import { flagValue } from './args.js'
 
 interface Internals { windowSize?: number }
@@ -42,7 +43,7 @@ async function load(root: string): Promise<Make> {
 const mine = await load(new URL('..', import.meta.url).pathname)
 const theirs = await load(refRoot)
 
-/** Events normalised for comparison: adjacent text and reasoning merged, everything else as given (ids are deterministic). */
+/** One run of `make` over `chunks`: its events, normalised (`differential-events.ts`), or what it threw. */
 function run(make: Make, chunks: readonly string[], options: SieveOptions, internals: Internals): string {
   let n = 0
   const sieve = make({ ...options, generateId: () => `id${n++}` }, internals)
@@ -53,29 +54,7 @@ function run(make: Make, chunks: readonly string[], options: SieveOptions, inter
   } catch (e) {
     return `threw ${String((e as Error).message)}`
   }
-  const out: unknown[] = []
-  let text = ''
-  let reasoning = ''
-  const flush = (): void => {
-    if (text !== '') out.push({ type: 'text', text })
-    if (reasoning !== '') out.push({ type: 'reasoning', text: reasoning })
-    text = ''
-    reasoning = ''
-  }
-  for (const e of events) {
-    if (e.type === 'text') {
-      if (reasoning !== '') flush()
-      text += e.text
-    } else if (e.type === 'reasoning') {
-      if (text !== '') flush()
-      reasoning += e.text
-    } else {
-      flush()
-      out.push(e)
-    }
-  }
-  flush()
-  return JSON.stringify(out)
+  return normalised(events)
 }
 
 type Chunker = { name: string; cut: (text: string) => string[] }
@@ -110,11 +89,6 @@ let runs = 0
 let documents = 0
 const diffs: string[] = []
 
-function firstDifference(a: string, b: string): string {
-  let i = 0
-  while (i < a.length && a[i] === b[i]) i++
-  return `at ${i}: mine …${a.slice(Math.max(0, i - 80), i + 120)}…\n        ref  …${b.slice(Math.max(0, i - 80), i + 120)}…`
-}
 
 function compare(source: string, text: string, chunkers: readonly Chunker[], cfgs: readonly Config[], options: SieveOptions = {}): void {
   documents++

@@ -297,12 +297,14 @@ export class Driver implements DriverCore, RunHost {
         this.held(tok.image, null)
         return null
       }
+      const r = this.jsonToken(tok, info, text, base, startLine)
+      if (r === null) continue
+      // a mention: what followed the opener is prose, lexed from there; else the block is over
       if (info.json === 'mention') {
-        this.runs.run(jsonMention(this, text.substring(tok.startOffset)), false)
+        this.runs.run(r, false)
         return null
       }
-      const r = this.jsonToken(tok, info, text, base, startLine)
-      if (r !== null) return r.text
+      return r.text
     }
     return null
   }

@@ -106,6 +106,8 @@ export interface LexContext extends MarkdownState {
   json: JsonRun | null
   /** The sieve's capture limit: a JSON block's opener bounds what may come before its value by it (`jsonBefore`). */
   captureLimit: number
+  /** At a message's start (mode `messageStart`), right after a block anchored there: a separator must come before the next value (`DriverState.started`). */
+  afterBlock: boolean
 }
 
 /**

@@ -85,7 +85,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   let md: MarkdownState = freshMarkdown()
   for (;;) {
     const startLine = lineStateBefore(text, base, streamStart)
-    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: true, lineState: startLine, lines: new LineCursor(startLine), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity }
+    const ctx: LexContext = { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final: true, lineState: startLine, lines: new LineCursor(startLine), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false }
     const tokens: IToken[] = lexer.tokenize(base === 0 ? text : text.slice(base), mode, ctx)
     let restart = -1
     for (const tok of tokens) {

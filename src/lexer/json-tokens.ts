@@ -20,7 +20,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import type { JsonBlocks } from '../grammar/types.js'
 import type { LexContext } from './context.js'
-import { phases, scanJson, type JsonScan, type ScanResult } from './json-scan.js'
+import { phases, scanJson, type JsonRun, type JsonScan } from './json-scan.js'
 import { modes } from './modes.js'
 import type { TokenFactory } from './token-factory.js'
 
@@ -34,43 +34,63 @@ export interface JsonPayload {
 }
 
 /**
+ * One token of a block at `offset` of `text`: its part, where it ends, the
+ * scanner's state after it and, broken, the reason; `incomplete`: a closer's
+ * start at the text's end, held. Null: no token of the block starts there
+ * (after a value, with no closers). The matchers below are this step, each
+ * taking the part it is; the driver's fast path calls it without a run.
+ */
+export interface JsonStep {
+  part: JsonPart | 'incomplete'
+  end: number
+  scan: JsonScan
+  why?: string
+}
+
+/** The step at `offset` from `run`'s state (not changed); `final`: the stream ends with `text`. See {@link JsonStep}. */
+export function jsonStep(run: JsonRun, text: string, offset: number, spec: JsonBlocks, final: boolean): JsonStep | null {
+  const scan = { ...run.scan }
+  if (scan.phase !== phases.after) {
+    const r = scanJson(scan, text, offset, spec, run.before)
+    if (r.kind === 'more') return { part: 'value', end: text.length, scan }
+    if (r.kind === 'text') return { part: 'mention', end: offset, scan }
+    if (r.kind === 'broken') return { part: 'broken', end: r.at, scan, why: r.why }
+    return { part: 'end', end: r.at, scan }
+  }
+  const closers = spec.close ?? []
+  if (closers.length === 0) return null
+  // after the value: the shortest closer written right there, as the model writes it
+  let best: string | undefined
+  for (const x of closers) if (text.startsWith(x, offset) && (best === undefined || x.length < best.length)) best = x
+  if (best !== undefined) return { part: 'close', end: offset + best.length, scan }
+  const n = text.length - offset
+  // a closer's start at the text's end: held until it is whole or is not one
+  if (!final && closers.some((x) => x.length > n && x.startsWith(text.substring(offset)))) return { part: 'incomplete', end: text.length, scan }
+  return { part: 'after', end: offset, scan }
+}
+
+/**
  * The `jsonBlock` mode's tokens for `spec`, in the order Chevrotain tries
  * them; `anyChar` is every code unit (every token may start anywhere).
  */
 export function jsonBlockTokens(f: TokenFactory, spec: JsonBlocks, anyChar: () => number[]): TokenType[] {
   const ctx = f.ctx
   const closers = spec.close ?? []
-  // the scan at one offset, shared by the matchers tried there in turn (each wants one kind of result)
-  let last: { text: string; offset: number; c: LexContext; r: ScanResult; scan: JsonScan } | null = null
-  const scanAt = (text: string, offset: number): { r: ScanResult; scan: JsonScan } | null => {
-    const c = ctx.current
-    const run = c.json
-    if (run === null || run.scan.phase === phases.after) return null
-    if (last !== null && last.text === text && last.offset === offset && last.c === c) return last
-    const scan = { ...run.scan }
-    last = { text, offset, c, r: scanJson(scan, text, offset, spec, run.before), scan }
-    return last
-  }
-  const take = (kind: ScanResult['kind']) => (text: string, offset: number) => {
+  // the step at one offset, shared by the matchers tried there in turn (each takes one part)
+  let last: { text: string; offset: number; c: LexContext; step: JsonStep | null } | null = null
+  const take = (part: JsonStep['part']) => (text: string, offset: number) => {
     const c = ctx.current
     // a run with no block's state (`inspect`, a reader of its own): the text, as it stands
-    if (c.json === null) return kind === 'more' ? ([text.substring(offset)] as CustomPatternMatcherReturn) : null
-    const hit = scanAt(text, offset)
-    if (hit === null || hit.r.kind !== kind) return null
-    c.json!.scan = hit.scan
+    if (c.json === null) return part === 'value' ? ([text.substring(offset)] as CustomPatternMatcherReturn) : null
+    if (last === null || last.text !== text || last.offset !== offset || last.c !== c) last = { text, offset, c, step: jsonStep(c.json, text, offset, spec, c.final) }
+    const step = last.step
+    if (step === null || step.part !== part) return null
+    c.json.scan = step.scan
     last = null
-    const end = hit.r.kind === 'more' ? text.length : kind === 'text' ? offset : hit.r.at
-    const m = [text.substring(offset, end)] as CustomPatternMatcherReturn
-    m.payload = { scan: { ...hit.scan }, ...(hit.r.kind === 'broken' ? { why: hit.r.why } : {}) } satisfies JsonPayload
+    const m = [text.substring(offset, step.end)] as CustomPatternMatcherReturn
+    m.payload = { scan: { ...step.scan }, ...(step.why === undefined ? {} : { why: step.why }) } satisfies JsonPayload
     return m
   }
-  // after the value: the shortest closer written right there, as the model writes it
-  const closerAt = (text: string, offset: number): string | undefined => {
-    let best: string | undefined
-    for (const x of closers) if (text.startsWith(x, offset) && (best === undefined || x.length < best.length)) best = x
-    return best
-  }
-  const after = (c: LexContext): boolean => c.json !== null && c.json.scan.phase === phases.after
   const make = (name: string, category: Parameters<TokenFactory['make']>[1], push: typeof modes.halt | null, part: JsonPart, exec: Parameters<TokenFactory['make']>[3]) => {
     const t = f.make(`${modes.jsonBlock}.${name}`, category, push, exec, anyChar(), true)
     f.info.get(t)!.json = part
@@ -78,26 +98,15 @@ export function jsonBlockTokens(f: TokenFactory, spec: JsonBlocks, anyChar: () =
   }
   const ended = closers.length === 0 ? modes.halt : null
   return [
-    make('Value', 'ValueText', null, 'value', take('more')),
+    make('Value', 'ValueText', null, 'value', take('value')),
     make('End', 'ValueText', ended, 'end', take('end')),
     make('Broken', 'Junk', modes.halt, 'broken', take('broken')),
     // the opener was only mentioned: empty, the driver reads again what followed it
-    make('Mention', 'Halt', modes.halt, 'mention', take('text')),
+    make('Mention', 'Halt', modes.halt, 'mention', take('mention')),
     ...(closers.length === 0 ? [] : [
-      make('Close', 'WrapperClose', modes.halt, 'close', (text, offset) => {
-        const c = ctx.current
-        if (!after(c)) return null
-        const x = closerAt(text, offset)
-        return x === undefined ? null : ([x] as CustomPatternMatcherReturn)
-      }),
-      // a closer's start at the text's end: held until it is whole or is not one
-      make('Incomplete', 'Incomplete', null, 'after', (text, offset) => {
-        const c = ctx.current
-        if (!after(c) || c.final) return null
-        const rest = text.substring(offset)
-        return closers.some((x) => x.length > rest.length && x.startsWith(rest)) ? ([rest] as CustomPatternMatcherReturn) : null
-      }),
-      make('After', 'Halt', modes.halt, 'after', (_text, _offset) => (after(ctx.current) ? ([''] as CustomPatternMatcherReturn) : null)),
+      make('Close', 'WrapperClose', modes.halt, 'close', take('close')),
+      make('Incomplete', 'Incomplete', null, 'after', take('incomplete')),
+      make('After', 'Halt', modes.halt, 'after', take('after')),
     ]),
   ]
 }

@@ -68,7 +68,7 @@ export function lexerCompiles(): number {
 function compile(grammar: Grammar): CompiledLexer {
   compiles++
   const ctxRef: { current: LexContext } = {
-    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity },
+    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false },
   }
   const built = buildModes(grammar, ctxRef)
   const lexer = new Lexer(

@@ -70,6 +70,13 @@ export const modes = {
    */
   jsonBlock: 'jsonBlock',
   /**
+   * A message's start, in a grammar with blocks anchored there
+   * (`JsonBlocks.anchored`): the start's decision as matchers
+   * (`start-tokens.ts`). Only a run is ever in it: the driver's state stays
+   * `prose`, and `DriverState.started` says the start is undecided.
+   */
+  messageStart: 'messageStart',
+  /**
    * What is left of a block that failed (or went over the capture limit)
    * once it was released: text up to the closer that balances its opener,
    * so no call ever comes from inside it. The driver counts the depth.

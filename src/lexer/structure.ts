@@ -175,8 +175,10 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
   ], ['ValueText', 'CDataOpen', 'CommentOpen'], tagsOnly, tagsOnlyFast),
   // a block read whole: nothing in it is markup until a literal closer
   [modes.blockBody]: captured('ValueText', [{ tag: 'close.wrapper', next: modes.prose, continues: true, literalOnly: true }], ['ValueText'], tagsOnly, tagsOnlyFast),
-  // a block that ends with its JSON: the driver's scanner finds the end, no tag means anything here
+  // a block that ends with its JSON: the scanner's matchers find the end (`json-tokens.ts`), no tag means anything here
   [modes.jsonBlock]: captured('ValueText', [], ['ValueText']),
+  // a message's start (a run only: `start-tokens.ts`): blanks are text, no tag means anything before it decides
+  [modes.messageStart]: text('text'),
   // only the opener's own closer ends a raw value (`LexContext.rawOpener`)
   [modes.rawValue]: captured('ValueText', [{ tag: 'close.parameter', next: modes.invokeBody, continues: true }], ['ValueText'], tagsOnly, tagsOnlyFast),
   [modes.cdata]: captured('CDataText', [], ['CDataText', 'CDataClose'], undefined, { special: ['bracket'], plain: null }),

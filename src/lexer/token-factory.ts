@@ -52,8 +52,9 @@ export class TokenFactory {
 
   constructor(readonly ctx: { current: LexContext }) {}
 
-  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, role?: Role): TokenType {
-    const full = push === null ? name : `${name}>${push}`
+  /** A token type; its name gets its push (`name>mode`) unless `named` (a name checkpoints keep). */
+  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, role?: Role, named = false): TokenType {
+    const full = push === null || named ? name : `${name}>${push}`
     const existing = this.byName.get(full)
     if (existing) return existing
     const t = tokenType({

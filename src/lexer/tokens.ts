@@ -15,6 +15,7 @@ import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
 import { jsonBlockTokens } from './json-tokens.js'
+import { messageStartTokens } from './start-tokens.js'
 import { TokenFactory, type TokenInfo } from './token-factory.js'
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
@@ -353,12 +354,8 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
 
   // A block that ends with its JSON: the scanner's matchers (`json-tokens.ts`)
   out[modes.jsonBlock] = jsonBlockTokens(f, blocks?.json ?? { open: [] }, anyChar)
-  if (blocks?.json?.anchored !== undefined) {
-    // the opener of a block at the message start (empty, or an opener it may leave out): the driver makes it, the lexer never matches it
-    const anchor = f.make(`${modes.jsonBlock}.AnchorOpen`, 'WrapperOpen', null, () => null, [], false, 'wrapper')
-    f.info.get(anchor)!.frame = literalFrame
-    out[modes.jsonBlock].push(anchor)
-  }
+  // A message's start, in a grammar with blocks anchored there: its decision's matchers, whose opener leads into `jsonBlock`
+  out[modes.messageStart] = blocks?.json?.anchored === undefined ? [] : messageStartTokens(f, blocks.json.anchored, anyChar, literalFrame)
 
   // What is left of a failed block: text, with its wrapper and invoke tags recognised so the driver can find the closer
   // that balances the block's opener.

@@ -15,7 +15,8 @@ const bool: Check = (v) => typeof v === 'boolean'
 const str: Check = (v) => typeof v === 'string'
 const nullable = (c: Check): Check => (v) => v === null || c(v)
 const object = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
-const modeNames: ReadonlySet<string> = new Set(Object.values(modes))
+// a run's own modes: the driver is never left in them
+const modeNames: ReadonlySet<string> = new Set(Object.values(modes).filter((m) => m !== modes.halt && m !== modes.messageStart))
 
 function fail(field: string, what: string): never {
   throw new ToolsieveError('invalid-checkpoint', `the checkpoint's ${field} ${what}`, `resume.state.${field}`)

@@ -14,7 +14,6 @@ import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState
 import type { GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { tagModeRole } from '../lexer/structure.js'
-import { isBlank } from '../lexer/codes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { AnchoredBlocks } from '../grammar/types.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
@@ -35,8 +34,8 @@ import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
 import { endJsonBlock, jsonCapture, jsonMention, jsonRunOf, jsonToken } from './json-block.js'
-import { maxBefore, type JsonRun } from '../lexer/json-scan.js'
-import type { JsonPayload } from '../lexer/json-tokens.js'
+import type { JsonRun } from '../lexer/json-scan.js'
+import type { JsonPart, JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
 
 export class Driver implements DriverCore, RunHost {
@@ -179,88 +178,47 @@ export class Driver implements DriverCore, RunHost {
 
   /**
    * The answer's start, in a grammar with blocks anchored there
-   * (`JsonBlocks.anchored`): blanks go out as text; then an optional opener
-   * or a value of the kinds the grammar names opens a block that ends with
-   * its JSON, anything else decides that the message opens with text. An
-   * optional opener's start at the chunk's end waits in `pending`. Returns
-   * what is left of the chunk to read, or null: nothing.
-   *
-   * ```
-   * > |   <|python_tag|>{"name": "f", "parameters": {}}
-   *       ^ blanks: text, still at the start
-   *         ^ an optional opener: the block's opener token
-   *                       ^ the value: the scanner reads it (`json-block.ts`)
-   * ```
+   * (`JsonBlocks.anchored`): one lexer run in `messageStart`
+   * (`lexer/start-tokens.ts`), its tokens walked here. Blanks go out as
+   * text; an opener's start at the text's end waits in `pending`; a block's
+   * opener leads into the block, whose tokens follow in the same run; else
+   * the message opens with text. Returns what is left of the chunk to read,
+   * or null: nothing.
    */
   private atStart(chunk: string): string | null {
     const s = this.s
-    const spec = this.anchored!
     const text = s.pending + chunk
+    if (text === '') return null
     s.pending = ''
-    const n = text.length
-    let out = 0
-    // text[0, k) is text whatever comes next: out now
-    const emit = (k: number): void => {
-      if (k <= out) return
-      const piece = text.slice(out, k)
-      this.out.text(piece)
-      s.lineState = lineStateBefore(piece, piece.length, s.lineState)
-      s.pos += piece.length
-      out = k
-    }
-    const hold = (from: number): null => {
-      emit(from)
-      s.pending = text.slice(from)
-      this.knownTail(null)
-      return null
-    }
-    // the message goes on with text from `at`: nothing after it opens a block
-    const opened = (at: number): string => {
-      emit(at)
+    this.knownTail(null)
+    const base = s.pos
+    const startLine = s.lineState
+    const tokens = this.runs.tokens(text, modes.messageStart)
+    for (let k = 0; k < tokens.length; k++) {
+      const tok = tokens[k]!
+      const category = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
+      if (category === 'Incomplete') {
+        s.pending = tok.image
+        return null
+      }
+      if (category === 'Text') {
+        this.out.text(tok.image)
+        s.lineState = lineStateBefore(tok.image, tok.image.length, s.lineState)
+        s.pos += tok.image.length
+        continue
+      }
       s.started = true
-      return text.slice(at)
+      // the message opens with text: prose reads on from here
+      if (category === 'Halt') return text.substring(tok.startOffset) || null
+      // a block's opener: the block's own tokens follow
+      s.capture = jsonCapture(s.pos, tok, literalFrame, lineStateBefore(tok.image, tok.image.length, s.lineState))
+      s.lineState = s.capture.lineState
+      s.pos += tok.image.length
+      s.mode = modes.jsonBlock
+      s.sawSyntax = true
+      return this.jsonTokens(tokens, k + 1, text, base, startLine)
     }
-    // blanks before anything else are text either way; those of the last line say whether what follows is
-    // indented code, and wait (at most `maxBefore` of them) with what follows until it decides
-    let i = 0
-    let line = 0
-    while (i < n && isBlank(text.charCodeAt(i))) {
-      const c = text.charCodeAt(i++)
-      if (c === 0x0a || c === 0x0d) line = i
-      else if (i - line > maxBefore) return opened(line)
-    }
-    if (i === n) return hold(line)
-    // four columns of indentation (a tab is up to four): indented code, which is text (Markdown)
-    const indent = text.slice(line, i)
-    if (indent.includes('\t') || indent.length >= 4) return opened(line)
-    const between = s.started === 'separator'
-    const lits = (between ? spec.separator : spec.open) ?? []
-    const o = lits.find((x) => text.startsWith(x, i))
-    // `<|python_` (or a separator's start) at the chunk's end: the next chunk says whether it is one
-    if (o === undefined && lits.some((x) => n - i < x.length && x.startsWith(text.slice(i)))) return hold(line)
-    let v = i
-    if (between) {
-      // between calls: the separator, blanks, and only then the value; the separator and blanks are the next block's opener
-      if (o === undefined) return opened(i)
-      v += o.length
-      while (v < n && isBlank(text.charCodeAt(v))) v++
-      if (v - i > maxBefore) return opened(i)
-      if (v === n) return hold(line)
-    } else if (o !== undefined) v += o.length
-    const c = text.charCodeAt(v)
-    // after an optional opener the block's scanner decides; without one, the value's first bracket does
-    if ((o === undefined || between) && !((c === 0x7b && spec.values.includes('object')) || (c === 0x5b && spec.values.includes('array')))) return opened(i)
-    emit(i)
-    s.started = true
-    const image = text.slice(i, v)
-    const opener = tokenOf(this.lexer.typeByName.get(`${modes.jsonBlock}.AnchorOpen`)!, image, NaN)
-    s.capture = jsonCapture(s.pos, opener, literalFrame, lineStateBefore(image, image.length, s.lineState))
-    s.lineState = s.capture.lineState
-    s.pos += image.length
-    s.mode = modes.jsonBlock
-    s.sawSyntax = true
-    const rest = text.slice(v)
-    return rest === '' ? null : rest
+    return null
   }
 
   /** Whether the reading stands where a value may open a block anchored at the message start (`DriverState.started`). */
@@ -270,28 +228,38 @@ export class Driver implements DriverCore, RunHost {
 
   /**
    * `chunk` inside a block that ends with its JSON (the pending tail, a
-   * closer's start, before it): in the value, a chunk the scanner reads
-   * whole is one Value token (`FastPath.jsonValue`); else one lexer run,
-   * with no windows, whose tokens are walked here up to the block's end.
-   * Returns what is left after the block, read as a chunk of its own (a
-   * block at the message start may be followed by another), or null.
+   * closer's start, before it): the block's tokens as its matchers' step
+   * reads them without a run (`FastPath.jsonSteps`), else one lexer run,
+   * with no windows; either way walked here up to the block's end. Returns
+   * what is left after the block, read as a chunk of its own (a block at the
+   * message start may be followed by another), or null.
    */
   private json(chunk: string): string | null {
     const s = this.s
-    const cap = s.capture!
-    if (s.pending === '') {
-      const scan = this.fast.jsonValue(cap.json!, chunk)
-      if (scan !== null) {
-        jsonToken(this, 'value', chunk, { scan })
-        return null
+    const steps = s.pending === '' ? this.fast.jsonSteps(jsonRunOf(this)!, chunk) : null
+    if (steps !== null) {
+      let at = 0
+      for (const step of steps) {
+        const over = jsonToken(this, step.part as Exclude<JsonPart, 'mention'>, chunk.substring(at, step.end), { scan: step.scan })
+        at = step.end
+        if (over) return chunk.substring(at)
       }
+      return null
     }
     const text = s.pending + chunk
     s.pending = ''
     this.knownTail(null)
-    const base = s.pos
-    const startLine = s.lineState
-    for (const tok of this.runs.tokens(text)) {
+    return this.jsonTokens(this.runs.tokens(text, s.mode), 0, text, s.pos, s.lineState)
+  }
+
+  /**
+   * A JSON block's tokens from `tokens[from]` on, of a run over `text` from
+   * stream offset `base` and line state `startLine`, walked up to the
+   * block's end. Returns what is left after the block, or null.
+   */
+  private jsonTokens(tokens: readonly IToken[], from: number, text: string, base: number, startLine: LineState): string | null {
+    for (let k = from; k < tokens.length; k++) {
+      const tok = tokens[k]!
       const info = this.lexer.infoByIdx[tok.tokenTypeIdx]!
       if (info.category === 'Incomplete') {
         this.held(tok.image, null)

@@ -13,7 +13,8 @@ import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
-import { phases, scanJson, type JsonScan } from '../lexer/json-scan.js'
+import type { JsonRun } from '../lexer/json-scan.js'
+import { jsonStep, type JsonStep } from '../lexer/json-tokens.js'
 import type { TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
@@ -24,15 +25,26 @@ export type { FastPathHost } from './fast-path-base.js'
 
 export class FastPath extends MarkdownFastPath {
   /**
-   * In a JSON block's value (`jsonBlock`, nothing pending): the scanner's
-   * state after `chunk` when the scanner reads all of it and the value goes
-   * on (the lexer's one Value token, `lexer/json-tokens.ts`); null: the
-   * lexer reads the chunk.
+   * In a block that ends with its JSON (`jsonBlock`, nothing pending): the
+   * block's tokens in `chunk` from `run`'s state, as its matchers' step
+   * reads them (`lexer/json-tokens.ts`), up to the block's end or the
+   * chunk's; null: the lexer reads the chunk (a mention, a broken value, a
+   * closer's start at the chunk's end).
    */
-  jsonValue(scan: JsonScan, chunk: string): JsonScan | null {
-    if (scan.phase < phases.value || scan.phase === phases.after) return null
-    const next = { ...scan }
-    return scanJson(next, chunk, 0, this.d.lexer.grammar.blocks!.json!).kind === 'more' ? next : null
+  jsonSteps(run: JsonRun, chunk: string): JsonStep[] | null {
+    const spec = this.d.lexer.grammar.blocks!.json!
+    const out: JsonStep[] = []
+    let at = 0
+    let now = run
+    for (;;) {
+      const step = jsonStep(now, chunk, at, spec, false)
+      if (step === null || step.part === 'mention' || step.part === 'broken' || step.part === 'incomplete') return null
+      out.push(step)
+      at = step.end
+      // the block is over, or the chunk is
+      if (step.part !== 'end' || (spec.close ?? []).length === 0 || at === chunk.length) return out
+      now = { scan: step.scan, before: run.before }
+    }
   }
 
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */

@@ -99,14 +99,17 @@ export class LexerRuns {
 
   /**
    * One run over `text` (the pending tail in it) from the driver's position
-   * and mode, in no windows, its tokens for the driver to walk: a block that
-   * ends with its JSON (`Driver.json`), whose run stops at the block's end.
+   * and `mode`, in no windows, its tokens for the driver to walk: a block
+   * that ends with its JSON (`Driver.json`), whose run stops at the block's
+   * end, or a message's start (`Driver.atStart`), whose run stops where it
+   * decides for text.
    */
-  tokens(text: string): IToken[] {
+  tokens(text: string, mode: ModeName): IToken[] {
     const s = this.d.s
-    const r: Restart = { text, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
+    const r: Restart = { text, base: s.pos, mode, md: s.md, lineState: s.lineState, carry: null }
     const tokens = this.lex(text, r.mode, this.context(r, false, -1))
-    // the block's end pushed `halt`: its one token is the text after the block, which the driver reads again, unlexed
+    // the block's end (or the start's decision for text) pushed `halt`: its one token is the text after it, which the
+    // driver reads again, unlexed
     const last = tokens[tokens.length - 1]
     if (last !== undefined && this.d.lexer.infoByIdx[last.tokenTypeIdx]!.category === 'Halt') this.d.stats.charsLexed -= last.image.length
     return tokens
@@ -116,7 +119,7 @@ export class LexerRuns {
   private context(r: Restart, final: boolean, noHold: number): LexContext {
     const md = r.md
     // a literal, not a spread: object spread costs microseconds per call on Node 20 and this runs per chunk
-    return { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: r.carry, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null, json: this.d.jsonRun(), captureLimit: this.d.captureLimit }
+    return { levels: md.levels.slice(), holdDepth: md.holdDepth, fenceCh: md.fenceCh, fenceLen: md.fenceLen, fenceDepth: md.fenceDepth, fenceIndent: md.fenceIndent, final, lineState: r.lineState, lines: new LineCursor(r.lineState), carry: r.carry, noHoldBefore: noHold, startAt: r.startAt ?? -1, rawOpener: this.d.rawOpener(), rawNext: null, json: this.d.jsonRun(), captureLimit: this.d.captureLimit, afterBlock: this.d.s.started === 'separator' }
   }
 
   /** The lexer's tokens for `text` from `mode` (remembered for a tag's span), counted. */

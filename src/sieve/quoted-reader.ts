@@ -197,5 +197,5 @@ class Reader {
 }
 
 function context(final: boolean): LexContext {
-  return { ...freshMarkdown(), final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity }
+  return { ...freshMarkdown(), final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false }
 }

@@ -16,7 +16,7 @@ import { categoryOf, tokenOf } from '../../src/lexer/token-instance.js'
 const lexer = compileLexer(defaultGrammar)
 
 function lexed(text: string, by = lexer) {
-  const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final: true, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity }
+  const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final: true, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false }
   return by.tokenize(text, modes.prose, ctx)
 }
 

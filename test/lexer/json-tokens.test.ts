@@ -19,7 +19,7 @@ import { modes } from '../../src/lexer/modes.js'
 const lexer = compileLexer(extendGrammar(defaultGrammar, { blocks: { open: [], close: [], json: { open: ['<|tools_prefix|>'], close: ['<|tools_suffix|>'] } } }))
 
 function lex(text: string, mode: string, final = false, scan = initialScan()) {
-  const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: mode === modes.jsonBlock ? { scan, before: 128 } : null, captureLimit: 1000 }
+  const ctx = { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0, final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: mode === modes.jsonBlock ? { scan, before: 128 } : null, captureLimit: 1000, afterBlock: false }
   return lexer.tokenize(text, mode as never, ctx).map((t) => ({ name: t.tokenType.name, image: t.image, part: lexer.infoByIdx[t.tokenTypeIdx]!.json, scan: (t.payload as JsonPayload | undefined)?.scan }))
 }
 

@@ -20,7 +20,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import type { JsonBlocks } from '../grammar/types.js'
 import type { LexContext } from './context.js'
-import { phases, scanJson, type JsonRun, type JsonScan } from './json-scan.js'
+import { phases, scanJson, type JsonScan } from './json-scan.js'
 import { modes } from './modes.js'
 import type { TokenFactory } from './token-factory.js'
 
@@ -47,11 +47,15 @@ export interface JsonStep {
   why?: string
 }
 
-/** The step at `offset` from `run`'s state (not changed); `final`: the stream ends with `text`. See {@link JsonStep}. */
-export function jsonStep(run: JsonRun, text: string, offset: number, spec: JsonBlocks, final: boolean): JsonStep | null {
-  const scan = { ...run.scan }
+/**
+ * The step at `offset` from the scanner's state `from` (not changed) and the
+ * bound `before` on what may come before the value (`JsonRun`); `final`: the
+ * stream ends with `text`. See {@link JsonStep}.
+ */
+export function jsonStep(from: JsonScan, before: number, text: string, offset: number, spec: JsonBlocks, final: boolean): JsonStep | null {
+  const scan = { ...from }
   if (scan.phase !== phases.after) {
-    const r = scanJson(scan, text, offset, spec, run.before)
+    const r = scanJson(scan, text, offset, spec, before)
     if (r.kind === 'more') return { part: 'value', end: text.length, scan }
     if (r.kind === 'text') return { part: 'mention', end: offset, scan }
     if (r.kind === 'broken') return { part: 'broken', end: r.at, scan, why: r.why }
@@ -82,7 +86,7 @@ export function jsonBlockTokens(f: TokenFactory, spec: JsonBlocks, anyChar: () =
     const c = ctx.current
     // a run with no block's state (`inspect`, a reader of its own): the text, as it stands
     if (c.json === null) return part === 'value' ? ([text.substring(offset)] as CustomPatternMatcherReturn) : null
-    if (last === null || last.text !== text || last.offset !== offset || last.c !== c) last = { text, offset, c, step: jsonStep(c.json, text, offset, spec, c.final) }
+    if (last === null || last.text !== text || last.offset !== offset || last.c !== c) last = { text, offset, c, step: jsonStep(c.json.scan, c.json.before, text, offset, spec, c.final) }
     const step = last.step
     if (step === null || step.part !== part) return null
     c.json.scan = step.scan

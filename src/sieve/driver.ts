@@ -33,7 +33,7 @@ import { extendCandidate, type HeldCandidate } from '../lexer/line-cursor.js'
 import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
-import { endJsonBlock, jsonCapture, jsonMention, jsonRunOf, jsonToken } from './json-block.js'
+import { endJsonBlock, jsonBeforeOf, jsonCapture, jsonMention, jsonRunOf, jsonToken } from './json-block.js'
 import type { JsonRun } from '../lexer/json-scan.js'
 import type { JsonPart, JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
@@ -191,6 +191,13 @@ export class Driver implements DriverCore, RunHost {
     if (text === '') return null
     s.pending = ''
     this.knownTail(null)
+    // the message opens with text (most do): the matchers' own decision, without a run
+    const prose = this.fast.startText(text)
+    if (prose >= 0) {
+      this.startBlanks(text.substring(0, prose))
+      s.started = true
+      return text.substring(prose)
+    }
     const base = s.pos
     const startLine = s.lineState
     const tokens = this.runs.tokens(text, modes.messageStart)
@@ -202,9 +209,7 @@ export class Driver implements DriverCore, RunHost {
         return null
       }
       if (category === 'Text') {
-        this.out.text(tok.image)
-        s.lineState = lineStateBefore(tok.image, tok.image.length, s.lineState)
-        s.pos += tok.image.length
+        this.startBlanks(tok.image)
         continue
       }
       s.started = true
@@ -221,6 +226,15 @@ export class Driver implements DriverCore, RunHost {
     return null
   }
 
+  /** Blanks at a message's start: text, whatever follows them. */
+  private startBlanks(blanks: string): void {
+    if (blanks === '') return
+    const s = this.s
+    this.out.text(blanks)
+    s.lineState = lineStateBefore(blanks, blanks.length, s.lineState)
+    s.pos += blanks.length
+  }
+
   /** Whether the reading stands where a value may open a block anchored at the message start (`DriverState.started`). */
   private startsOpen(): boolean {
     return this.anchored !== undefined && this.s.started !== true && this.s.mode === modes.prose
@@ -229,22 +243,25 @@ export class Driver implements DriverCore, RunHost {
   /**
    * `chunk` inside a block that ends with its JSON (the pending tail, a
    * closer's start, before it): the block's tokens as its matchers' step
-   * reads them without a run (`FastPath.jsonSteps`), else one lexer run,
-   * with no windows; either way walked here up to the block's end. Returns
+   * reads them without a run (`FastPath.jsonStep`), then, from a token it
+   * leaves to the lexer, one run with no windows; either way walked here up
+   * to the block's end. Returns
    * what is left after the block, read as a chunk of its own (a block at the
    * message start may be followed by another), or null.
    */
   private json(chunk: string): string | null {
     const s = this.s
-    const steps = s.pending === '' ? this.fast.jsonSteps(jsonRunOf(this)!, chunk) : null
-    if (steps !== null) {
+    if (s.pending === '') {
+      const cap = s.capture!
+      const before = jsonBeforeOf(this, cap)
       let at = 0
-      for (const step of steps) {
-        const over = jsonToken(this, step.part as Exclude<JsonPart, 'mention'>, chunk.substring(at, step.end), { scan: step.scan })
+      for (let step = this.fast.jsonStep(cap.json!, before, chunk, 0); step !== null; step = this.fast.jsonStep(cap.json!, before, chunk, at)) {
+        const over = jsonToken(this, step.part as Exclude<JsonPart, 'mention'>, chunk.substring(at, step.end), step.scan)
         at = step.end
         if (over) return chunk.substring(at)
+        if (at === chunk.length) return null
       }
-      return null
+      chunk = chunk.substring(at)
     }
     const text = s.pending + chunk
     s.pending = ''
@@ -595,7 +612,8 @@ export class Driver implements DriverCore, RunHost {
     if (this.ctxNow !== null) this.ctxNow.carry = null
     const part = info.json!
     if (part === 'mention') return jsonMention(this, text.substring(tok.startOffset))
-    if (!jsonToken(this, part, tok.image, tok.payload as JsonPayload | undefined)) return null
+    const payload = tok.payload as JsonPayload | undefined
+    if (!jsonToken(this, part, tok.image, payload?.scan, payload?.why)) return null
     const at = tok.startOffset + tok.image.length
     return { text: text.substring(at), base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
   }

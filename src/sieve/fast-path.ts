@@ -13,8 +13,9 @@ import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
-import type { JsonRun } from '../lexer/json-scan.js'
+import type { JsonScan } from '../lexer/json-scan.js'
 import { jsonStep, type JsonStep } from '../lexer/json-tokens.js'
+import { decideStart } from '../lexer/start-tokens.js'
 import type { TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
@@ -26,25 +27,25 @@ export type { FastPathHost } from './fast-path-base.js'
 export class FastPath extends MarkdownFastPath {
   /**
    * In a block that ends with its JSON (`jsonBlock`, nothing pending): the
-   * block's tokens in `chunk` from `run`'s state, as its matchers' step
-   * reads them (`lexer/json-tokens.ts`), up to the block's end or the
-   * chunk's; null: the lexer reads the chunk (a mention, a broken value, a
-   * closer's start at the chunk's end).
+   * block's token at `at` of `chunk` from the scanner's state `scan` (and
+   * `before`, see `JsonRun`), as its matchers' step reads it
+   * (`lexer/json-tokens.ts`); null: the lexer reads the rest (a mention, a
+   * broken value, a closer's start at the chunk's end).
    */
-  jsonSteps(run: JsonRun, chunk: string): JsonStep[] | null {
-    const spec = this.d.lexer.grammar.blocks!.json!
-    const out: JsonStep[] = []
-    let at = 0
-    let now = run
-    for (;;) {
-      const step = jsonStep(now, chunk, at, spec, false)
-      if (step === null || step.part === 'mention' || step.part === 'broken' || step.part === 'incomplete') return null
-      out.push(step)
-      at = step.end
-      // the block is over, or the chunk is
-      if (step.part !== 'end' || (spec.close ?? []).length === 0 || at === chunk.length) return out
-      now = { scan: step.scan, before: run.before }
-    }
+  jsonStep(scan: JsonScan, before: number, chunk: string, at: number): JsonStep | null {
+    const step = jsonStep(scan, before, chunk, at, this.d.lexer.grammar.blocks!.json!, false)
+    return step === null || step.part === 'mention' || step.part === 'broken' || step.part === 'incomplete' ? null : step
+  }
+
+  /**
+   * At a message's start (`Driver.atStart`): where the message opens with
+   * text, as the start's matchers decide (`lexer/start-tokens.ts`), the
+   * blanks before it text too; -1: the lexer reads `text` (a block opens,
+   * or the start waits for more).
+   */
+  startText(text: string): number {
+    const d = decideStart(text, 0, this.d.lexer.grammar.blocks!.json!.anchored!, this.d.s.started === 'separator')
+    return d.kind === 'text' ? d.at : -1
   }
 
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */

@@ -12,8 +12,8 @@
 import { lineStateBefore } from '../lexer/context.js'
 import { modes } from '../lexer/modes.js'
 import { completeBlock, passOverflow, releaseCapture, type DriverCore } from './capture.js'
-import { initialScan, jsonBefore, phases, scanCommitted, type JsonRun } from '../lexer/json-scan.js'
-import type { JsonPart, JsonPayload } from '../lexer/json-tokens.js'
+import { initialScan, jsonBefore, phases, scanCommitted, type JsonRun, type JsonScan } from '../lexer/json-scan.js'
+import type { JsonPart } from '../lexer/json-tokens.js'
 import { appendRun, flushRun, type Capture, type Restart } from './state.js'
 
 /** A capture for a block that ends with its JSON, opened by `opener` at `start`. */
@@ -26,23 +26,28 @@ export function jsonCapture(start: number, opener: Capture['tokens'][number], fr
 export function jsonRunOf(d: DriverCore): JsonRun | null {
   const cap = d.s.capture
   if (cap === null || cap.json === undefined) return null
-  return { scan: { ...cap.json }, before: jsonBefore(d.opts.captureLimit, cap.tokens[0]?.image.length ?? 0) }
+  return { scan: { ...cap.json }, before: jsonBeforeOf(d, cap) }
+}
+
+/** How many characters may come before the value of the block `cap` (`JsonRun.before`). */
+export function jsonBeforeOf(d: DriverCore, cap: Capture): number {
+  return jsonBefore(d.opts.captureLimit, cap.tokens[0]?.image.length ?? 0)
 }
 
 /**
  * One token of the block (`json-tokens.ts`) but a mention, at the driver's
- * position: its text goes into the capture and its payload is the
- * scanner's state now. Returns whether the block is over (what follows is
+ * position: its text goes into the capture and `scan` (its payload's) is
+ * the scanner's state now; `why`: a broken value's reason. Returns whether the block is over (what follows is
  * read as prose, or as a message's start).
  */
-export function jsonToken(d: DriverCore, part: Exclude<JsonPart, 'mention'>, image: string, payload: JsonPayload | undefined): boolean {
+export function jsonToken(d: DriverCore, part: Exclude<JsonPart, 'mention'>, image: string, scan: JsonScan | undefined, why?: string): boolean {
   const s = d.s
   const cap = s.capture!
   take(d, cap, image)
-  if (payload !== undefined) cap.json = payload.scan
+  if (scan !== undefined) cap.json = scan
   if (part === 'value' || (part === 'end' && (d.lexer.grammar.blocks!.json!.close ?? []).length > 0)) return false
   if (part === 'broken') {
-    if (s.capture === cap && !cap.overflow) releaseCapture(d, 'malformed-block', payload?.why ?? '')
+    if (s.capture === cap && !cap.overflow) releaseCapture(d, 'malformed-block', why ?? '')
     s.capture = null
     s.mode = modes.prose
   } else finish(d, cap)

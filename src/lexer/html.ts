@@ -28,8 +28,6 @@ import { DONE, VOID, candidateStart, candidateStep } from './inline-html.js'
 const rawNames = ['pre', 'script', 'style', 'textarea'] as const
 /** Longest `<code …>` or `</code >` read: a longer one counts as no tag, however it ends (so any chunking agrees). */
 export const maxCodeTag = 128
-/** Longest undecided line-start prefix of a block opener: three spaces and `<textarea`. */
-export const maxOpenerPrefix = 3 + 1 + 'textarea'.length
 
 export type HtmlBlockKind = 'comment' | 'raw'
 /** A match's end, no match (null), or `more`: the text ends before it is known. */

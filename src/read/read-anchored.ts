@@ -1,7 +1,7 @@
 /**
  * The reader of a pack's blocks anchored at the message start (the sieve
  * hands it the block from its optional opener, or its value's first
- * bracket, through the value's last bracket: `sieve/driver.ts` `atStart`):
+ * bracket, through the value's last bracket: `lexer/start-tokens.ts`):
  * Llama 3.1's bare `{"name": "f", "parameters": {…}}` (after
  * `<|python_tag|>` or not), Llama 3.2's Python list `[f(a=1), g(b='x')]`,
  * xLAM's `[{"name": …, "arguments": …}]`; a block after another with the

@@ -55,9 +55,14 @@ export const maxJsonDepth = 128
 /** Characters between the opener and the value past which the opener was only mentioned. */
 export const maxBefore = 128
 
-/** How many characters may come between an opener of `opener` characters and its value: what comes before the value stays within the capture limit (only a value goes over it). */
+/**
+ * How many characters may come between an opener of `opener` characters and
+ * its value: what comes before the value stays within the capture limit
+ * (only a value goes over it). None, when the limit leaves no room: the
+ * opener is then only mentioned, in every chunking.
+ */
 export function jsonBefore(captureLimit: number, opener: number): number {
-  return Math.max(1, Math.min(maxBefore, captureLimit - opener - 1))
+  return Math.max(0, Math.min(maxBefore, captureLimit - opener - 1))
 }
 
 export function initialScan(): JsonScan {

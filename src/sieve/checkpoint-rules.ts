@@ -66,7 +66,7 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
   if (s.paragraphEnd !== null) check(s.paragraphEnd.at >= -1 && s.paragraphEnd.halts <= maxDepth, f('paragraphEnd'), 'is out of range')
   const anchored = ctx.lexer.grammar.blocks?.json?.anchored
   check(s.started === undefined || anchored !== undefined, f('started'), 'is set, and the grammar has no blocks anchored at the message start')
-  if (anchored !== undefined && s.started === undefined) {
+  if (anchored !== undefined && s.started !== true) {
     // still at the message start: nothing but blanks went out, an optional opener's start may wait
     check(s.capture === null && s.hold === null && s.mode === modes.prose && s.carry === null && s.deferred === null && s.candidate === null, f('started'), 'is missing past the message start')
     // at the start an optional opener's start; after a block, a separator's start, or a separator and blanks
@@ -138,7 +138,7 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   for (let i = 0; i < cap.tokens.length; i++) {
     const t = cap.tokens[i]!
     const category = categoryOf(lexer, t)
-    // empty only where the driver makes it so: a block at the message start with no opener, a self-closing invoke's closer, the closer of a CDATA cut at the stream's end
+    // empty only where it may be: a block at the message start with no opener (the lexer's), a self-closing invoke's closer, the closer of a CDATA cut at the stream's end (the driver's repairs)
     const empty = (i === 0 && t.tokenType.name === anchorOpen) || (category === 'InvokeClose' && i > 0 && lexer.infoByIdx[cap.tokens[i - 1]!.tokenTypeIdx]?.selfClose === true) || (category === 'CDataClose' && cap.repairedCdata !== undefined)
     if (t.image === '' && !empty) fail(`${at}capture.tokens[${i}]`, 'has an empty text')
     length += t.image.length

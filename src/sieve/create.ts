@@ -166,7 +166,9 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const options: SieveOptions = given ?? {}
   const { grammar, readWhole } = absent(options.dialect) ? { grammar: grammarOption(options.grammar), readWhole: null } : dialectOption(options.dialect, options.grammar)
   const lexer = compileLexer(grammar)
-  const captureLimit = captureLimitOption(options.captureLimit, grammar, lexer.maxDelimiter)
+  // an opener a block at the message start may begin with is a delimiter too: a capture must hold it
+  const anchored = grammar.blocks?.json?.anchored?.open ?? []
+  const captureLimit = captureLimitOption(options.captureLimit, grammar, Math.max(lexer.maxDelimiter, ...anchored.map((o) => o.length)))
   const onInvalid = options.onInvalid ?? 'emit'
   if (onInvalid !== 'emit' && onInvalid !== 'reject') throw invalid('onInvalid', `must be 'emit' or 'reject', got ${describe(onInvalid)}`)
   if (!absent(options.strict) && typeof options.strict !== 'boolean') throw invalid('strict', `must be true or false, got ${describe(options.strict)}`)

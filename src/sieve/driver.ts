@@ -191,12 +191,16 @@ export class Driver implements DriverCore, RunHost {
     if (text === '') return null
     s.pending = ''
     this.knownTail(null)
-    // the message opens with text (most do): the matchers' own decision, without a run
-    const prose = this.fast.startText(text)
-    if (prose >= 0) {
-      this.startBlanks(text.substring(0, prose))
+    // the message opens with text (most do), or waits for more: the matchers' own decision, without a run
+    const d = this.fast.start(text)
+    if (d !== null) {
+      this.startBlanks(text.substring(0, d.at))
+      if (d.kind === 'hold') {
+        s.pending = text.substring(d.at)
+        return null
+      }
       s.started = true
-      return text.substring(prose)
+      return text.substring(d.at)
     }
     const base = s.pos
     const startLine = s.lineState
@@ -243,30 +247,33 @@ export class Driver implements DriverCore, RunHost {
   /**
    * `chunk` inside a block that ends with its JSON (the pending tail, a
    * closer's start, before it): the block's tokens as its matchers' step
-   * reads them without a run (`FastPath.jsonStep`), then, from a token it
-   * leaves to the lexer, one run with no windows; either way walked here up
-   * to the block's end. Returns
+   * reads them without a run (`FastPath.jsonStep`), then, from a mention or
+   * a break, which it leaves to the lexer, one run with no windows; either
+   * way walked here up to the block's end. Returns
    * what is left after the block, read as a chunk of its own (a block at the
    * message start may be followed by another), or null.
    */
   private json(chunk: string): string | null {
     const s = this.s
-    if (s.pending === '') {
-      const cap = s.capture!
-      const before = jsonBeforeOf(this, cap)
-      let at = 0
-      for (let step = this.fast.jsonStep(cap.json!, before, chunk, 0); step !== null; step = this.fast.jsonStep(cap.json!, before, chunk, at)) {
-        const over = jsonToken(this, step.part as Exclude<JsonPart, 'mention'>, chunk.substring(at, step.end), step.scan)
-        at = step.end
-        if (over) return chunk.substring(at)
-        if (at === chunk.length) return null
-      }
-      chunk = chunk.substring(at)
-    }
+    const cap = s.capture!
     const text = s.pending + chunk
     s.pending = ''
     this.knownTail(null)
-    return this.jsonTokens(this.runs.tokens(text, s.mode), 0, text, s.pos, s.lineState)
+    const before = jsonBeforeOf(this, cap)
+    let at = 0
+    for (let step = this.fast.jsonStep(cap.json!, before, text, 0); step !== null; step = this.fast.jsonStep(cap.json!, before, text, at)) {
+      // a closer's start at the text's end: it waits, as the lexer's Incomplete token would have it
+      if (step.part === 'incomplete') {
+        this.held(text.substring(at), null)
+        return null
+      }
+      const over = jsonToken(this, step.part as Exclude<JsonPart, 'mention'>, text.substring(at, step.end), step.scan)
+      at = step.end
+      if (over) return text.substring(at)
+      if (at === text.length) return null
+    }
+    const rest = text.substring(at)
+    return this.jsonTokens(this.runs.tokens(rest, s.mode), 0, rest, s.pos, s.lineState)
   }
 
   /**

@@ -15,7 +15,7 @@ import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
 import type { JsonScan } from '../lexer/json-scan.js'
 import { jsonStep, type JsonStep } from '../lexer/json-tokens.js'
-import { decideStart } from '../lexer/start-tokens.js'
+import { decideStart, type StartDecision } from '../lexer/start-tokens.js'
 import type { TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
@@ -26,26 +26,26 @@ export type { FastPathHost } from './fast-path-base.js'
 
 export class FastPath extends MarkdownFastPath {
   /**
-   * In a block that ends with its JSON (`jsonBlock`, nothing pending): the
-   * block's token at `at` of `chunk` from the scanner's state `scan` (and
-   * `before`, see `JsonRun`), as its matchers' step reads it
+   * In a block that ends with its JSON (`jsonBlock`): the block's token at
+   * `at` of `text` (the pending tail and the chunk) from the scanner's state
+   * `scan` (and `before`, see `JsonRun`), as its matchers' step reads it
    * (`lexer/json-tokens.ts`); null: the lexer reads the rest (a mention, a
-   * broken value, a closer's start at the chunk's end).
+   * broken value).
    */
-  jsonStep(scan: JsonScan, before: number, chunk: string, at: number): JsonStep | null {
-    const step = jsonStep(scan, before, chunk, at, this.d.lexer.grammar.blocks!.json!, false)
-    return step === null || step.part === 'mention' || step.part === 'broken' || step.part === 'incomplete' ? null : step
+  jsonStep(scan: JsonScan, before: number, text: string, at: number): JsonStep | null {
+    const step = jsonStep(scan, before, text, at, this.d.lexer.grammar.blocks!.json!, false)
+    return step === null || step.part === 'mention' || step.part === 'broken' ? null : step
   }
 
   /**
-   * At a message's start (`Driver.atStart`): where the message opens with
-   * text, as the start's matchers decide (`lexer/start-tokens.ts`), the
-   * blanks before it text too; -1: the lexer reads `text` (a block opens,
-   * or the start waits for more).
+   * At a message's start (`Driver.atStart`), the start's decision on `text`
+   * (the pending tail and the chunk) as its matchers make it
+   * (`lexer/start-tokens.ts`) when the message opens with text or the start
+   * waits for more; null: a block opens, and the lexer reads its opener.
    */
-  startText(text: string): number {
+  start(text: string): StartDecision | null {
     const d = decideStart(text, 0, this.d.lexer.grammar.blocks!.json!.anchored!, this.d.s.started === 'separator')
-    return d.kind === 'text' ? d.at : -1
+    return d.kind === 'open' ? null : d
   }
 
   /** How `chunk` (nothing pending) reads without the lexer when nothing in it can matter in the current mode; null: the lexer. */

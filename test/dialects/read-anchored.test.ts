@@ -9,7 +9,7 @@
  * chunking; checkpoints resume anywhere; the capture limit holds.
  */
 import { describe, expect, it } from 'vitest'
-import { formatToolCalls, validateGrammar } from '../../src/index.js'
+import { createSieve, formatToolCalls, validateGrammar } from '../../src/index.js'
 import type { SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { caught } from '../helpers/grammar-error.js'
@@ -144,6 +144,26 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
     const events = one(input, { captureLimit: 200 })
     expect(calls(events)).toEqual([])
     expect(codes(events)).toEqual(['capture-limit'])
+    expect(textOf(events)).toBe(input)
+  })
+
+  it('should not support a capture limit shorter than the optional opener: refused at creation, naming the field', () => {
+    expect(() => createSieve({ dialect, captureLimit: opener.length - 1 })).toThrow(/captureLimit/)
+    // the smallest limit accepted: the block is text (over the limit, or no room before its value), in any chunking
+    const accepts = (captureLimit: number): boolean => {
+      try {
+        createSieve({ dialect, captureLimit })
+        return true
+      } catch {
+        return false
+      }
+    }
+    let limit = opener.length
+    while (!accepts(limit)) limit++
+    const input = `${opener}${block.startsWith(opener) ? block.slice(opener.length) : block} ok`
+    const events = one(input, { captureLimit: limit })
+    expect(codes(events)).not.toContain('internal-error')
+    expect(calls(events)).toEqual([])
     expect(textOf(events)).toBe(input)
   })
 

@@ -9,7 +9,7 @@
  * the capture limit holds.
  */
 import { describe, expect, it } from 'vitest'
-import { formatToolCalls, validateGrammar } from '../../src/index.js'
+import { createSieve, formatToolCalls, validateGrammar } from '../../src/index.js'
 import type { SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { caught } from '../helpers/grammar-error.js'
@@ -122,6 +122,25 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
     expect(calls(events)).toEqual([call])
     expect(codes(events)).toEqual(['capture-limit'])
     expect(textOf(events)).toBe(`Big ${big} small  end`)
+  })
+
+  it('should not support a block at the smallest capture limit, which leaves no room before its value: text, in any chunking', () => {
+    // the smallest limit the sieve accepts for the pack (the longest delimiter it reads)
+    const accepts = (captureLimit: number): boolean => {
+      try {
+        createSieve({ dialect, captureLimit })
+        return true
+      } catch {
+        return false
+      }
+    }
+    let limit = 1
+    while (!accepts(limit)) limit++
+    const input = `${opener} x ${block} ${opener}[${opener}{ done`
+    const events = one(input, { captureLimit: limit })
+    expect(calls(events)).toEqual([])
+    expect(codes(events)).not.toContain('internal-error')
+    expect(textOf(events)).toBe(input)
   })
 
   it('should support streamed arguments: the call comes out whole, started once', () => {

@@ -63,6 +63,16 @@ describe('the JSON block scanner on Python values', () => {
       const bad = { ...saved, state: { ...saved.state, pending } }
       expect(() => createSieve({ dialect: 'llama3-json', resume: bad as never }), pending).toThrow(ToolsieveError)
     }
+    // right after a block there: a separator's start, or a separator and blanks, may wait; nothing else
+    const b = createSieve({ dialect: 'llama3-json' })
+    b.push('{"name": "f", "parameters": {}} ;')
+    const after = JSON.parse(JSON.stringify(b.checkpoint())) as { state: { pending: string; started?: unknown } }
+    expect(after.state).toMatchObject({ pending: ' ;', started: 'separator' })
+    expect(() => createSieve({ dialect: 'llama3-json', resume: after as never })).not.toThrow()
+    for (const pending of ['x', ' ; x', ' <|python_tag|>']) {
+      const bad = { ...after, state: { ...after.state, pending } }
+      expect(() => createSieve({ dialect: 'llama3-json', resume: bad as never }), pending).toThrow(ToolsieveError)
+    }
     // a grammar with no anchored blocks has no such state
     const d = createSieve({ dialect: 'hermes' })
     const other = JSON.parse(JSON.stringify(d.checkpoint())) as { state: Record<string, unknown> }

@@ -708,7 +708,7 @@ export class Driver implements DriverCore, RunHost {
   private skipped(tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
     const s = this.s
     const k = s.skip!
-    this.out.text(tok.image)
+    this.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)
     if (this.counts(info, k.frame)) k.depth += this.depthChange(k.role, info.category)
     if (k.depth > 0) return null
     s.skip = null
@@ -733,7 +733,7 @@ export class Driver implements DriverCore, RunHost {
     } else {
       const cat = this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
       if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
-      this.out.text(tok.image)
+      this.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)
     }
     if (target !== null) s.mode = target
     return null

@@ -67,7 +67,7 @@ export class Holds {
         const at = lineStartIndent(text, tok.startOffset, startLine)
         return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null, startAt: at }
       }
-      this.d.out.text(tok.image)
+      this.d.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)
       if (releases(target)) s.hold = null
       if (target !== null) s.mode = target
       return null

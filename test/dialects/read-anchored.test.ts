@@ -16,7 +16,7 @@ import { caught } from '../helpers/grammar-error.js'
 import { expectResumesAnywhere, expectStreamedResumesAnywhere } from '../helpers/resume.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
-import { otherCall as other, readCall as call, trickyCall as tricky } from '../helpers/dialects.js'
+import { otherCall as other, readCall as call, smallestCaptureLimit, trickyCall as tricky } from '../helpers/dialects.js'
 
 
 /** [pack, layout, its optional opener]. */
@@ -150,16 +150,7 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
   it('should not support a capture limit shorter than the optional opener: refused at creation, naming the field', () => {
     expect(() => createSieve({ dialect, captureLimit: opener.length - 1 })).toThrow(/captureLimit/)
     // the smallest limit accepted: the block is text (over the limit, or no room before its value), in any chunking
-    const accepts = (captureLimit: number): boolean => {
-      try {
-        createSieve({ dialect, captureLimit })
-        return true
-      } catch {
-        return false
-      }
-    }
-    let limit = opener.length
-    while (!accepts(limit)) limit++
+    const limit = smallestCaptureLimit(dialect, opener.length)
     const input = `${opener}${block.startsWith(opener) ? block.slice(opener.length) : block} ok`
     const events = one(input, { captureLimit: limit })
     expect(codes(events)).not.toContain('internal-error')

@@ -9,14 +9,14 @@
  * the capture limit holds.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, formatToolCalls, validateGrammar } from '../../src/index.js'
+import { formatToolCalls, validateGrammar } from '../../src/index.js'
 import type { SieveOptions } from '../../src/index.js'
 import { calls, codes, expectChunkInvariant, textOf } from '../helpers/chunking.js'
 import { caught } from '../helpers/grammar-error.js'
 import { expectResumesAnywhere, expectStreamedResumesAnywhere } from '../helpers/resume.js'
 import { expectStreamedOnce } from '../helpers/streamed.js'
 import { defaultGrammar } from '../../src/grammar/default.js'
-import { otherCall as other, readCall as call, trickyCall as tricky } from '../helpers/dialects.js'
+import { otherCall as other, readCall as call, smallestCaptureLimit, trickyCall as tricky } from '../helpers/dialects.js'
 
 
 const families: Array<[string, string, string]> = [
@@ -126,16 +126,7 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
 
   it('should not support a block at the smallest capture limit, which leaves no room before its value: text, in any chunking', () => {
     // the smallest limit the sieve accepts for the pack (the longest delimiter it reads)
-    const accepts = (captureLimit: number): boolean => {
-      try {
-        createSieve({ dialect, captureLimit })
-        return true
-      } catch {
-        return false
-      }
-    }
-    let limit = 1
-    while (!accepts(limit)) limit++
+    const limit = smallestCaptureLimit(dialect)
     const input = `${opener} x ${block} ${opener}[${opener}{ done`
     const events = one(input, { captureLimit: limit })
     expect(calls(events)).toEqual([])

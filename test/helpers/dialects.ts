@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
-import { dialects } from '../../src/index.js'
+import { createSieve, dialects } from '../../src/index.js'
 import { readsWhole, unreadable, wholeSpecs } from '../../src/dialects/grammar.js'
 import type { DialectPack } from '../../src/dialects/types.js'
 
@@ -14,6 +14,21 @@ import type { DialectPack } from '../../src/dialects/types.js'
 export const readCall = { name: 'read_file', input: { path: 'src/a.ts', limit: 40 } }
 export const otherCall = { name: 'list_dir', input: { path: '.' } }
 export const trickyCall = { name: 'edit', input: { code: 'a[0] = "}"; b = {x: \']\'}', nested: { list: [[1, 2], { k: '{"\\' }] }, more: '[[[' } }
+
+/** The smallest capture limit a sieve reading `dialect` accepts, from `from` up (the grammar's longest delimiter). */
+export function smallestCaptureLimit(dialect: string, from = 1): number {
+  const accepts = (captureLimit: number): boolean => {
+    try {
+      createSieve({ dialect, captureLimit })
+      return true
+    } catch {
+      return false
+    }
+  }
+  let limit = from
+  while (!accepts(limit)) limit++
+  return limit
+}
 
 /** Every pack the sieve reads, the default's (`deepseek`) among them. */
 export const readPacks: DialectPack[] = Object.values(dialects).filter((p) => unreadable(p) === null)

@@ -66,3 +66,15 @@ export function classUnits(units: readonly number[]): string {
 export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\\/-]/g, '\\$&')
 }
+
+const charCodeAt = String.prototype.charCodeAt
+
+/**
+ * `s.charCodeAt(i)`, called through the prototype's function. A streamed
+ * text reaches the same reading loops as strings of many layouts (one- and
+ * two-byte, joined, sliced, internalized); a property read of `charCodeAt`
+ * on more than four of them goes megamorphic in V8, and each character then
+ * costs a generic lookup and call. The prototype's function is one constant,
+ * so the engine inlines the character read whatever the layout.
+ */
+export const codeAt = (s: string, i: number): number => charCodeAt.call(s, i)

@@ -2,7 +2,7 @@
  * The lexer context: what custom matchers need to know that a mode name
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
-import { codes, isNameChar } from './codes.js'
+import { codeAt, codes, isNameChar } from './codes.js'
 import { advanceLines, columnsOf, linePositions, positionOf, type LineState } from './lines.js'
 import type { LineCursor } from './line-cursor.js'
 import type { JsonRun } from './json-scan.js'
@@ -120,11 +120,11 @@ export interface LexContext extends MarkdownState {
  */
 export function tagKey(image: string): string {
   let end = image.length
-  while (end > 0 && !isNameChar(image.charCodeAt(end - 1))) end--
+  while (end > 0 && !isNameChar(codeAt(image, end - 1))) end--
   let out = ''
   let from = 0
   for (let i = 0; i < end; i++) {
-    const c = image.charCodeAt(i)
+    const c = codeAt(image, i)
     if (c !== 0x2f && c !== 0xff0f) continue
     out += image.slice(from, i)
     from = i + 1
@@ -163,7 +163,7 @@ export function positionBefore(text: string, pos: number, initial: LineState): n
   let i = pos - 1
   let quoted = false
   while (i >= 0) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.lineFeed || c === codes.carriageReturn) {
       if (quoted) return markersOnly(text, i + 1, pos, 0) ? lineStates.blank : lineStates.mid
       return i === pos - 1 ? lineStates.start : lineStates.blank
@@ -185,7 +185,7 @@ export function positionBefore(text: string, pos: number, initial: LineState): n
  */
 function markersOnly(text: string, from: number, to: number, cols: number): boolean {
   for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.space) cols = Math.min(4, cols + 1)
     else if (c === codes.tab) cols = 4
     else if (c === codes.greaterThan) {

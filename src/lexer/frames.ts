@@ -4,7 +4,7 @@
  * tail still become one" prefix test for the Incomplete token.
  */
 import type { FramePart, FrameSequence, Grammar, Role } from '../grammar/types.js'
-import { escapeRegExp, nameCharClass, nameChars } from './codes.js'
+import { codeAt, escapeRegExp, nameCharClass, nameChars } from './codes.js'
 
 /** A flat sequence: literal alternatives with bounded repetition. Names are a part like any other. */
 export interface Piece {
@@ -85,7 +85,7 @@ function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
     // first chars: walk while pieces may be absent
     for (const p of seq) {
       for (const l of p.lits) {
-        first.add(l.charCodeAt(0))
+        first.add(codeAt(l, 0))
         if (flags.includes('i')) {
           first.add(l[0]!.toLowerCase().charCodeAt(0))
           first.add(l[0]!.toUpperCase().charCodeAt(0))

@@ -21,7 +21,7 @@
  *                ^^^^^^^ its closing tag
  * ```
  */
-import { codes } from './codes.js'
+import { codeAt, codes } from './codes.js'
 import { DONE, VOID, candidateStart, candidateStep } from './inline-html.js'
 
 /** The names of CommonMark's HTML block kind 1 (case-insensitive): their contents are raw text. */
@@ -40,7 +40,7 @@ const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 
 function spells(text: string, at: number, word: string): Answer {
   for (let i = 0; i < word.length; i++) {
     if (at + i >= text.length) return 'more'
-    if (lower(text.charCodeAt(at + i)) !== word.charCodeAt(i)) return null
+    if (lower(codeAt(text, at + i)) !== codeAt(word, i)) return null
   }
   return at + word.length
 }
@@ -51,7 +51,7 @@ function spells(text: string, at: number, word: string): Answer {
  * 1), null, or `more`. `final`: no more text comes.
  */
 export function blockOpenerAt(text: string, offset: number, final: boolean): { kind: HtmlBlockKind; end: number } | null | 'more' {
-  if (text.charCodeAt(offset) !== codes.lessThan) return null
+  if (codeAt(text, offset) !== codes.lessThan) return null
   const comment = spells(text, offset + 1, '!--')
   if (comment === 'more') return final ? null : 'more'
   if (comment !== null) return { kind: 'comment', end: offset + 2 }
@@ -61,7 +61,7 @@ export function blockOpenerAt(text: string, offset: number, final: boolean): { k
     if (end === 'more') undecided = true
     if (typeof end !== 'number') continue
     if (end === text.length) return final ? { kind: 'raw', end } : 'more'
-    const c = text.charCodeAt(end)
+    const c = codeAt(text, end)
     if (c === codes.space || c === codes.tab || c === codes.greaterThan || c === codes.lineFeed || c === codes.carriageReturn) return { kind: 'raw', end }
   }
   return undecided && !final ? 'more' : null
@@ -96,11 +96,11 @@ export function codeOpenAt(text: string, offset: number): Answer {
   let h = candidateStart
   for (let i = offset + 1; i < text.length; i++) {
     if (i - offset >= maxCodeTag) return null
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.lineFeed || c === codes.carriageReturn) return null
     // right after the name only a space, a tab or `>` keeps it `code` (and no `/`: `<code/>` opens nothing)
     if (i === name && c !== codes.space && c !== codes.tab && c !== codes.greaterThan) return null
-    if (c === codes.greaterThan && text.charCodeAt(i - 1) === 0x2f) return null
+    if (c === codes.greaterThan && codeAt(text, i - 1) === 0x2f) return null
     const next = candidateStep(h, c)
     if (next === DONE) return i + 1
     if (next === VOID) return null
@@ -115,7 +115,7 @@ export function codeCloseAt(text: string, offset: number): Answer {
   if (typeof name !== 'number') return name
   for (let i = name; i < text.length; i++) {
     if (i - offset >= maxCodeTag) return null
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.greaterThan) return i + 1
     if (c !== codes.space && c !== codes.tab) return null
   }

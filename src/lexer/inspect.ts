@@ -24,7 +24,7 @@ import type { IToken } from 'chevrotain'
 import { defaultGrammar } from '../grammar/default.js'
 import type { Grammar } from '../grammar/types.js'
 import type { Span } from '../types.js'
-import { codes } from './codes.js'
+import { codeAt, codes } from './codes.js'
 import { freshMarkdown, lineStateBefore, type LexContext, type MarkdownState } from './context.js'
 import { LineCursor } from './line-cursor.js'
 import { streamStart } from './lines.js'
@@ -75,10 +75,10 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
   /** The opener's line start, indent included; after block quote markers, the opener itself (as micromark has it). */
   const lineStartOf = (pos: number) => {
     let i = pos
-    while (i > 0 && text.charCodeAt(i - 1) === codes.space) i--
-    return i === 0 || text.charCodeAt(i - 1) === codes.lineFeed || text.charCodeAt(i - 1) === codes.carriageReturn ? i : pos
+    while (i > 0 && codeAt(text, i - 1) === codes.space) i--
+    return i === 0 || codeAt(text, i - 1) === codes.lineFeed || codeAt(text, i - 1) === codes.carriageReturn ? i : pos
   }
-  const lineEnd = (lf: number) => (lf > 0 && text.charCodeAt(lf - 1) === codes.carriageReturn ? lf - 1 : lf)
+  const lineEnd = (lf: number) => (lf > 0 && codeAt(text, lf - 1) === codes.carriageReturn ? lf - 1 : lf)
 
   let base = 0
   let mode: ModeName = modes.prose
@@ -92,7 +92,7 @@ export function codeRanges(text: string, grammar: Grammar = defaultGrammar): Cod
       const info = lexer.infoByIdx[tok.tokenTypeIdx]!
       const at = base + tok.startOffset
       const target = info.push
-      const ch = tok.image.charCodeAt(0)
+      const ch = codeAt(tok.image, 0)
       const isRun = (ch === codes.graveAccent || ch === codes.tilde) && info.category === 'Text' && tok.tokenType.name.includes('.run')
       const isLf = (tok.image === '\n' || tok.image === '\r') && info.category === 'Text' && tok.tokenType.name.includes('.lf')
       if (isRun) {

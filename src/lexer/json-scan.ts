@@ -9,7 +9,7 @@
  * a call, is the reader's to say once the block is whole.
  */
 import type { JsonBlocks } from '../grammar/types.js'
-import { isBlank } from './codes.js'
+import { codeAt, isBlank } from './codes.js'
 
 /** Where the scanner stands. */
 export const phases = {
@@ -98,19 +98,19 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
   let i = from
   const n = text.length
   while (i < n) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     const p = st.phase
     if (p >= phases.value) {
       // the common case: a run of value text with nothing that matters in it
       if (st.str === 1 || st.str === 3) {
         const quote = st.str === 1 ? 0x22 : 0x27
         while (i < n) {
-          const d = text.charCodeAt(i)
+          const d = codeAt(text, i)
           if (d === quote || d === 0x5c) break
           i++
         }
         if (i === n) break
-        st.str = text.charCodeAt(i) === quote ? 0 : st.str + 1
+        st.str = codeAt(text, i) === quote ? 0 : st.str + 1
         i++
         continue
       }
@@ -126,7 +126,7 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
         if (st.stack.length >= maxJsonDepth) return { kind: 'broken', at: i, why: `its JSON is nested more than ${maxJsonDepth} levels deep` }
         st.stack += c === 0x7b ? '{' : '['
       } else if (c === 0x7d || c === 0x5d) {
-        const top = st.stack.charCodeAt(st.stack.length - 1)
+        const top = codeAt(st.stack, st.stack.length - 1)
         if (top !== (c === 0x7d ? 0x7b : 0x5b)) return { kind: 'broken', at: i, why: `its JSON closes a ${top === 0x7b ? 'brace' : 'bracket'} with ${String.fromCharCode(c)}` }
         st.stack = st.stack.slice(0, -1)
         if (st.stack === '') {
@@ -162,7 +162,7 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
       continue
     }
     // after a head, a separator's first character starts the separator (Mistral's `[ARGS]`, not an array)
-    if (p === phases.head && (spec.head ?? []).some((h) => h.charCodeAt(0) === c)) {
+    if (p === phases.head && (spec.head ?? []).some((h) => codeAt(h, 0) === c)) {
       st.phase = phases.sep
       continue
     }

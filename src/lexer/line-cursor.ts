@@ -6,6 +6,7 @@
  */
 import { DONE, candidateBits, candidateStep } from './inline-html.js'
 import { applyMark, next, scan, type Ahead, type LineMark, type LineState } from './lines.js'
+import { codeAt } from './codes.js'
 
 /** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
 export const candidateLookahead = 256
@@ -114,7 +115,7 @@ export class LineCursor {
     }
     const limit = Math.min(text.length, from + candidateLookahead)
     while (at < limit) {
-      const c = text.charCodeAt(at)
+      const c = codeAt(text, at)
       const before = st & candidateBits
       st = next(st, c)
       at++
@@ -174,7 +175,7 @@ export function candidateOver(start: LineState, held: string, run: HeldRun | nul
 export function extendCandidate(h: HeldCandidate, chunk: string): boolean {
   for (let i = 0; i < chunk.length; i++) {
     if (h.read >= candidateLookahead) return false
-    const c = chunk.charCodeAt(i)
+    const c = codeAt(chunk, i)
     if (h.runLength >= 0) {
       if (c === 0x60) h.runLength++
       else {

@@ -4,7 +4,7 @@
  * next line keeps a fence's container (`keepsIndent`), and which line-start
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
-import { codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
+import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { columnsOf, isLineEnding, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
@@ -21,10 +21,10 @@ export const maxQuotePrefix = 8
 export function lineStartIndent(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
   // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
-  while (i >= 0 && text.charCodeAt(i) === codes.space) i--
+  while (i >= 0 && codeAt(text, i) === codes.space) i--
   const spaces = pos - 1 - i
   if (spaces > 4) return -1
-  if (i >= 0 && isLineEnding(text.charCodeAt(i))) return spaces <= 3 ? spaces : -1
+  if (i >= 0 && isLineEnding(codeAt(text, i))) return spaces <= 3 ? spaces : -1
   if (spaces >= 1 && i >= 0) {
     // right after a list marker (`- `, `1. `): the item's first line; its content column is the construct's
     const w = listItemColumn(text, i, pos, initial)
@@ -32,14 +32,14 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
   }
   let quoted = false
   while (i >= 0) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.greaterThan) quoted = true
     else if (c !== codes.space) break
     i--
   }
   const n = pos - 1 - i
   if (i >= 0) {
-    if (!isLineEnding(text.charCodeAt(i))) return -1
+    if (!isLineEnding(codeAt(text, i))) return -1
     if (!quoted) return n <= 3 ? n : -1
     return quotePrefix(text, i + 1, pos, 0, 0, false)
   }
@@ -57,7 +57,7 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
  */
 export function quotePrefix(text: string, from: number, to: number, depth: number, cols: number, own: boolean): number {
   for (let i = from; i < to; i++) {
-    if (text.charCodeAt(i) === codes.space) {
+    if (codeAt(text, i) === codes.space) {
       // the one space after a marker belongs to it
       if (own) own = false
       else cols++
@@ -80,11 +80,11 @@ export function quotePrefix(text: string, from: number, to: number, depth: numbe
 export function heldLinePrefix(text: string, offset: number, initial: LineState, quotes: boolean): boolean {
   const n = text.length - offset
   if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
-  if (offset > 0 ? !isLineEnding(text.charCodeAt(offset - 1)) : positionOf(initial) !== lineStates.start) return false
+  if (offset > 0 ? !isLineEnding(codeAt(text, offset - 1)) : positionOf(initial) !== lineStates.start) return false
   if (quotes && listMarkerPrefix(text, offset)) return true
   let quoted = false
   for (let i = offset; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.greaterThan && quotes) quoted = true
     else if (c !== codes.space) return false
   }
@@ -94,18 +94,18 @@ export function heldLinePrefix(text: string, offset: number, initial: LineState,
 /** `text[offset..]` is (the start of) a list marker line's prefix: up to 3 spaces, a marker, up to 4 spaces. */
 function listMarkerPrefix(text: string, offset: number): boolean {
   let i = offset
-  while (i < text.length && text.charCodeAt(i) === codes.space && i - offset < 3) i++
+  while (i < text.length && codeAt(text, i) === codes.space && i - offset < 3) i++
   if (i === text.length) return false
-  const c = text.charCodeAt(i)
+  const c = codeAt(text, i)
   if (isBulletMarker(c)) i++
   else if (isAsciiDigit(c)) {
     const d = i
-    while (i < text.length && isAsciiDigit(text.charCodeAt(i)) && i - d < 9) i++
-    if (i < text.length && isOrderedDelimiter(text.charCodeAt(i))) i++
+    while (i < text.length && isAsciiDigit(codeAt(text, i)) && i - d < 9) i++
+    if (i < text.length && isOrderedDelimiter(codeAt(text, i))) i++
     else if (i < text.length) return false
   } else return false
   const afterMarker = i
-  while (i < text.length && text.charCodeAt(i) === codes.space && i - afterMarker < 4) i++
+  while (i < text.length && codeAt(text, i) === codes.space && i - afterMarker < 4) i++
   return i === text.length
 }
 
@@ -113,7 +113,7 @@ function listMarkerPrefix(text: string, offset: number): boolean {
 export function heldPrefixStart(text: string, initial: LineState, quotes: boolean): number {
   let i = text.length
   while (i > 0 && text.length - i < maxQuotePrefix) {
-    const c = text.charCodeAt(i - 1)
+    const c = codeAt(text, i - 1)
     if (c !== codes.space && !(quotes && (c === codes.greaterThan || isBulletMarker(c) || isAsciiDigit(c) || isOrderedDelimiter(c)))) break
     i--
   }
@@ -134,15 +134,15 @@ export const itemColumnOf = (at: number): number => at >> 8
  * end of a text, so it is never split from what follows).
  */
 function listItemColumn(text: string, i: number, pos: number, initial: LineState): number {
-  const c = text.charCodeAt(i)
+  const c = codeAt(text, i)
   let start = i
   if (isOrderedDelimiter(c)) {
-    while (start > 0 && isAsciiDigit(text.charCodeAt(start - 1)) && i - start < 9) start--
+    while (start > 0 && isAsciiDigit(codeAt(text, start - 1)) && i - start < 9) start--
     if (start === i) return -1
   } else if (!isBulletMarker(c)) return -1
   let k = start
-  while (k > 0 && text.charCodeAt(k - 1) === codes.space && start - k < 3) k--
-  if (k > 0 ? !isLineEnding(text.charCodeAt(k - 1)) : positionOf(initial) !== lineStates.start) return -1
+  while (k > 0 && codeAt(text, k - 1) === codes.space && start - k < 3) k--
+  if (k > 0 ? !isLineEnding(codeAt(text, k - 1)) : positionOf(initial) !== lineStates.start) return -1
   return pos - k <= maxQuotePrefix ? pos - k : -1
 }
 
@@ -154,9 +154,9 @@ function listItemColumn(text: string, i: number, pos: number, initial: LineState
  */
 export function rawIndent(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
-  while (i >= 0 && text.charCodeAt(i) === codes.space) i--
+  while (i >= 0 && codeAt(text, i) === codes.space) i--
   const n = pos - 1 - i
-  if (i >= 0) return isLineEnding(text.charCodeAt(i)) && n <= 7 ? n : -1
+  if (i >= 0) return isLineEnding(codeAt(text, i)) && n <= 7 ? n : -1
   if (positionOf(initial) === lineStates.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
   return Math.min(7, columnsOf(initial) + n)
 }
@@ -179,12 +179,12 @@ function keepsQuotes(text: string, from: number, depth: number): boolean | null 
   let seen = 0
   let cols = 0
   for (let i = from; i < text.length && i - from < maxQuotePrefix; i++) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.space) cols++
     else if (c === codes.greaterThan && cols <= 3) {
       if (++seen >= depth) return true
       cols = 0
-      if (i + 1 < text.length && text.charCodeAt(i + 1) === codes.space) i++
+      if (i + 1 < text.length && codeAt(text, i + 1) === codes.space) i++
     } else return false
   }
   return text.length - from >= maxQuotePrefix ? false : null
@@ -197,7 +197,7 @@ function keepsQuotes(text: string, from: number, depth: number): boolean | null 
 function keepsIndent(text: string, from: number, column: number): boolean | null {
   let cols = 0
   for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     if (c === codes.space) cols++
     else if (c === codes.tab) cols += 4 - (cols % 4)
     else return c === codes.lineFeed || c === codes.carriageReturn

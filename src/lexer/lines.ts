@@ -40,7 +40,7 @@
  * `*` or a digit sets it; only a line at column 0 that starts with none of
  * them, after a blank line, clears it (such a line closes every list item).
  */
-import { codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
+import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
 
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
@@ -378,7 +378,7 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
     if (quiet(ls)) {
       if (to - i <= 32) {
         while (i < to) {
-          const c = text.charCodeAt(i)
+          const c = codeAt(text, i)
           if (c === lf || c === lt || c === cr) break
           i++
         }
@@ -390,7 +390,7 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
       }
       if (i >= to) return ls
     }
-    ls = next(ls, text.charCodeAt(i))
+    ls = next(ls, codeAt(text, i))
     i++
   }
   return ls
@@ -412,13 +412,13 @@ function advance(ls: LineState, text: string, from: number, to: number, findCode
   for (;;) {
     if (quiet(ls)) {
       while (i < to) {
-        const c = text.charCodeAt(i)
+        const c = codeAt(text, i)
         if (c === lf || c === lt || c === cr) break
         i++
       }
     }
     if (i >= to) return ls
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     const after = next(ls, c)
     if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
     ls = after

@@ -23,7 +23,7 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import type { AnchoredBlocks } from '../grammar/types.js'
-import { isBlank } from './codes.js'
+import { codeAt, isBlank } from './codes.js'
 import type { LexContext } from './context.js'
 import { initialScan, jsonBefore, maxBefore } from './json-scan.js'
 import { modes } from './modes.js'
@@ -44,8 +44,8 @@ export function decideStart(text: string, from: number, spec: AnchoredBlocks, be
   // most `maxBefore` of them) with what follows until it decides
   let i = from
   let line = from
-  while (i < n && isBlank(text.charCodeAt(i))) {
-    const c = text.charCodeAt(i++)
+  while (i < n && isBlank(codeAt(text, i))) {
+    const c = codeAt(text, i++)
     if (c === 0x0a || c === 0x0d) line = i
     else if (i - line > maxBefore) return { kind: 'text', at: line }
   }
@@ -61,11 +61,11 @@ export function decideStart(text: string, from: number, spec: AnchoredBlocks, be
     // between calls: the separator, blanks, and only then the value; the separator and blanks are the next block's opener
     if (o === undefined) return { kind: 'text', at: i }
     v += o.length
-    while (v < n && isBlank(text.charCodeAt(v))) v++
+    while (v < n && isBlank(codeAt(text, v))) v++
     if (v - i > maxBefore) return { kind: 'text', at: i }
     if (v === n) return { kind: 'hold', at: line }
   } else if (o !== undefined) v += o.length
-  const c = text.charCodeAt(v)
+  const c = codeAt(text, v)
   // after an optional opener the block's scanner decides; without one, the value's first bracket does
   if ((o === undefined || between) && !((c === 0x7b && spec.values.includes('object')) || (c === 0x5b && spec.values.includes('array')))) return { kind: 'text', at: i }
   return { kind: 'open', at: i, end: v }

@@ -12,7 +12,7 @@
  * complete and unable to grow, a match ending before the tail does), it
  * answers `decide` and the driver lexes as usual.
  */
-import { isNameChar } from './codes.js'
+import { codeAt, isNameChar } from './codes.js'
 import type { CompiledDelimiter, Piece } from './frames.js'
 
 /** One NFA position: delimiter, sequence, piece, repetitions done, literal, character within it. */
@@ -72,7 +72,7 @@ export class TailMatcher {
   startsNothingAt(text: string, offset: number): boolean {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
-      const st = this.on(cur, text.charCodeAt(i))
+      const st = this.on(cur, codeAt(text, i))
       if (st.accept !== 0) return false
       if (st.next === null) return true
       cur = st.next
@@ -89,7 +89,7 @@ export class TailMatcher {
   isPrefix(text: string, offset: number): boolean {
     let cur = this.init
     for (let i = offset; i < text.length; i++) {
-      const st = this.on(cur, text.charCodeAt(i))
+      const st = this.on(cur, codeAt(text, i))
       if (st.next === null) return i === text.length - 1 && st.accept !== 0
       cur = st.next
     }
@@ -106,7 +106,7 @@ export class TailMatcher {
   firstComplete(state: TailState, more: string): { d: number; end: number } | null {
     let cur = state
     for (let i = 0; i < more.length; i++) {
-      const st = this.on(cur, more.charCodeAt(i))
+      const st = this.on(cur, codeAt(more, i))
       if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
       cur = st.next
@@ -128,7 +128,7 @@ export class TailMatcher {
   openerAt(text: string): { d: number; end: number } | null {
     let cur = this.init
     for (let i = 0; i < text.length; i++) {
-      const st = this.on(cur, text.charCodeAt(i))
+      const st = this.on(cur, codeAt(text, i))
       if (st.accept !== 0) return st.accept === 1 && st.accepted !== null && st.accepted.length === 1 && this.delims[st.accepted[0]!]!.needsBoundary ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
       cur = st.next
@@ -169,11 +169,11 @@ export class TailMatcher {
   matchesAtEnd(text: string): boolean {
     let cur = this.init
     for (let i = 0; i < text.length; i++) {
-      const st = this.on(cur, text.charCodeAt(i))
+      const st = this.on(cur, codeAt(text, i))
       if (st.accepted !== null) {
         for (const d of st.accepted) {
           if (!this.delims[d]!.needsBoundary) return true
-          if (i + 1 < text.length && !isNameChar(text.charCodeAt(i + 1))) return true
+          if (i + 1 < text.length && !isNameChar(codeAt(text, i + 1))) return true
         }
       }
       if (st.next === null) return false
@@ -194,10 +194,10 @@ export class TailMatcher {
    * completed and the lexer must take it.
    */
   step(state: TailState, more: string): TailState | 'died' | 'decide' {
-    if (state.nameDone === true) return isNameChar(more.charCodeAt(0)) ? 'died' : 'decide'
+    if (state.nameDone === true) return isNameChar(codeAt(more, 0)) ? 'died' : 'decide'
     let cur = state
     for (let i = 0; i < more.length; i++) {
-      const st = this.on(cur, more.charCodeAt(i))
+      const st = this.on(cur, codeAt(more, i))
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'
       // complete at the end with nothing to grow into: only an opening tag name waits like that, for its boundary
@@ -225,7 +225,7 @@ export class TailMatcher {
     for (const pos of from.positions) {
       const del = this.delims[pos.d]!
       const lit = del.seqs[pos.q]![pos.p]!.lits[pos.l]!
-      if (!same(lit.charCodeAt(pos.c), ch, del.caseInsensitive)) continue
+      if (!same(codeAt(lit, pos.c), ch, del.caseInsensitive)) continue
       if (pos.c + 1 < lit.length) next.push({ d: pos.d, q: pos.q, p: pos.p, r: pos.r, l: pos.l, c: pos.c + 1 })
       else if (this.enter(next, pos.d, pos.q, pos.p, pos.r + 1)) (accepted ??= []).push(pos.d)
     }
@@ -283,6 +283,6 @@ function same(a: number, b: number, ci: boolean): boolean {
 function canonicalize(c: number): number {
   const upper = String.fromCharCode(c).toUpperCase()
   if (upper.length !== 1) return c
-  const u = upper.charCodeAt(0)
+  const u = codeAt(upper, 0)
   return c >= 128 && u < 128 ? c : u
 }

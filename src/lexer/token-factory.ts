@@ -6,7 +6,7 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import type { Role } from '../grammar/types.js'
-import { allCharsExcept, codes } from './codes.js'
+import { allCharsExcept, codeAt, codes } from './codes.js'
 import type { CategoryName } from './kinds.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
 import { heldLinePrefix, maxQuotePrefix, tagKey, type LexContext, type MarkdownState } from './context.js'
@@ -190,7 +190,7 @@ export class TokenFactory {
     const hint = new Set<number>(delims.flatMap((d) => d.firstChars))
     if (linePrefix) {
       this.prefixModes.add(mode)
-      for (const c of ' >-+*0123456789') hint.add(c.charCodeAt(0))
+      for (const c of ' >-+*0123456789') hint.add(codeAt(c, 0))
     }
     return this.make(`${mode}.Incomplete`, 'Incomplete', null, (text, offset) => {
       const c = ctx.current

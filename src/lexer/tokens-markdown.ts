@@ -5,7 +5,7 @@
  * switch stays a static `push_mode`.
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
-import { codes } from './codes.js'
+import { codeAt, codes } from './codes.js'
 import { endsBlankLine, freshMarkdown, keepsFence, lineStartIndent, lineStates, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
 import { afterCarriageReturn, columnsOf, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
@@ -33,13 +33,13 @@ export function apply(c: LexContext, d: Decision, image: string): CustomPatternM
 
 /** The LF at `offset` follows a CR: the CR ended the line (CRLF is one line ending). */
 export function crsLineFeed(c: LexContext, text: string, offset: number): boolean {
-  if (text.charCodeAt(offset) !== codes.lineFeed) return false
-  return offset > 0 ? text.charCodeAt(offset - 1) === codes.carriageReturn : afterCarriageReturn(c.lineState)
+  if (codeAt(text, offset) !== codes.lineFeed) return false
+  return offset > 0 ? codeAt(text, offset - 1) === codes.carriageReturn : afterCarriageReturn(c.lineState)
 }
 
 /** Where the line after the line ending at `offset` starts (past the LF of a CRLF). */
 function nextLine(text: string, offset: number): number {
-  return text.charCodeAt(offset) === codes.carriageReturn && text.charCodeAt(offset + 1) === codes.lineFeed ? offset + 2 : offset + 1
+  return codeAt(text, offset) === codes.carriageReturn && codeAt(text, offset + 1) === codes.lineFeed ? offset + 2 : offset + 1
 }
 
 /** Where a run stands at its line start: in a list item's fence, its plain indent (a closer's place); else `lineStartIndent`. */
@@ -112,11 +112,11 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       // held from the run to the end of the text until the candidate it stands in is decided
       const hold = f.make(`${mode}.candidateHold`, 'Incomplete', null, (text, offset) => {
         const c = ctx.current
-        if (c.final || text.charCodeAt(offset) !== codes.graveAccent) return null
+        if (c.final || codeAt(text, offset) !== codes.graveAccent) return null
         // a run carried from the last text is decided as a run, tag or not (as the run token does)
         if (offset === 0 && c.carry !== null && c.carry.ch === codes.graveAccent) return null
         let end = offset + 1
-        while (end < text.length && text.charCodeAt(end) === codes.graveAccent) end++
+        while (end < text.length && codeAt(text, end) === codes.graveAccent) end++
         const at = runAt(kind, c, text, offset)
         if (end === text.length) {
           // cut by the end of the text: its length (a level it closes, a fence it opens) is not known yet: held while
@@ -136,9 +136,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     const part = f.make(`${mode}.runPart`, 'Text', kind === 'capture' ? modes.prose : null, (text, offset) => {
       const c = ctx.current
       if (c.final) return null
-      const ch = text.charCodeAt(offset)
+      const ch = codeAt(text, offset)
       let end = offset + 1
-      while (end < text.length && text.charCodeAt(end) === ch) end++
+      while (end < text.length && codeAt(text, end) === ch) end++
       if (end !== text.length) return null
       const carried = offset === 0 && c.carry !== null && c.carry.ch === ch ? c.carry : null
       c.carry = {
@@ -154,9 +154,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     for (const target of runTargets(kind)) {
       out.push(f.make(`${mode}.run`, 'Text', target, (text, offset) => {
         const c = ctx.current
-        const ch = text.charCodeAt(offset)
+        const ch = codeAt(text, offset)
         let end = offset + 1
-        while (end < text.length && text.charCodeAt(end) === ch) end++
+        while (end < text.length && codeAt(text, end) === ch) end++
         const carried = offset === 0 && c.carry !== null && c.carry.ch === ch ? c.carry : null
         const len = end - offset + (carried?.len ?? 0)
         const indent = carried ? carried.indent : runAt(kind, c, text, offset)
@@ -227,7 +227,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
       let cols = columnsOf(ls)
       let i = offset
       while (i < text.length && cols < 4) {
-        const ch = text.charCodeAt(i)
+        const ch = codeAt(text, i)
         if (ch === codes.space) cols++
         else if (ch === codes.tab) cols = 4
         else break

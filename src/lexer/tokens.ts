@@ -5,7 +5,7 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { classUnits, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
+import { classUnits, codeAt, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
 import { canGrow, compileAttrGap, compileClose, compileLiteral, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
@@ -72,19 +72,19 @@ export function stringFlag(image: string, name: string): boolean | null {
   // most attributes are another one (` name="path"`): told apart by char codes, with no slice or trim. The name an
   // `Attr` token holds is ASCII name characters between blanks (`attributeSource`), so lowering it is ASCII's.
   let i = 0
-  while (isAttrBlank(image.charCodeAt(i))) i++
+  while (isAttrBlank(codeAt(image, i))) i++
   let j = i
-  while (j < image.length && isNameChar(image.charCodeAt(j))) j++
+  while (j < image.length && isNameChar(codeAt(image, j))) j++
   let k = j
-  while (isAttrBlank(image.charCodeAt(k))) k++
-  if (j > i && image.charCodeAt(k) === codes.equalsTo) {
+  while (isAttrBlank(codeAt(image, k))) k++
+  if (j > i && codeAt(image, k) === codes.equalsTo) {
     if (!sameAsciiLower(image, i, j, name)) return null
     // and its value as DeepSeek's encoders write it: `"true"` or `"false"`, nothing around the word
     let q = k + 1
-    while (isAttrBlank(image.charCodeAt(q))) q++
-    const quote = image.charCodeAt(q)
+    while (isAttrBlank(codeAt(image, q))) q++
+    const quote = codeAt(image, q)
     const n = image.length - q - 2
-    if ((quote === codes.quotationMark || quote === codes.apostrophe) && image.charCodeAt(image.length - 1) === quote) {
+    if ((quote === codes.quotationMark || quote === codes.apostrophe) && codeAt(image, image.length - 1) === quote) {
       if ((n === 4 && image.startsWith('true', q + 1)) || (n === 5 && image.startsWith('false', q + 1))) return true
     }
   }
@@ -98,8 +98,8 @@ export function stringFlag(image: string, name: string): boolean | null {
 function sameAsciiLower(image: string, from: number, to: number, name: string): boolean {
   if (to - from !== name.length) return false
   for (let i = from; i < to; i++) {
-    const c = image.charCodeAt(i)
-    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== name.charCodeAt(i - from)) return false
+    const c = codeAt(image, i)
+    if ((c >= 0x41 && c <= 0x5a ? c + 0x20 : c) !== codeAt(name, i - from)) return false
   }
   return true
 }
@@ -227,7 +227,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     const starts = new Set(tagStartChars)
     return f.make(`${mode}.${category}Lt`, category, null, (text, offset) => {
       let end = offset
-      while (end < text.length && starts.has(text.charCodeAt(end)) && matcher.startsNothingAt(text, end) && !(stop !== null && end > offset && stop(text, end))) {
+      while (end < text.length && starts.has(codeAt(text, end)) && matcher.startsNothingAt(text, end) && !(stop !== null && end > offset && stop(text, end))) {
         // a sticky test leaves lastIndex where its match ends (it always matches, maybe empty): no match array made
         rest.lastIndex = end + 1
         rest.test(text)
@@ -297,7 +297,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       role === 'parameter' ? stringAttr() : f.regex(`${tagMode}.Attr`, 'Attr', null, attribute, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true),
       ws(tagMode), nlWs(tagMode),
       // every name character may start the token: a chunk boundary inside `a.b` must not turn `.b` into junk
-      f.regex(`${tagMode}.AttrName`, 'AttrName', null, new RegExp(`[${nameCharClass}]+`, 'y'), [...nameChars].map((c) => c.charCodeAt(0)), false),
+      f.regex(`${tagMode}.AttrName`, 'AttrName', null, new RegExp(`[${nameCharClass}]+`, 'y'), [...nameChars].map((c) => codeAt(c, 0)), false),
       oneChar(tagMode, 'Eq', null, [codes.equalsTo]),
       oneChar(tagMode, 'QuoteOpen', dq, [codes.quotationMark]),
       oneChar(tagMode, 'QuoteOpen', sq, [codes.apostrophe]),

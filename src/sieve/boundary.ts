@@ -8,6 +8,7 @@ import { decideCarried, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { Holds } from './holds.js'
 import type { DriverState, Restart } from './state.js'
+import { codeAt } from '../lexer/codes.js'
 
 /** What the boundary reads and writes: the walk's state and its hold handler. */
 export interface BoundaryHost {
@@ -26,7 +27,7 @@ export function settleAtBoundary(host: BoundaryHost, text: string, final: boolea
   s.pending = ''
   s.candidate = null
   s.deferred = null
-  if (s.carry === null || (!final && text.charCodeAt(0) === s.carry.ch)) return null
+  if (s.carry === null || (!final && codeAt(text, 0) === s.carry.ch)) return null
   const c = s.carry
   s.carry = null
   const d = decideCarried(c, c.mode as ModeName, s.md, host.guard)

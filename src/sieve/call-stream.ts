@@ -29,6 +29,7 @@ import { callInput } from './calls.js'
 import type { Emitter } from './emitter.js'
 import { callId } from './ids.js'
 import type { Capture, DriverOptions, DriverState } from './state.js'
+import { codeAt } from '../lexer/codes.js'
 
 /** One invoke of the capture being read. */
 export interface StreamedCall {
@@ -347,7 +348,7 @@ export class CallStream {
     const st = this.st
     let piece = st.high + text
     st.high = ''
-    const last = piece.charCodeAt(piece.length - 1)
+    const last = codeAt(piece, piece.length - 1)
     // a high surrogate whose low half is still to come: JSON writes the pair as it is, a lone half escaped
     if (last >= 0xd800 && last <= 0xdbff) {
       st.high = piece.slice(-1)

@@ -3,7 +3,7 @@
  * characters that may start a construct in a mode, tag starts and ends,
  * blanks.
  */
-import { classUnits, codes } from '../lexer/codes.js'
+import { classUnits, codeAt, codes } from '../lexer/codes.js'
 
 /**
  * A set of UTF-16 code units, tested per character: a table for ASCII and a
@@ -53,7 +53,7 @@ export class CharSet {
   /** Index of the first character of `text` in the set from `from` on, before `to`, or -1. */
   findBefore(text: string, from: number, to: number): number {
     const end = Math.min(to, text.length)
-    for (let i = from; i < end; i++) if (this.has(text.charCodeAt(i))) return i
+    for (let i = from; i < end; i++) if (this.has(codeAt(text, i))) return i
     return -1
   }
 
@@ -62,7 +62,7 @@ export class CharSet {
     // a few characters (token-sized chunks) cost less to test one by one than a regex call
     if (text.length - from <= 32) {
       // the loop written here, not a call to `findBefore`: this runs once or twice per chunk, and the call showed
-      for (let i = from; i < text.length; i++) if (this.has(text.charCodeAt(i))) return i
+      for (let i = from; i < text.length; i++) if (this.has(codeAt(text, i))) return i
       return -1
     }
     const re = this.re

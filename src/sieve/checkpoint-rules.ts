@@ -20,6 +20,7 @@ import { commentLevel, isCodeLevel } from '../lexer/html.js'
 import type { CallStreamState } from './call-stream.js'
 import type { DriverState } from './state.js'
 import { maxBefore, maxJsonDepth, phases } from '../lexer/json-scan.js'
+import { codeAt } from '../lexer/codes.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {
@@ -210,7 +211,7 @@ function checkCalls(st: CallStreamState, s: DriverState, at: string): void {
     for (let i = 0; i < st.seen; i++) to += cap!.tokens[i]!.image.length
     check(st.at === to, f('at'), 'does not match the tokens read')
   }
-  check(st.high === '' || (st.high.length === 1 && st.high.charCodeAt(0) >= 0xd800 && st.high.charCodeAt(0) <= 0xdbff), f('high'), 'is not a high surrogate')
+  check(st.high === '' || (st.high.length === 1 && codeAt(st.high, 0) >= 0xd800 && codeAt(st.high, 0) <= 0xdbff), f('high'), 'is not a high surrogate')
   const ids = new Set<string>()
   st.calls.forEach((c, i) => {
     const g = (name: string): string => `${at}calls.calls[${i}].${name}`

@@ -13,7 +13,7 @@
  * the same and leave no later: deferred text would have sat in the capture
  * anyway.
  */
-import { codes, isNameChar } from '../lexer/codes.js'
+import { codeAt, codes, isNameChar } from '../lexer/codes.js'
 import { isAttrBlank } from '../lexer/kinds.js'
 import type { ModeName } from '../lexer/modes.js'
 import { openingModes, rowOf } from '../lexer/structure.js'
@@ -98,7 +98,7 @@ export class Deferral {
   private read(text: string, offset: number, from: Place, body: Place): Place | typeof stop {
     let at: Place = from
     for (let i = offset; i < text.length; i++) {
-      const c = text.charCodeAt(i)
+      const c = codeAt(text, i)
       switch (at) {
         case inTag:
           if (c === codes.quotationMark) at = inDq

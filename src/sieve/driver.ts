@@ -37,6 +37,7 @@ import { endJsonBlock, jsonBeforeOf, jsonCapture, jsonMention, jsonRunOf, jsonTo
 import type { JsonRun } from '../lexer/json-scan.js'
 import type { JsonPart, JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
+import { codeAt } from '../lexer/codes.js'
 
 export class Driver implements DriverCore, RunHost {
   readonly out = new Emitter()
@@ -326,7 +327,7 @@ export class Driver implements DriverCore, RunHost {
     // other; one that all of the chunk continues is carried on
     if (s.carry !== null) {
       if (s.hold !== null || s.capture !== null || s.pending !== '') return this.lexed(chunk)
-      if (chunk.charCodeAt(0) === s.carry.ch) return this.apply(this.fast.runGoesOn(chunk), chunk)
+      if (codeAt(chunk, 0) === s.carry.ch) return this.apply(this.fast.runGoesOn(chunk), chunk)
       settleAtBoundary(this, chunk, false)
     }
     if (s.pending === '') {

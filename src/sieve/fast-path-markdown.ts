@@ -17,7 +17,7 @@ import { advanceUnlessCode, applyMark, quiet } from '../lexer/lines.js'
 import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
 import { blockOpenerAt, commentLevel, mayBeCodeTag, mayOpenBlock } from '../lexer/html.js'
-import { codes } from '../lexer/codes.js'
+import { codeAt, codes } from '../lexer/codes.js'
 import { decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
@@ -58,7 +58,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
     for (let i = 0; i < chunk.length; i++) {
       // jump to the next character that matters (a stop right here, as in `<<<<`, needs no search)
       const from = i
-      if (!stops.has(chunk.charCodeAt(i))) {
+      if (!stops.has(codeAt(chunk, i))) {
         const next = stops.find(chunk, i)
         i = next < 0 ? chunk.length : next
       }
@@ -70,7 +70,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
         lineAt = quiet(line) ? i : from
       }
       if (i === chunk.length) break
-      const c = chunk.charCodeAt(i)
+      const c = codeAt(chunk, i)
       if (c === codes.graveAccent || c === codes.tilde) {
         // a backtick inside a raw HTML tag or autolink waits for it to end: the lexer holds it
         line = advanceUnlessCode(line, chunk, lineAt, i)
@@ -78,7 +78,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
         lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return null
         let end = i + 1
-        while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+        while (end < chunk.length && codeAt(chunk, end) === c) end++
         if (end === chunk.length) {
           // its length is not known yet: carried, as the lexer's runPart token carries it, and decided by the next chunk
           carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
@@ -148,12 +148,12 @@ export abstract class MarkdownFastPath extends FastPathBase {
     if (mode === modes.spanHold && s.md.levels.includes(commentLevel) && text.indexOf('-') >= 0) return true
     for (let i = text.indexOf('<'); i >= 0 && i <= upTo; i = text.indexOf('<', i + 1)) {
       // of a run of `<` only the last can begin anything (`<<<code>`): one `<` followed by another is no tag
-      while (i < upTo && text.charCodeAt(i + 1) === codes.lessThan) i++
+      while (i < upTo && codeAt(text, i + 1) === codes.lessThan) i++
       // in prose or a span, a `<` that ends the text is held as a tag's prefix (the tail matcher's): the next chunk is
       // read with it (`extendTail` asks again)
       if (i === text.length - 1 && mode !== modes.spanHold && this.matcher()?.start('<') != null) break
       if (this.d.guard.codeSpans && mayBeCodeTag(text, i)) return true
-      if (!this.d.guard.fences || !mayOpenBlock(text.charCodeAt(i + 1))) continue
+      if (!this.d.guard.fences || !mayOpenBlock(codeAt(text, i + 1))) continue
       if (lineStartIndent(text, i, line) >= 0 && blockOpenerAt(text, i, false) !== null) return true
     }
     return false
@@ -174,11 +174,11 @@ export abstract class MarkdownFastPath extends FastPathBase {
     const h = s.hold
     if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return null
     for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i)
+      const c = codeAt(chunk, i)
       if (c === codes.lineFeed || c === codes.carriageReturn) return null
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       let end = i + 1
-      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      while (end < chunk.length && codeAt(chunk, end) === c) end++
       // the text before the run joins the hold first: past the limit the lexer gives the hold up there
       if (h.length + i > this.d.opts.captureLimit) return null
       if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return null
@@ -216,7 +216,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
     const lf = lineEnding.find(chunk)
     if (lf < 0) return null
     for (let i = 0; i < lf; i++) {
-      const c = chunk.charCodeAt(i)
+      const c = codeAt(chunk, i)
       // after a closer only spaces may follow (anything else makes the run content), in an info string no tag or run
       if (fp === null ? c !== codes.space && c !== codes.tab : fp.special.has(c)) return null
     }
@@ -244,11 +244,11 @@ export abstract class MarkdownFastPath extends FastPathBase {
     const s = this.d.s
     const at = s.lineState
     for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i)
+      const c = codeAt(chunk, i)
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
       let end = i + 1
-      while (end < chunk.length && chunk.charCodeAt(end) === c) end++
+      while (end < chunk.length && codeAt(chunk, end) === c) end++
       if (indent >= 0 && end === chunk.length) this.heldCarry = { ch: c, len: end - i, indent, mode: modes.fence }
       else {
         // mid-line a run is content, even one the chunk cuts (a closer needs line start)

@@ -92,20 +92,31 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
     const f = row.fast
     if (f === undefined) continue
     const special = f.special === 'notBlank' ? notBlank : charClass(chars(f.special))
-    const fp: ModeFastPath = { special, sink: row.sink, quotes: lexer.prefixModes.has(mode), specialOrLine: special.with([...lineEnds, codes.lessThan]) }
+    let type: TokenType | undefined
     if (row.sink === 'capture') {
-      const t = lexer.typeByName.get(`${mode}.${row.text}`)
-      if (t === undefined) throw new Error(`no token type ${mode}.${row.text}`)
-      fp.type = t
+      type = lexer.typeByName.get(`${mode}.${row.text}`)
+      if (type === undefined) throw new Error(`no token type ${mode}.${row.text}`)
     }
+    let plain: CharSet | null | undefined
+    let starts: CharSet | undefined
     if (f.plain !== undefined && f.special !== 'notBlank') {
-      const plain = f.plain === null ? [] : chars(f.plain)
-      fp.plain = f.plain === null ? null : charClass(plain)
-      fp.starts = charClass(chars(f.special).filter((c) => !plain.includes(c)))
+      const listed = f.plain === null ? [] : chars(f.plain)
+      plain = f.plain === null ? null : charClass(listed)
+      starts = charClass(chars(f.special).filter((c) => !listed.includes(c)))
     }
-    if (f.reads !== undefined) fp.reads = f.reads
-    if (f.reads === 'blankThenTag') fp.lineStart = true
-    out[mode] = fp
+    // every mode's object has every field, in one order: the fast path reads them at the same few sites for every
+    // mode, and objects of one shape keep those reads monomorphic (optional fields made them megamorphic)
+    out[mode] = {
+      special,
+      specialOrLine: special.with([...lineEnds, codes.lessThan]),
+      sink: row.sink,
+      type,
+      lineStart: f.reads === 'blankThenTag',
+      quotes: lexer.prefixModes.has(mode),
+      plain,
+      starts,
+      reads: f.reads,
+    }
   }
   return out
 }

@@ -21,6 +21,7 @@ import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
 import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
 import { MarkdownFastPath } from './fast-path-markdown.js'
+import { codeAt } from '../lexer/codes.js'
 
 export type { FastPathHost } from './fast-path-base.js'
 
@@ -128,7 +129,7 @@ export class FastPath extends MarkdownFastPath {
     const s = this.d.s
     const c = s.carry!
     let k = 0
-    while (k < chunk.length && chunk.charCodeAt(k) === c.ch) k++
+    while (k < chunk.length && codeAt(chunk, k) === c.ch) k++
     const a = plainThen(this.a, k, 'more')
     a.carry = { ch: c.ch, len: c.len + k, indent: c.indent, mode: s.mode }
     return a
@@ -218,7 +219,7 @@ export class FastPath extends MarkdownFastPath {
    */
   private blankThenTag(chunk: string): number {
     let i = 0
-    while (i < chunk.length && blank.has(chunk.charCodeAt(i))) i++
+    while (i < chunk.length && blank.has(codeAt(chunk, i))) i++
     const matcher = this.matcher()
     if (i === chunk.length || matcher === undefined) return -1
     this.heldTail = matcher.start(chunk.slice(i))
@@ -245,7 +246,7 @@ export class FastPath extends MarkdownFastPath {
     // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
     let first = special
     for (; first < chunk.length; first++) {
-      const c = chunk.charCodeAt(first)
+      const c = codeAt(chunk, first)
       if (plain !== null && plain.has(c)) return -1
       if (starts.has(c) && !matcher.startsNothingAt(chunk, first)) break
     }

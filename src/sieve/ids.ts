@@ -5,12 +5,13 @@
  * drawn 64 ids at a time it still showed in profiles of block-heavy streams.
  * Each id is made in one piece from character codes, not joined from 13.
  */
+import { codeAt } from '../lexer/codes.js'
 const perBatch = 1024
 const bytes = new Uint8Array(12 * perBatch)
 let next = perBatch
-const hexDigits = Array.from('0123456789abcdef', (c) => c.charCodeAt(0))
+const hexDigits = Array.from('0123456789abcdef', (c) => codeAt(c, 0))
 /** `call_`, then the 24 digits of the current id. */
-const codes: number[] = [...Array.from('call_', (c) => c.charCodeAt(0)), ...new Array<number>(24).fill(0)]
+const codes: number[] = [...Array.from('call_', (c) => codeAt(c, 0)), ...new Array<number>(24).fill(0)]
 
 export function randomCallId(): string {
   if (next === perBatch) {

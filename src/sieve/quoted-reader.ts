@@ -33,6 +33,7 @@ import { decodeInvoke, type ValueOptions } from '../values/decode.js'
 import { callInput } from './calls.js'
 import { CaptureRules } from './capture-rules.js'
 import { QuotedCalls } from './quoted.js'
+import { codeAt } from '../lexer/codes.js'
 
 /** What reading needs of the sieve: the same decoding and limit a live call gets. */
 export interface ReadOptions {
@@ -93,7 +94,7 @@ class Reader {
     for (let m = names.exec(text); m !== null; m = names.exec(text)) {
       if (m[0].length === 0) names.lastIndex++
       for (p = Math.max(p, m.index - this.lexer.maxDelimiter); p < m.index; p++) {
-        if (this.starts.has(text.charCodeAt(p)) && this.opensInvoke(text, p)) this.invoke(text, p, budget)
+        if (this.starts.has(codeAt(text, p)) && this.opensInvoke(text, p)) this.invoke(text, p, budget)
       }
     }
   }

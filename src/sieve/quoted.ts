@@ -15,6 +15,7 @@
  * rules and tool schema), then compared with every scalar as its text, so the
  * same call written `string="true">1` and `>1` is one call.
  */
+import { codeAt } from '../lexer/codes.js'
 
 /** The calls read from the quoted texts (`quoted-reader.ts`). */
 export class QuotedCalls {
@@ -70,7 +71,7 @@ function hash(text: string): string {
   let a = 0x811c9dc5
   let b = 0x01000193 ^ text.length
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+    const c = codeAt(text, i)
     a = Math.imul(a ^ c, 0x01000193)
     b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15)
   }

@@ -14,6 +14,7 @@ import { modes, type ModeName } from '../lexer/modes.js'
 import { tagModeRole } from '../lexer/structure.js'
 import { CaptureRules } from './capture-rules.js'
 import { blank, type CharSet } from './char-set.js'
+import { codeAt } from '../lexer/codes.js'
 
 /** How far after a tag's start or name its end may be for a span to reach it. */
 const nearTagEnd = 256
@@ -78,8 +79,8 @@ export class TagSpans {
   private andNext(text: string, end: number): number {
     for (;;) {
       let i = end
-      while (i < text.length && blank.has(text.charCodeAt(i))) i++
-      if (i === text.length || !this.tagStarts.has(text.charCodeAt(i))) return end
+      while (i < text.length && blank.has(codeAt(text, i))) i++
+      if (i === text.length || !this.tagStarts.has(codeAt(text, i))) return end
       const next = this.tagEnds.findBefore(text, i, i + nearTagEnd)
       if (next < 0) return end
       end = next + 1

@@ -35,6 +35,12 @@ export class Emitter {
   text(s: string): void {
     if (s.length === 0) return
     this.emitted += s.length
+    // text spelled as the slice's source goes on where the slice stops (a block the run read, released as text):
+    // the slice grows over it, the same characters either way, and no piece of its own is kept
+    if (this.src !== null && this.src.startsWith(s, this.to)) {
+      this.to += s.length
+      return
+    }
     this.settle()
     this.add(s)
   }

@@ -94,7 +94,7 @@ export function codeOpenAt(text: string, offset: number): Answer {
   const name = spells(text, offset, '<code')
   if (typeof name !== 'number') return name
   let h = candidateStart
-  for (let i = offset + 1; i < text.length; i++) {
+  for (let i = offset + 1, end = text.length; i < end; i++) {
     if (i - offset >= maxCodeTag) return null
     const c = codeAt(text, i)
     if (c === codes.lineFeed || c === codes.carriageReturn) return null
@@ -113,7 +113,7 @@ export function codeOpenAt(text: string, offset: number): Answer {
 export function codeCloseAt(text: string, offset: number): Answer {
   const name = spells(text, offset, '</code')
   if (typeof name !== 'number') return name
-  for (let i = name; i < text.length; i++) {
+  for (let i = name, end = text.length; i < end; i++) {
     if (i - offset >= maxCodeTag) return null
     const c = codeAt(text, i)
     if (c === codes.greaterThan) return i + 1

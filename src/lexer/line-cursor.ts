@@ -173,7 +173,7 @@ export function candidateOver(start: LineState, held: string, run: HeldRun | nul
 
 /** True while the candidate `h` stays open within the look-ahead after `chunk` (hold it too); false once the lexer must decide. */
 export function extendCandidate(h: HeldCandidate, chunk: string): boolean {
-  for (let i = 0; i < chunk.length; i++) {
+  for (let i = 0, end = chunk.length; i < end; i++) {
     if (h.read >= candidateLookahead) return false
     const c = codeAt(chunk, i)
     if (h.runLength >= 0) {

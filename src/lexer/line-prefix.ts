@@ -83,7 +83,7 @@ export function heldLinePrefix(text: string, offset: number, initial: LineState,
   if (offset > 0 ? !isLineEnding(codeAt(text, offset - 1)) : positionOf(initial) !== lineStates.start) return false
   if (quotes && listMarkerPrefix(text, offset)) return true
   let quoted = false
-  for (let i = offset; i < text.length; i++) {
+  for (let i = offset, end = text.length; i < end; i++) {
     const c = codeAt(text, i)
     if (c === codes.greaterThan && quotes) quoted = true
     else if (c !== codes.space) return false
@@ -196,7 +196,7 @@ function keepsQuotes(text: string, from: number, depth: number): boolean | null 
  */
 function keepsIndent(text: string, from: number, column: number): boolean | null {
   let cols = 0
-  for (let i = from; i < text.length; i++) {
+  for (let i = from, end = text.length; i < end; i++) {
     const c = codeAt(text, i)
     if (c === codes.space) cols++
     else if (c === codes.tab) cols += 4 - (cols % 4)

@@ -71,7 +71,7 @@ export class TailMatcher {
    */
   startsNothingAt(text: string, offset: number): boolean {
     let cur = this.init
-    for (let i = offset; i < text.length; i++) {
+    for (let i = offset, end = text.length; i < end; i++) {
       const st = this.on(cur, codeAt(text, i))
       if (st.accept !== 0) return false
       if (st.next === null) return true
@@ -88,7 +88,7 @@ export class TailMatcher {
    */
   isPrefix(text: string, offset: number): boolean {
     let cur = this.init
-    for (let i = offset; i < text.length; i++) {
+    for (let i = offset, end = text.length; i < end; i++) {
       const st = this.on(cur, codeAt(text, i))
       if (st.next === null) return i === text.length - 1 && st.accept !== 0
       cur = st.next
@@ -105,7 +105,7 @@ export class TailMatcher {
    */
   firstComplete(state: TailState, more: string): { d: number; end: number } | null {
     let cur = state
-    for (let i = 0; i < more.length; i++) {
+    for (let i = 0, n = more.length; i < n; i++) {
       const st = this.on(cur, codeAt(more, i))
       if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
@@ -127,7 +127,7 @@ export class TailMatcher {
    */
   openerAt(text: string): { d: number; end: number } | null {
     let cur = this.init
-    for (let i = 0; i < text.length; i++) {
+    for (let i = 0, n = text.length; i < n; i++) {
       const st = this.on(cur, codeAt(text, i))
       if (st.accept !== 0) return st.accept === 1 && st.accepted !== null && st.accepted.length === 1 && this.delims[st.accepted[0]!]!.needsBoundary ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
@@ -168,7 +168,7 @@ export class TailMatcher {
    */
   matchesAtEnd(text: string): boolean {
     let cur = this.init
-    for (let i = 0; i < text.length; i++) {
+    for (let i = 0, end = text.length; i < end; i++) {
       const st = this.on(cur, codeAt(text, i))
       if (st.accepted !== null) {
         for (const d of st.accepted) {
@@ -196,7 +196,7 @@ export class TailMatcher {
   step(state: TailState, more: string): TailState | 'died' | 'decide' {
     if (state.nameDone === true) return isNameChar(codeAt(more, 0)) ? 'died' : 'decide'
     let cur = state
-    for (let i = 0; i < more.length; i++) {
+    for (let i = 0, n = more.length; i < n; i++) {
       const st = this.on(cur, codeAt(more, i))
       // complete before the tail ends, or complete for good at its end: the lexer takes that match
       if (st.accept === 2 || (st.accept === 1 && i < more.length - 1)) return 'decide'

@@ -60,9 +60,11 @@ export class CharSet {
   /** Index of the first character of `text` in the set (from `from` on), or -1. */
   find(text: string, from = 0): number {
     // a few characters (token-sized chunks) cost less to test one by one than a regex call
-    if (text.length - from <= 32) {
+    // the length read once: over strings of many layouts that read is a generic lookup (see `codeAt`)
+    const end = text.length
+    if (end - from <= 32) {
       // the loop written here, not a call to `findBefore`: this runs once or twice per chunk, and the call showed
-      for (let i = from; i < text.length; i++) if (this.has(codeAt(text, i))) return i
+      for (let i = from; i < end; i++) if (this.has(codeAt(text, i))) return i
       return -1
     }
     const re = this.re

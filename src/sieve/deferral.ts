@@ -97,7 +97,7 @@ export class Deferral {
   /** Where the reader stands after `text` from `offset`, or `stop` if some character could end the block or break it. */
   private read(text: string, offset: number, from: Place, body: Place): Place | typeof stop {
     let at: Place = from
-    for (let i = offset; i < text.length; i++) {
+    for (let i = offset, end = text.length; i < end; i++) {
       const c = codeAt(text, i)
       switch (at) {
         case inTag:

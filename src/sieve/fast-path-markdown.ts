@@ -55,7 +55,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
     let tail: TailState | null = null
     let whole = false
     const stops = this.tables.inlineStops
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = 0, n = chunk.length; i < n; i++) {
       // jump to the next character that matters (a stop right here, as in `<<<<`, needs no search)
       const from = i
       if (!stops.has(codeAt(chunk, i))) {
@@ -78,7 +78,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
         lineAt = i
         if (c === codes.graveAccent && candidateLive(line)) return null
         let end = i + 1
-        while (end < chunk.length && codeAt(chunk, end) === c) end++
+        while (end < n && codeAt(chunk, end) === c) end++
         if (end === chunk.length) {
           // its length is not known yet: carried, as the lexer's runPart token carries it, and decided by the next chunk
           carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
@@ -173,12 +173,12 @@ export abstract class MarkdownFastPath extends FastPathBase {
     const s = this.d.s
     const h = s.hold
     if (s.mode !== modes.spanHold || h === null || h.givenUp || s.capture !== null) return null
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = 0, n = chunk.length; i < n; i++) {
       const c = codeAt(chunk, i)
       if (c === codes.lineFeed || c === codes.carriageReturn) return null
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       let end = i + 1
-      while (end < chunk.length && codeAt(chunk, end) === c) end++
+      while (end < n && codeAt(chunk, end) === c) end++
       // the text before the run joins the hold first: past the limit the lexer gives the hold up there
       if (h.length + i > this.d.opts.captureLimit) return null
       if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return null
@@ -243,12 +243,12 @@ export abstract class MarkdownFastPath extends FastPathBase {
   protected fenceRuns(chunk: string): number {
     const s = this.d.s
     const at = s.lineState
-    for (let i = 0; i < chunk.length; i++) {
+    for (let i = 0, n = chunk.length; i < n; i++) {
       const c = codeAt(chunk, i)
       if (c !== codes.graveAccent && c !== codes.tilde) continue
       const indent = s.md.fenceIndent > 0 ? rawIndent(chunk, i, at) : lineStartIndent(chunk, i, at)
       let end = i + 1
-      while (end < chunk.length && codeAt(chunk, end) === c) end++
+      while (end < n && codeAt(chunk, end) === c) end++
       if (indent >= 0 && end === chunk.length) this.heldCarry = { ch: c, len: end - i, indent, mode: modes.fence }
       else {
         // mid-line a run is content, even one the chunk cuts (a closer needs line start)

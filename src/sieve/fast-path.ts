@@ -245,13 +245,14 @@ export class FastPath extends MarkdownFastPath {
     // one pass, from the first special character up to the first one that decides: a turn pushed whole is read
     // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
     let first = special
-    for (; first < chunk.length; first++) {
+    const end = chunk.length
+    for (; first < end; first++) {
       const c = codeAt(chunk, first)
       if (plain !== null && plain.has(c)) return -1
       if (starts.has(c) && !matcher.startsNothingAt(chunk, first)) break
     }
     let tail: TailState | null = null
-    if (first < chunk.length) {
+    if (first < end) {
       // a delimiter completes inside the chunk (lexed over its span), or may have at its end (held)
       tail = matcher.start(chunk.slice(first))
       this.spanAt = tail === null

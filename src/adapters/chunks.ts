@@ -21,6 +21,16 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`
 }
 
+/**
+ * `v` as text for a key: what `String(v)` gives for a
+ * primitive, one spelling for any object. An object from upstream JSON may
+ * carry `toString` and `valueOf` as data (`{"toString": 0}`), and turning it
+ * into a string would throw a `TypeError`.
+ */
+export function keyText(v: unknown): string {
+  return (typeof v === 'object' && v !== null) || typeof v === 'function' ? '[object]' : String(v)
+}
+
 /** The error for upstream data of the wrong shape: `field` is the path of the bad field within the chunk (or response). */
 export function malformed(field: string, expected: string, got: unknown): ToolsieveError {
   return new ToolsieveError('invalid-chunk', `${field}: must be ${expected}, got ${describe(got)}`, field)

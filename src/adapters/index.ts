@@ -30,4 +30,4 @@ export {
   type TextAction,
 } from './actions.js'
 export { NativeConflictGate } from './conflict.js'
-export { index, isRecord, malformed, optionalArray, optionalRecord, optionalString, record } from './chunks.js'
+export { index, isRecord, keyText, malformed, optionalArray, optionalRecord, optionalString, record } from './chunks.js'

@@ -5,6 +5,7 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import {
   createActionSieve,
+  keyText,
   NativeConflictGate,
   optionalArray,
   optionalRecord,
@@ -115,7 +116,7 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
   for await (const event of events) {
     record(event, 'event')
     if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
-    const key = `${String(event.item_id)}:${String(event.content_index)}`
+    const key = `${keyText(event.item_id)}:${keyText(event.content_index)}`
     const part = parts.get(key)
     switch (event.type) {
       case 'response.output_item.added': {

@@ -20,9 +20,16 @@ const call = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜D
 const text = `<think>plan</think>\n\nLet me look.\n\n${call}\n\nDone.`
 const pieces = cut(text, 23)
 
+/**
+ * Objects that JSON can spell and that no code may turn into a string or a
+ * number: their `toString` and `valueOf` are data, so `String(v)`, a
+ * template, `+` or a comparison on them throws a TypeError.
+ */
+const hostile = [{ toString: 0 }, { toString: 0, valueOf: 0 }, [{ toString: 0 }], { valueOf: {}, toString: {} }]
+
 /** Values a broken server could put anywhere. */
 const garbage: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, undefined, '', 'x', 0, -1, 1.5, Number.NaN, true, false, [], {}, [null], [{}], { type: 'text_delta' }, { index: 'x' }),
+  fc.constantFrom(null, undefined, '', 'x', 0, -1, 1.5, Number.NaN, true, false, [], {}, [null], [{}], { type: 'text_delta' }, { index: 'x' }, ...hostile),
   fc.jsonValue({ maxDepth: 2 }),
 )
 
@@ -109,4 +116,29 @@ describe('garbage from upstream', () => {
       )
     })
   }
+})
+
+describe('objects that cannot become a string, in every field', () => {
+  for (const adapter of adapters) {
+    it(`should not support any error but invalid-chunk from ${adapter.name}, whatever field holds one`, async () => {
+      // every path of every item, in turn: a field the adapter turns into text or a number is found whichever it is
+      for (const [i, item] of adapter.items.entries()) {
+        for (const [p] of paths(item).entries()) {
+          for (const value of hostile) {
+            const items = mutate(adapter.items, [{ item: i, path: p, value }])
+            await onlyInvalidChunk(() => adapter.run(items), adapter.argument?.(items) ?? null)
+          }
+        }
+      }
+    })
+  }
+})
+
+describe('a message id that is not a string', () => {
+  it('should not support reading a message whose id is such an object: it passes as it came, its markup text', () => {
+    const id = { toString: 0 }
+    const item = { ...response.output[0]!, id, content: [{ type: 'output_text', text: 'one', annotations: [] }, { type: 'output_text', text: `two ${call}`, annotations: [] }] }
+    const out = sieveResponse({ ...response, output: [item] } as never) as { output: unknown[] }
+    expect(out.output).toEqual([item])
+  })
 })

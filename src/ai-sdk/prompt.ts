@@ -6,6 +6,7 @@
  * encoder writes them (`<tool_result>…</tool_result>` in the user turn, in
  * the order of the calls).
  */
+import { keyText } from '../adapters/index.js'
 import { formatToolCalls } from '../format/format.js'
 import { buildToolPrompt } from '../prompt/tool-prompt.js'
 import { isPlainObject } from '../values/own.js'
@@ -44,15 +45,31 @@ function callOf(part: Part): { name: string; input?: Record<string, unknown>; ar
   return { name, input: {} }
 }
 
+/**
+ * A value that should be text, as text: a string as it is, another
+ * primitive as `String` writes it, an object as its JSON. An object may
+ * carry `toString` and `valueOf` as data (`{"toString": 0}` from stored or
+ * sent JSON): turning it into a string would throw a `TypeError`.
+ */
+function asText(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return String(v)
+  try {
+    return JSON.stringify(v) ?? ''
+  } catch {
+    // a cycle, a bigint: JSON cannot write it either
+    return keyText(v)
+  }
+}
+
 /** A tool result's output as text: the value of text outputs, JSON of the others, the parts' text of `content`. */
 export function outputText(output: unknown): string {
   if (!isPlainObject(output)) return typeof output === 'string' ? output : (JSON.stringify(output) ?? '')
   const value = output.value
   switch (output.type) {
     case 'text':
-      return String(value)
+      return asText(value)
     case 'error-text':
-      return `Error: ${String(value)}`
+      return `Error: ${asText(value)}`
     case 'json':
       return JSON.stringify(value) ?? 'null'
     case 'error-json':
@@ -60,7 +77,7 @@ export function outputText(output: unknown): string {
     case 'execution-denied':
       return `The tool call was denied${typeof output.reason === 'string' ? `: ${output.reason}` : '.'}`
     case 'content':
-      return Array.isArray(value) ? value.map((p: Part) => (p.type === 'text' ? String(p.text) : `[${p.type}${typeof p.mediaType === 'string' ? ` ${p.mediaType}` : ''}]`)).join('\n') : ''
+      return Array.isArray(value) ? value.map((p: Part) => (p.type === 'text' ? asText(p.text) : `[${asText(p.type)}${typeof p.mediaType === 'string' ? ` ${p.mediaType}` : ''}]`)).join('\n') : ''
     default:
       return JSON.stringify(output) ?? ''
   }
@@ -74,9 +91,10 @@ function assistantContent(parts: ReadonlyArray<Part>, dialect: string): Part[] {
   let calls: Part[] = []
   const addText = (text: string) => {
     const last = out[out.length - 1]
-    // DeepSeek's encoder puts a block after the content and a blank line
-    if (last !== undefined && last.type === 'text' && last.providerOptions === undefined) out[out.length - 1] = { ...last, text: `${last.text ?? ''}\n\n${text}` }
-    else out.push({ type: 'text', text })
+    // DeepSeek's encoder puts a block after the content and a blank line; a part whose text is not text stays as it came
+    if (last !== undefined && last.type === 'text' && last.providerOptions === undefined && (typeof last.text === 'string' || last.text === undefined || last.text === null)) {
+      out[out.length - 1] = { ...last, text: `${last.text ?? ''}\n\n${text}` }
+    } else out.push({ type: 'text', text })
   }
   const flush = () => {
     if (calls.length > 0) addText(formatToolCalls(calls.map(callOf), dialect === 'dsml' || dialect === 'xml' ? { spelling: dialect } : { dialect }))

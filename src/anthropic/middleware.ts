@@ -9,6 +9,7 @@
  */
 import type { Middleware } from '@anthropic-ai/sdk'
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages'
+import { keyText } from '../adapters/index.js'
 import { sieveMessage } from './message.js'
 import { anthropicSettings, type AnthropicSieveOptions } from './options.js'
 import type { MessagesStreamEvent } from './writer.js'
@@ -37,7 +38,11 @@ function headersOf(response: Response): Headers {
   return headers
 }
 
-/** An SSE body of these events, read as the client reads it (a `cancel` closes the events, and with them the upstream copy). */
+/**
+ * An SSE body of these events, read as the client reads it (a `cancel` closes the events, and with them the upstream copy).
+ * Each is named after its `type`: an event of a type the adapter does not read passes as it came, and its `type`
+ * may be any JSON (`{"toString": 0}` cannot become a string), so the name is its {@link keyText}.
+ */
 function sse(events: AsyncIterableIterator<MessagesStreamEvent>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   return new ReadableStream<Uint8Array>({
@@ -45,7 +50,7 @@ function sse(events: AsyncIterableIterator<MessagesStreamEvent>): ReadableStream
       // a ToolsieveError (native-conflict, call-aborted) errors the body: the client's stream fails with it
       const next = await events.next()
       if (next.done) controller.close()
-      else controller.enqueue(encoder.encode(`event: ${next.value.type}\ndata: ${JSON.stringify(next.value)}\n\n`))
+      else controller.enqueue(encoder.encode(`event: ${keyText(next.value.type)}\ndata: ${JSON.stringify(next.value)}\n\n`))
     },
     async cancel() {
       await events.return?.()

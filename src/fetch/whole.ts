@@ -6,6 +6,7 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { Response as ResponsesObject } from 'openai/resources/responses/responses'
+import { keyText } from '../adapters/index.js'
 import { sieveChatCompletion } from '../openai/chat-completion.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { sieveResponse } from '../openai/response.js'
@@ -47,16 +48,20 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out
 }
 
-/** Counts the calls in a repaired answer that were not in upstream's. */
+/**
+ * Counts the calls in a repaired answer that were not in upstream's. A
+ * native call's id is upstream's and may be any JSON (`{"toString": 0}`
+ * cannot become a string): ids are compared as {@link keyText}s.
+ */
 function rescuedCalls(kind: RouteKind, before: unknown, after: unknown): number {
   const ids = (answer: unknown): string[] => {
     if (kind === 'chat') {
       const choices = (answer as { choices?: unknown }).choices
       if (!Array.isArray(choices)) return []
-      return choices.flatMap((c: { message?: { tool_calls?: unknown } } | null) => (Array.isArray(c?.message?.tool_calls) ? (c.message.tool_calls as { id?: unknown }[]).map((t) => String(t?.id)) : []))
+      return choices.flatMap((c: { message?: { tool_calls?: unknown } } | null) => (Array.isArray(c?.message?.tool_calls) ? (c.message.tool_calls as { id?: unknown }[]).map((t) => keyText(t?.id)) : []))
     }
     const output = (answer as { output?: unknown }).output
-    return Array.isArray(output) ? output.filter((i: { type?: unknown } | null) => i?.type === 'function_call').map((i: { id?: unknown }) => String(i.id)) : []
+    return Array.isArray(output) ? output.filter((i: { type?: unknown } | null) => i?.type === 'function_call').map((i: { id?: unknown }) => keyText(i.id)) : []
   }
   const natives = new Set(ids(before))
   return ids(after).filter((id) => !natives.has(id)).length

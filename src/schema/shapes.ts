@@ -94,6 +94,17 @@ function attempt(f: () => unknown, where: string, field: string, what: string): 
   try {
     return f()
   } catch (e) {
-    throw invalid(`${where}: ${what}: ${(e as Error)?.message ?? String(e)}`, field)
+    throw invalid(`${where}: ${what}: ${thrownText(e)}`, field)
   }
+}
+
+/**
+ * What a thrown value says: its `message`, else the value. Code may throw
+ * what is not an Error, and an object with no prototype or with `toString`
+ * and `valueOf` as data (`{"toString": 0}`) cannot become a string: an
+ * object is named by its tag (`[object Object]`), as `String` names one.
+ */
+function thrownText(e: unknown): string {
+  const said = (e as { message?: unknown } | null | undefined)?.message ?? e
+  return typeof said === 'object' && said !== null ? Object.prototype.toString.call(said) : String(said)
 }

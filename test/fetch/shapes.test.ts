@@ -32,6 +32,12 @@ describe('sieveFetch, chunks of a shape the sieve does not read', () => {
     ['content as an array of parts', '{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"hi"}]}}]}'],
     ['tool_calls holding null', '{"choices":[{"index":0,"delta":{"tool_calls":[null]}}]}'],
     ['a choice index that is not an integer', '{"choices":[{"index":"0","delta":{"content":"x"}}]}'],
+    ['a finish reason that is not text', '{"choices":[{"index":0,"delta":{},"finish_reason":7}]}'],
+    ['a finish reason that cannot become a string', '{"choices":[{"index":0,"delta":{},"finish_reason":{"toString":0}}]}'],
+    ['a streamed tool call without its index', '{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'],
+    ['a streamed tool call whose index is not an integer', '{"choices":[{"index":0,"delta":{"tool_calls":[{"index":"0"}]}}]}'],
+    ['a legacy function call whose name is not text', '{"choices":[{"index":0,"delta":{"function_call":{"name":7}}}]}'],
+    ['a legacy function call whose arguments are not text', '{"choices":[{"index":0,"delta":{"function_call":{"arguments":{}}}}]}'],
   ] as const) {
     it(`should support ${name}: passed where it stood, the call around it rescued`, async () => {
       const reports: RepairReport[] = []

@@ -41,7 +41,8 @@ function headersOf(response: Response): Headers {
 /**
  * An SSE body of these events, read as the client reads it (a `cancel` closes the events, and with them the upstream copy).
  * Each is named after its `type`: an event of a type the adapter does not read passes as it came, and its `type`
- * may be any JSON (`{"toString": 0}` cannot become a string), so the name is its {@link keyText}.
+ * may be any JSON (`{"toString": 0}` cannot become a string; a line break would start frames of its own), so the
+ * name is its {@link keyText}, on one line.
  */
 function sse(events: AsyncIterableIterator<MessagesStreamEvent>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
@@ -50,7 +51,7 @@ function sse(events: AsyncIterableIterator<MessagesStreamEvent>): ReadableStream
       // a ToolsieveError (native-conflict, call-aborted) errors the body: the client's stream fails with it
       const next = await events.next()
       if (next.done) controller.close()
-      else controller.enqueue(encoder.encode(`event: ${keyText(next.value.type)}\ndata: ${JSON.stringify(next.value)}\n\n`))
+      else controller.enqueue(encoder.encode(`event: ${keyText(next.value.type).replace(/[\r\n]/g, ' ')}\ndata: ${JSON.stringify(next.value)}\n\n`))
     },
     async cancel() {
       await events.return?.()

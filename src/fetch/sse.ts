@@ -132,9 +132,17 @@ export class SseDecoder {
 
 /** One event on the wire: its `event:`, `id:`, `retry:` lines when it has them, one `data:` line per line of its data, a blank line. */
 export function sseFrame(data: string, event?: string, id?: string, retry?: string): string {
-  const head = (event === undefined ? '' : `event: ${event}\n`) + (id === undefined ? '' : `id: ${id}\n`) + (retry === undefined ? '' : `retry: ${retry}\n`)
+  const head = (event === undefined ? '' : `event: ${oneLine(event)}\n`) + (id === undefined ? '' : `id: ${oneLine(id)}\n`) + (retry === undefined ? '' : `retry: ${oneLine(retry)}\n`)
   return `${head}data: ${data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n\n`
 }
+
+/**
+ * A field's value as one line. A value read from the stream is one already;
+ * an event named after its data's `type` (the Responses stream) is whatever
+ * JSON string upstream sent, and a line break in it would end the field and
+ * start frames of its own.
+ */
+export const oneLine = (v: string): string => v.replace(/[\r\n]/g, ' ')
 
 /** An event as it came, written again. */
 export function eventFrame(event: SseEvent): string {

@@ -36,3 +36,19 @@ describe('sieveMiddleware, an event whose type cannot become a string', () => {
     })
   }
 })
+
+describe('sieveMiddleware, an event whose type holds a line break', () => {
+  it('should not support a line break in a type starting frames of its own: the client gets the event as it came, and nothing injected', async () => {
+    const events = upstream([[`Reading.\n\n${dsml('read_file', { path: 'a.ts' })}`]])
+    const odd = { type: 'x\n\nevent: message_stop\ndata: {"type":"message_stop"}', detail: 1 }
+    const named = events.map((e: MessagesStreamEvent) => ({ name: e.type, data: e as unknown }))
+    named.splice(3, 0, { name: 'content_block_delta', data: odd })
+    const stream = await client(named).messages.create({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'Read a.ts' }], tools, stream: true })
+    const got: Array<{ type?: unknown }> = []
+    for await (const event of stream) got.push(event as { type?: unknown })
+    expect(got).toContainEqual(odd)
+    // the only message_stop is upstream's own, at the end
+    expect(got.filter((e) => e.type === 'message_stop').length).toBe(1)
+    expect(got.at(-1)).toMatchObject({ type: 'message_stop' })
+  })
+})

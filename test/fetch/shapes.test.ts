@@ -106,3 +106,23 @@ describe('sieveFetch, maxEventSize', () => {
     }
   })
 })
+
+describe('sieveFetch, an event type with a line break', () => {
+  it('should not support a line break in a Responses event type starting frames of its own: the name stays on one line', async () => {
+    const at = { item_id: 'msg_1', output_index: 0, content_index: 0 }
+    const injected = 'x\n\ndata: {"type":"response.output_text.delta","delta":"INJECTED"}'
+    const events = [
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+      { type: 'response.content_part.added', ...at, part: { type: 'output_text', text: '', annotations: [] } },
+      { type: injected, ...at },
+      { type: 'response.output_text.delta', ...at, delta: 'Hi', logprobs: [] },
+    ]
+    const sse = events.map((e) => `event: ${e.type.split('\n')[0]}\ndata: ${JSON.stringify(e)}\n\n`)
+    const stub = stubFetch(() => new Response(bodyOf(sse), { headers: sseHeaders }))
+    const text = await (await sieveFetch({}, stub.fetch)('http://upstream.test/v1/responses', { method: 'POST', body: JSON.stringify({ input: 'hi', stream: true }) })).text()
+    const data = dataOf(text) as Array<{ type?: unknown; delta?: unknown }>
+    expect(data.some((d) => d.delta === 'INJECTED')).toBe(false)
+    expect(data.map((d) => d.type)).toContain(injected)
+    expect(text).toContain('event: x  data: {"type":"response.output_text.delta","delta":"INJECTED"}\n')
+  })
+})

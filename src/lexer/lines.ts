@@ -404,17 +404,30 @@ function indexOr(text: string, ch: string, from: number): number {
 /**
  * The line state after `text[from, to)`, given the state at `from`; with
  * `findCode`, {@link CODE_STARTS} if indented code starts in it. For the
- * pieces a chunk brings (a few characters): one loop with a cheap test per
- * character. The lexer's cursor reads its longer texts with {@link scan}.
+ * pieces the fast path reads: a few characters in one loop with a cheap test
+ * per character, a long quiet stretch by searches within the piece. The
+ * lexer's cursor reads its texts with {@link scan}.
  */
 function advance(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
   let i = from
+  // where the next `<`, line feed and CR stand from `i` on (`to`: none before it), each searched for again only
+  // once `i` passes it: a long stretch costs a search per line, not a step per character
+  let nextLt = -1
+  let nextLf = -1
+  let nextCr = -1
   for (;;) {
     if (quiet(ls)) {
-      while (i < to) {
-        const c = codeAt(text, i)
-        if (c === lf || c === lt || c === cr) break
-        i++
+      if (to - i > 64) {
+        if (nextLt < i) nextLt = firstIn(text, '<', i, to)
+        if (nextLf < i) nextLf = firstIn(text, '\n', i, to)
+        if (nextCr < i) nextCr = firstIn(text, '\r', i, to)
+        i = Math.min(nextLt, nextLf, nextCr)
+      } else {
+        while (i < to) {
+          const c = codeAt(text, i)
+          if (c === lf || c === lt || c === cr) break
+          i++
+        }
       }
     }
     if (i >= to) return ls
@@ -424,6 +437,17 @@ function advance(ls: LineState, text: string, from: number, to: number, findCode
     ls = after
     i++
   }
+}
+
+/**
+ * Where `ch` first stands in `text[from, to)`, or `to`: the engine's search
+ * in that piece alone. A prose stretch of a chunk read whole is thousands of
+ * characters, read a piece at a time: a search over the text from `from`
+ * could run on to its end at every piece.
+ */
+function firstIn(text: string, ch: string, from: number, to: number): number {
+  const k = text.substring(from, to).indexOf(ch)
+  return k < 0 ? to : from + k
 }
 
 /** The line state after `text[from, to)`, given the state at `from`. */

@@ -14,27 +14,17 @@ const objects = (v: unknown): boolean => absent(v) || (Array.isArray(v) && v.eve
 /** A choice's index: absent (read as 0) or an integer, 0 or more. */
 const index = (v: unknown): boolean => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0)
 
-/** Streamed tool calls: absent, or objects each with its index (the adapter maps it to its own). */
-const deltaCalls = (v: unknown): boolean => absent(v) || (Array.isArray(v) && v.every((c) => isObject(c) && c.index !== undefined && index(c.index)))
-
-/**
- * A message (whole) or a delta (streamed): text content, tool calls as
- * objects, a legacy call as an object; streamed, each call with its index,
- * and the legacy call's name and arguments text (they are copied into a
- * tool call).
- */
-function message(m: unknown, field: 'message' | 'delta'): boolean {
+/** A message (whole) or a delta (streamed): text content, tool calls as objects, a legacy call as an object. */
+function message(m: unknown): boolean {
   if (absent(m)) return true
   if (!isObject(m)) return false
-  if (field === 'message') return text(m.content) && objects(m.tool_calls) && (absent(m.function_call) || isObject(m.function_call))
-  const legacy = m.function_call
-  return text(m.content) && deltaCalls(m.tool_calls) && (absent(legacy) || (isObject(legacy) && text(legacy.name) && text(legacy.arguments)))
+  return text(m.content) && objects(m.tool_calls) && (absent(m.function_call) || isObject(m.function_call))
 }
 
-/** A choices list: absent, or objects whose message (or delta) the repair reads; streamed, a finish reason that is text. */
+/** A choices list: absent, or objects whose message (or delta) the repair reads. */
 function choices(list: unknown, field: 'message' | 'delta'): boolean {
   if (absent(list)) return true
-  return Array.isArray(list) && list.every((c) => isObject(c) && index(c.index) && message(c[field], field) && (field === 'message' || text(c.finish_reason)))
+  return Array.isArray(list) && list.every((c) => isObject(c) && index(c.index) && message(c[field]))
 }
 
 /** A chat completion chunk the repair can read. */

@@ -32,12 +32,6 @@ describe('sieveFetch, chunks of a shape the sieve does not read', () => {
     ['content as an array of parts', '{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"hi"}]}}]}'],
     ['tool_calls holding null', '{"choices":[{"index":0,"delta":{"tool_calls":[null]}}]}'],
     ['a choice index that is not an integer', '{"choices":[{"index":"0","delta":{"content":"x"}}]}'],
-    ['a finish reason that is not text', '{"choices":[{"index":0,"delta":{},"finish_reason":7}]}'],
-    ['a finish reason that cannot become a string', '{"choices":[{"index":0,"delta":{},"finish_reason":{"toString":0}}]}'],
-    ['a streamed tool call without its index', '{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"c","function":{"name":"f"}}]}}]}'],
-    ['a streamed tool call whose index is not an integer', '{"choices":[{"index":0,"delta":{"tool_calls":[{"index":"0"}]}}]}'],
-    ['a legacy function call whose name is not text', '{"choices":[{"index":0,"delta":{"function_call":{"name":7}}}]}'],
-    ['a legacy function call whose arguments are not text', '{"choices":[{"index":0,"delta":{"function_call":{"arguments":{}}}}]}'],
   ] as const) {
     it(`should support ${name}: passed where it stood, the call around it rescued`, async () => {
       const reports: RepairReport[] = []
@@ -47,6 +41,31 @@ describe('sieveFetch, chunks of a shape the sieve does not read', () => {
       expect(accumulate(chunksOf(frames.filter((_, i) => i !== 1).join('')))).toMatchObject({ content: 'Reading.', calls: [{ name: 'read_file', arguments: '{"path":"a.ts"}' }], finish: 'tool_calls' })
       expect(frames.at(-1)).toBe('data: [DONE]\n\n')
       expect(reports).toEqual([{ route: 'chat', mode: 'stream', rescued: 1, note: '1 chunk passed as it came (not a shape the repair reads)' }])
+    })
+  }
+
+  // a native call goes through the adapter, whatever its shape: passed unread, it would reach the client beside the
+  // rescued one (the conflict gate never saw it), and held text would come out after it
+  for (const [name, delta, finish] of [
+    ['a streamed tool call without its index', { tool_calls: [{ id: 'n1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] }, null],
+    ['a streamed tool call whose index is not an integer', { tool_calls: [{ index: '0', id: 'n1', function: { name: 'read_file' } }] }, null],
+    ['a legacy function call whose name is not text', { function_call: { name: 7 } }, null],
+    ['a legacy function call whose arguments are not text', { function_call: { name: 'read_file', arguments: {} } }, null],
+    ['a finish reason that is not text, on text that finishes a held tag', { content: 'ls_calls>' }, 7],
+  ] as const) {
+    it(`should not support ${name} after a rescued call or beside held text: the answer ends with invalid-chunk, in order`, async () => {
+      for (const before of [dsml('a.ts'), 'hello <｜DSML｜too']) {
+        const bad = { ...chatChunk(delta as Record<string, unknown>), choices: [{ index: 0, delta, finish_reason: finish }] }
+        const text = await through([frame(chatChunk({ content: before })), frame(bad), frame(chatChunk({ content: ' world' })), 'data: [DONE]\n\n'])
+        const frames = framesOf(text)
+        expect(text).not.toContain('"n1"')
+        expect(text).not.toContain(' world')
+        expect(dataOf(frames.at(-1)!)).toMatchObject([{ error: { type: 'toolsieve_error', code: 'invalid-chunk' } }])
+        const got = accumulate(chunksOf(text))
+        expect(got.calls.length).toBeLessThanOrEqual(1)
+        if (before === dsml('a.ts')) expect(got.calls).toMatchObject([{ name: 'read_file', arguments: '{"path":"a.ts"}' }])
+        else expect(got.content.startsWith('hello')).toBe(true)
+      }
     })
   }
 

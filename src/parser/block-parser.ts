@@ -43,6 +43,8 @@ export interface ParsedInvoke {
    * JSON body): strict mode refuses to turn such a body into a silent `{}`.
    */
   hasContent: boolean
+  /** The invoke's opening tag's first token. */
+  open: IToken
   /** The invoke's closing tag: where this call's raw markup ends. */
   close: IToken
 }
@@ -111,7 +113,7 @@ export class BlockParser extends EmbeddedActionsParser {
   })
 
   private invoke = this.RULE('invoke', (): ParsedInvoke => {
-    this.CONSUME(cat.InvokeOpen)
+    const open = this.CONSUME(cat.InvokeOpen)
     const attrs = this.SUBRULE(this.tagRest)
     const inv = (this.inv = { params: [], json: null, hasContent: false })
     this.MANY(() => this.OR((this.invokeAlts ??= [
@@ -128,7 +130,7 @@ export class BlockParser extends EmbeddedActionsParser {
       },
     ])))
     const close = this.CONSUME(cat.InvokeClose)
-    return { attrs, params: inv.params, json: inv.json, hasContent: inv.hasContent, close }
+    return { attrs, params: inv.params, json: inv.json, hasContent: inv.hasContent, open, close }
   })
 
   private param = this.RULE('param', (): ParsedParam => {
@@ -273,10 +275,25 @@ export class BlockParser extends EmbeddedActionsParser {
     return t.attrs
   })
 
+  /** A parameter's opening tag on its own, through its end: what `streamArguments` reads as the tag ends. */
+  private paramHead = this.RULE('paramHead', (): Attributes => {
+    this.CONSUME(cat.ParamOpen)
+    return this.SUBRULE(this.tagRest)
+  })
+
   /** Parse one block's tokens; `null` when they do not form a block. */
   parseBlock(tokens: IToken[]): ParsedBlock | null {
     this.input = tokens
     const result = this.block()
+    const ok = this.errors.length === 0
+    this.input = []
+    return ok ? result : null
+  }
+
+  /** Parse a parameter's opening tag (all of `tokens`); `null` when they are not one. */
+  parseParamHead(tokens: IToken[]): Attributes | null {
+    this.input = tokens
+    const result = this.paramHead()
     const ok = this.errors.length === 0
     this.input = []
     return ok ? result : null
@@ -294,11 +311,20 @@ export class BlockParser extends EmbeddedActionsParser {
 /** Each compiled lexer's block parser. */
 const parsers = new WeakMap<CompiledLexer, BlockParser>()
 
-export function parseBlock(lexer: CompiledLexer, tokens: IToken[]): ParsedBlock | null {
+function parserOf(lexer: CompiledLexer): BlockParser {
   let parser = parsers.get(lexer)
   if (parser === undefined) {
     parser = new BlockParser()
     parsers.set(lexer, parser)
   }
-  return parser.parseBlock(tokens)
+  return parser
+}
+
+export function parseBlock(lexer: CompiledLexer, tokens: IToken[]): ParsedBlock | null {
+  return parserOf(lexer).parseBlock(tokens)
+}
+
+/** A parameter's opening tag of `lexer`'s tokens, as the block parser reads it in a block: its attributes, or null. */
+export function parseParamHead(lexer: CompiledLexer, tokens: IToken[]): Attributes | null {
+  return parserOf(lexer).parseParamHead(tokens)
 }

@@ -18,14 +18,14 @@
 import type { IToken } from 'chevrotain'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { parseBlock } from '../parser/block-parser.js'
+import { parseBlock, parseParamHead, type Attributes } from '../parser/block-parser.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
 import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js'
-import { decodeInvoke, type DecodedInvoke } from '../values/decode.js'
+import { decodeInvoke, paramKey, type DecodedInvoke } from '../values/decode.js'
 import type { Node } from '../values/node.js'
 import { writeJson } from '../values/json-write.js'
-import { callInput } from './calls.js'
+import { callInput, type KnownCalls, type SettledInvoke } from './calls.js'
 import type { Emitter } from './emitter.js'
 import { callId } from './ids.js'
 import type { Capture, DriverOptions, DriverState } from './state.js'
@@ -82,6 +82,12 @@ export function initialCallStream(): CallStreamState {
 /** A call that has nothing more to send: stalled (nothing is added to it any more), its rest sent, started unless it never may. */
 const done = (c: StreamedCall): boolean => c.stalled && c.pending === '' && (c.id !== null || c.name === null)
 
+/** Whether a parameter's tag marks its value as the exact text between the tags (`string="true"`). */
+function exact(attrs: Attributes, stringAttr: string): boolean {
+  const flag = attrs.get(stringAttr.toLowerCase())
+  return flag !== undefined && flag.trim().toLowerCase() === 'true'
+}
+
 /** JSON string content of `s` (no quotes): pieces written one after another are the string written whole. */
 const escaped = (s: string): string => JSON.stringify(s).slice(1, -1)
 
@@ -98,7 +104,14 @@ export class CallStream {
    */
   private sendFrom = 0
   private sendState: CallStreamState | null = null
-  private readonly paramClose: IToken
+  /**
+   * The current capture's closed invokes as they were decoded, by their
+   * opener's stream offset, for the block's reading (`known`); the open
+   * invoke's opener's offset, or -1. Beside the state, not in it: a block
+   * resumed from a checkpoint decodes the invokes read before it again.
+   */
+  private readonly settled = new Map<number, SettledInvoke>()
+  private openAt = -1
 
   /** `host.s.calls` is where the stream stands: the driver state, so that a checkpoint carries it. */
   constructor(
@@ -110,7 +123,6 @@ export class CallStream {
     host.s.calls ??= initialCallStream()
     const type = (name: string) => lexer.typeByName.get(name)!
     this.close = [tokenOf(type('InvokeClose'), '', NaN), tokenOf(type('WrapperClose'), '', NaN)]
-    this.paramClose = tokenOf(type('ParamClose'), '', NaN)
   }
 
   private get st(): CallStreamState {
@@ -195,9 +207,14 @@ export class CallStream {
     st.at = at
   }
 
-  /** The ids the started calls have, by invoke: `buildCalls` gives them to the calls. */
-  ids(): Array<{ id: string; problem: string | null } | undefined> {
-    return this.st.calls.map((c) => (c.id === null ? undefined : { id: c.id, problem: c.idProblem }))
+  /**
+   * The block at `start` ends as `tokens`: read to their end, what the
+   * stream knows of its calls for `buildCalls` — the ids the started calls
+   * have, and the invokes decoded already.
+   */
+  known(start: number, tokens: readonly IToken[]): KnownCalls {
+    this.catchUp(start, tokens)
+    return { ids: this.st.calls.map((c) => (c.id === null ? undefined : { id: c.id, problem: c.idProblem })), settled: this.settled }
   }
 
   /**
@@ -217,6 +234,8 @@ export class CallStream {
   }
 
   private reset(capture: number): void {
+    this.settled.clear()
+    this.openAt = -1
     const next = this.st.next
     this.st = { ...initialCallStream(), next, capture, at: capture, callStart: capture, quoted: this.opts.quoted === null ? null : [] }
   }
@@ -228,6 +247,7 @@ export class CallStream {
     if (category === 'InvokeOpen') {
       st.invokeAt = i
       st.invokeBody = -1
+      this.openAt = st.at
     } else if (category === 'ParamOpen') {
       st.paramAt = i
       st.paramBody = -1
@@ -285,13 +305,14 @@ export class CallStream {
     st.paramBody = i + 1
     const c = this.current()
     if (c === null || c.stalled || st.invokeBody < 0) return
-    const read = this.decode([...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(st.paramAt, i + 1), this.paramClose])
-    const param = read?.param(this.opts.values.stringAttr)
-    if (param == null) return void (c.stalled = true)
+    // the tag alone: the invoke's was read when it ended (a call named so far, or refused and never started)
+    const attrs = parseParamHead(this.lexer, tokens.slice(st.paramAt, i + 1))
+    const key = attrs === null ? '' : paramKey(attrs, this.opts.values)
+    if (key === '') return void (c.stalled = true)
     // the value is the exact text between the tags (rule 1), unless the schema makes it something else
-    if (!param.exact || !this.keepsString(c.name ?? '', param.key)) return
-    if (!this.addKey(c, param.key)) return void (c.stalled = true)
-    c.pending += (c.keys.length > 1 ? ',' : '') + JSON.stringify(param.key) + ':"'
+    if (!exact(attrs!, this.opts.values.stringAttr) || !this.keepsString(c.name ?? '', key)) return
+    if (!this.addKey(c, key)) return void (c.stalled = true)
+    c.pending += (c.keys.length > 1 ? ',' : '') + JSON.stringify(key) + ':"'
     st.live = true
     st.high = ''
   }
@@ -331,6 +352,8 @@ export class CallStream {
     if (d === undefined || !d.ok) return void (c.stalled = true)
     const tool = this.opts.tools?.get(d.name)
     const { input, written } = callInput(d, tool?.schema ?? null)
+    if (this.openAt >= 0) this.settled.set(this.openAt, { end: st.at + tokens[i]!.image.length, decoded: d, input, written })
+    this.openAt = -1
     // not a quoted call after all: it no longer holds the block (one that is holds it to the end: the block is text)
     if (st.quoted !== null && this.opts.quoted?.matches(d.name, input) !== true) {
       const k = st.calls.length - 1
@@ -394,8 +417,7 @@ export class CallStream {
       param: (stringAttr) => {
         if (!decoded.ok || decoded.params === null || decoded.params.length !== 1 || inv.params.length !== 1) return null
         const [key, node] = decoded.params[0]!
-        const flag = inv.params[0]!.attrs.get(stringAttr.toLowerCase())
-        return { key, node, exact: flag !== undefined && flag.trim().toLowerCase() === 'true' }
+        return { key, node, exact: exact(inv.params[0]!.attrs, stringAttr) }
       },
     }
   }

@@ -82,13 +82,30 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
   return { input, written: writeJson(input, { settle: true, order }) }
 }
 
-/**
- * `tokens` are `lexer`'s, `text` their images joined; `start` is the stream offset of the first token.
- * `ids[i]`, when given, is the id call `i` already has (it was streamed from
- * its start).
- */
-export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, ids?: ReadonlyArray<CallId | undefined>): BlockOutcome {
-  const read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts)
+/** An invoke the call stream (`streamArguments`) decoded when it closed, by {@link callInput} as a block's calls are. */
+export interface SettledInvoke {
+  /** The stream offset just past its closer: the block's invoke that begins where it did is this one only if it ends here too. */
+  end: number
+  decoded: Extract<DecodedInvoke, { ok: true }>
+  input: Record<string, unknown>
+  written: Written
+}
+
+/** What the call stream knows of a block's calls already. */
+export interface KnownCalls {
+  /** `ids[i]`: the id call `i` has had since it was streamed from its start. */
+  ids: ReadonlyArray<CallId | undefined>
+  /**
+   * The invokes decoded already, by the stream offset of their opener (the
+   * lexer's tokens are shared, so not by token): a block of one large invoke
+   * is not decoded twice.
+   */
+  settled: ReadonlyMap<number, SettledInvoke>
+}
+
+/** `tokens` are `lexer`'s, `text` their images joined; `start` is the stream offset of the first token. */
+export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known?: KnownCalls): BlockOutcome {
+  const read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts, known)
   if (!read.ok) return read
   const { decoded, spans } = read
   const calls: ToolCallEvent[] = []
@@ -99,7 +116,7 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
     const found: CallProblem[] = d.problems.length === 0 ? [] : d.problems.slice()
     const tool = opts.tools === null ? null : opts.tools.get(d.name)
     if (tool === undefined) found.push({ code: 'unknown-tool', message: `the tool "${d.name}" is not among the declared tools` })
-    const { input, written } = callInput(d, tool?.schema ?? null)
+    const { input, written } = read.settled?.[i] ?? callInput(d, tool?.schema ?? null)
     const failure = tool?.validate ? checkArguments(d.name, tool.validate, input, written.depth) : null
     if (failure !== null) found.push(failure)
     const call: ToolCallEvent = { type: 'tool-call', id: '', name: d.name, input, arguments: written.json, raw: spans.raws[i]!, span }
@@ -115,27 +132,35 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!
     // a call streamed since its start has had its id from then on
-    const { id, problem } = ids?.[i] ?? callId(opts.newId)
+    const { id, problem } = known?.ids[i] ?? callId(opts.newId)
     call.id = id
     if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
   }
   return { ok: true, calls }
 }
 
-type Read = { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] } } | { ok: false; reason: string }
+type Read =
+  | { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] }; settled?: Array<SettledInvoke | undefined> }
+  | { ok: false; reason: string }
 
-/** A block of tags: parsed by the block grammar, its invokes decoded, its raw text cut at their closers. */
-function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions): Read {
+/** A block of tags: parsed by the block grammar, its invokes decoded (or taken as the call stream decoded them), its raw text cut at their closers. */
+function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known: KnownCalls | undefined): Read {
   const parsed = parseBlock(lexer, tokens)
   if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
   const decoded = []
-  for (const inv of parsed.invokes) {
-    const d = decodeInvoke(inv, opts.values)
+  const settled: Array<SettledInvoke | undefined> = []
+  const bounds = known === undefined || known.settled.size === 0 ? null : invokeBounds(tokens, start, parsed.invokes)
+  for (let k = 0; k < parsed.invokes.length; k++) {
+    const inv = parsed.invokes[k]!
+    const was = bounds === null ? undefined : known!.settled.get(bounds[2 * k]!)
+    const s = was !== undefined && was.end === bounds![2 * k + 1] ? was : undefined
+    const d = s?.decoded ?? decodeInvoke(inv, opts.values)
     if (!d.ok) return { ok: false, reason: d.problem }
     if (opts.strict && silentEmpty(inv)) return { ok: false, reason: 'an invoke body with content gave no arguments (strict mode)' }
     decoded.push(d)
+    settled.push(s)
   }
-  return { ok: true, decoded, spans: splitRaw(tokens, text, start, parsed.invokes) }
+  return { ok: true, decoded, spans: splitRaw(tokens, text, start, parsed.invokes), settled }
 }
 
 /** A block read whole: the dialect's reader finds its calls and where each one's markup ends. */
@@ -184,6 +209,25 @@ function diagnostic(p: CallProblem, span: Span): DiagnosticEvent {
 /** Strict mode: a body that held a comment but no parameter would pass as `{}` without a word. */
 function silentEmpty(inv: ParsedInvoke): boolean {
   return inv.hasContent && inv.json === null && inv.params.length === 0
+}
+
+/** Each invoke's stream offsets, its opener's start and its closer's end, in pairs. */
+function invokeBounds(tokens: IToken[], start: number, invokes: ParsedInvoke[]): number[] {
+  const out: number[] = []
+  let at = start
+  let k = 0
+  // between one invoke's closer and the next one's opener the block holds only blanks and comments: the
+  // first token that is the opener (tokens are shared, so the same object may stand elsewhere) is it
+  for (let i = 0; i < tokens.length && k < invokes.length; i++) {
+    const t = tokens[i]!
+    if (out.length === 2 * k && t === invokes[k]!.open) out.push(at)
+    at += t.image.length
+    if (out.length === 2 * k + 1 && t === invokes[k]!.close) {
+      out.push(at)
+      k++
+    }
+  }
+  return out
 }
 
 /**

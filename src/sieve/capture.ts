@@ -75,7 +75,7 @@ export function completeBlock(d: DriverCore, cap: Capture): boolean {
   d.s.capture = null
   d.stats.blocksParsed++
   const text = joined(cap.tokens)
-  const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.ids())
+  const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens))
   const called = outcome.ok && emitCalls(d, cap, cap.tokens, text, outcome)
   if (!outcome.ok) emitFailed(d, cap, text, outcome)
   // (every started call has ended by now: this only forgets the block)
@@ -266,7 +266,7 @@ export function endCapture(d: DriverCore): void {
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
   done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
   const head = joined(done)
-  const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.ids())
+  const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.known(cap.start, done))
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {
@@ -294,7 +294,7 @@ export function endCapture(d: DriverCore): void {
 function endWhole(d: DriverCore, cap: Capture): boolean {
   const text = joined(cap.tokens)
   for (const close of d.lexer.grammar.blocks?.close ?? []) {
-    const outcome = buildCalls(d.lexer, cap.tokens, text + close, cap.start, d.opts, d.calls?.ids())
+    const outcome = buildCalls(d.lexer, cap.tokens, text + close, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens))
     if (!outcome.ok) continue
     // the closer was never in the input: the last call's markup ends where the input did
     const last = outcome.calls[outcome.calls.length - 1]!

@@ -82,6 +82,11 @@ function attrValue(v: string | undefined): string {
   return v === undefined ? '' : decodeEntities(trimXml(v))
 }
 
+/** A parameter's key from its tag's attributes ('' when it has none). */
+export function paramKey(attrs: ParsedParam['attrs'], opts: ValueOptions): string {
+  return attrValue(attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
+}
+
 export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
   const name = attrValue(inv.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
   if (name === '') return { ok: false, problem: 'missing-name' }
@@ -94,7 +99,7 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
   // a Map: a parameter named `__proto__` is a key like any other
   const params = new Map<string, Node>()
   for (const p of inv.params) {
-    const key = attrValue(p.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
+    const key = paramKey(p.attrs, opts)
     if (key === '') return { ok: false, problem: 'missing-parameter-name' }
     const node = paramNode(p, key, opts, problems)
     const seen = params.get(key)

@@ -99,12 +99,27 @@ function attempt(f: () => unknown, where: string, field: string, what: string): 
 }
 
 /**
- * What a thrown value says: its `message`, else the value. Code may throw
- * what is not an Error, and an object with no prototype or with `toString`
- * and `valueOf` as data (`{"toString": 0}`) cannot become a string: an
- * object is named by its tag (`[object Object]`), as `String` names one.
+ * What a thrown value says: its `message`, else the value. Never throws, so
+ * the error it goes into is what comes out. Code may throw what is not an
+ * Error, and an object with no prototype or with `toString` and `valueOf` as
+ * data (`{"toString": 0}`) cannot become a string, nor can a function given
+ * such a `toString`: an object or function is named by its tag
+ * (`[object Object]`), as `String` names one. A `message` getter that throws
+ * leaves the value itself; a value whose tag cannot be read either (a
+ * revoked Proxy) is `[object]`.
  */
 function thrownText(e: unknown): string {
-  const said = (e as { message?: unknown } | null | undefined)?.message ?? e
-  return typeof said === 'object' && said !== null ? Object.prototype.toString.call(said) : String(said)
+  let said: unknown = e
+  try {
+    said = (e as { message?: unknown } | null | undefined)?.message ?? e
+  } catch {
+    // a getter or a Proxy trap threw on reading `message`
+  }
+  if (said === null || (typeof said !== 'object' && typeof said !== 'function')) return String(said)
+  try {
+    return Object.prototype.toString.call(said)
+  } catch {
+    // a revoked Proxy throws on any look at it, its tag included
+    return '[object]'
+  }
 }

@@ -16,7 +16,19 @@ const thrownValues: Array<[string, unknown]> = [
   ['{"valueOf":{},"toString":{}}', { valueOf: {}, toString: {} }],
   ['an object with no prototype', Object.create(null)],
   ['an object whose message is {"toString":0}', { message: { toString: 0 } }],
+  ['a function whose toString is not callable', Object.assign(function thrown() {}, { toString: 0 })],
+  ['an object whose message is such a function', { message: Object.assign(function said() {}, { toString: 0 }) }],
+  ['an object whose message getter throws', { get message(): never { throw new Error('no message') } }],
+  ['a revoked Proxy', revokedProxy()],
+  ['a revoked Proxy of a function', revokedProxy(() => undefined)],
+  ['an object whose message is a revoked Proxy', { message: revokedProxy() }],
 ]
+
+function revokedProxy(target: object = {}): object {
+  const { proxy, revoke } = Proxy.revocable(target, {})
+  revoke()
+  return proxy
+}
 
 function refusal(run: () => unknown): ToolsieveError {
   try {
@@ -73,5 +85,13 @@ describe('a schema function that throws something that cannot become a string', 
     expect(threw('nope')).toMatch(/threw: nope$/)
     expect(threw(null)).toMatch(/threw: null$/)
     expect(threw({ code: 1 })).toMatch(/threw: \[object Object\]$/)
+  })
+
+  it('should support what is thrown that cannot be read, by its tag or as [object]', () => {
+    const threw = (thrown: unknown) => refusal(() => createSieve({ tools: [{ name: 'a', inputSchema: (() => { throw thrown }) as never }] })).message
+    expect(threw(Object.assign(function thrown() {}, { toString: 0 }))).toMatch(/threw: \[object Function\]$/)
+    expect(threw({ get message(): never { throw new Error('no') } })).toMatch(/threw: \[object Object\]$/)
+    expect(threw(revokedProxy())).toMatch(/threw: \[object\]$/)
+    expect(threw({ message: revokedProxy() })).toMatch(/threw: \[object\]$/)
   })
 })

@@ -52,6 +52,12 @@ export class TokenMemo {
   /** By text (hashing the text alone, not a key built per lookup), the contexts it was lexed in. */
   private readonly seen = new Map<string, Entry[]>()
   private entries = 0
+  /**
+   * Texts lexed once and not kept: a text is kept when it comes again. A
+   * block of tags that never recur (a parameter name per tag) would
+   * otherwise copy every one into the memo only to have it start over.
+   */
+  private readonly once = new Set<string>()
 
   constructor(private readonly lexer: CompiledLexer) {}
 
@@ -72,6 +78,11 @@ export class TokenMemo {
   /** `lexer.tokenize(text, mode, ctx)`, remembered when it can be. */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[] {
     if (text.length > longest || ctx.final || ctx.carry !== null || ctx.noHoldBefore >= 0 || ctx.startAt >= 0 || ctx.rawNext !== null || ctx.json !== null) return this.lexer.tokenize(text, mode, ctx)
+    if (!this.seen.has(text) && !this.once.has(text)) {
+      if (this.once.size >= capacity) this.once.clear()
+      this.once.add(own(text))
+      return this.lexer.tokenize(text, mode, ctx)
+    }
     // the context as the run starts: its matchers may change it
     const e: Entry = { mode, md: copyMarkdown(ctx), lineState: ctx.lineState, rawOpener: ctx.rawOpener, tokens: [] }
     const tokens = this.lexer.tokenize(text, mode, ctx)
@@ -84,7 +95,10 @@ export class TokenMemo {
       e.rawOpener = own(e.rawOpener)
       e.tokens = tokens.map(remembered)
       const list = this.seen.get(text)
-      if (list === undefined) this.seen.set(own(text), [e])
+      if (list === undefined) {
+        this.once.delete(text)
+        this.seen.set(own(text), [e])
+      }
       else if (!list.some((x) => sameContext(x, mode, e))) list.push(e)
       else return tokens
       this.entries++

@@ -319,10 +319,13 @@ describe('fast path', () => {
     const mention = ['See `', '<｜DSML｜', 'invoke', ' name="x">', '` and `', '</｜DSML｜', 'invoke>', '`.\n\n']
     const dsml = ['<｜DSML｜', 'tool_calls>', '\n', '<｜DSML｜', 'invoke', ' name="a">', '\n', '<｜DSML｜', 'parameter', ' name="p"', ' string="true">', 'x', '</｜DSML｜', 'parameter>', '\n', '</｜DSML｜', 'invoke>', '\n', '</｜DSML｜', 'tool_calls>']
     const chunks = [...mention, ...dsml]
-    // the first sieve of the grammar may lex each tag once; its tokens are remembered for every later one
-    const first = createSieve()
-    runsPerChunk(first, chunks)
-    first.end()
+    // the first sieves of the grammar may lex each tag twice (a text is kept when it comes again); its tokens are
+    // then remembered for every later one
+    for (let k = 0; k < 2; k++) {
+      const first = createSieve()
+      runsPerChunk(first, chunks)
+      first.end()
+    }
     const sieve = createSieve()
     const events: SieveEvent[] = []
     expect(runsPerChunk(sieve, chunks, events)).toEqual(chunks.map(() => 0))

@@ -8,7 +8,7 @@
 import { createSieve } from '../sieve/create.js'
 import { ToolsieveError } from '../errors.js'
 import type { DiagnosticEvent, ErrorEvent, JsonSchema, Sieve, SieveOptions, ToolDefinition } from '../types.js'
-import { quotedTexts, type QuotedSource } from './quoted.js'
+import { quotedTexts, readOption, type QuotedSource } from './quoted.js'
 
 /**
  * A tool as a request declares it. Besides the core's
@@ -90,13 +90,22 @@ export interface ResolvedAdapterOptions {
 
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null
 
+// `Array.isArray` throws on a revoked proxy: for describing and sorting values, one is no list
+function isList(v: unknown): boolean {
+  try {
+    return Array.isArray(v)
+  } catch {
+    return false
+  }
+}
+
 function invalid(field: string, message: string): ToolsieveError {
   return new ToolsieveError('invalid-option', `${field}: ${message}`, field)
 }
 
 function describe(v: unknown): string {
   if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
+  if (isList(v)) return 'an array'
   return typeof v === 'object' ? 'an object' : typeof v === 'string' ? JSON.stringify(v) : `${typeof v} ${String(v)}`
 }
 
@@ -106,21 +115,26 @@ function describe(v: unknown): string {
  * `tools[i]` must be mapped back to name the caller's entry).
  */
 export function sieveTools(tools: unknown): { defs: ToolDefinition[]; from: number[] } {
-  if (!Array.isArray(tools)) throw invalid('tools', `must be an array of tools, got ${describe(tools)}`)
+  if (!isList(tools)) throw invalid('tools', `must be an array of tools, got ${describe(tools)}`)
+  const list = tools as unknown[]
   const defs: ToolDefinition[] = []
   const from: number[] = []
-  tools.forEach((tool: unknown, i) => {
-    const def = sieveTool(tool, i)
-    if (def === undefined) return
+  const length = readOption('tools', () => Number(list.length))
+  for (let i = 0; i < length; i++) {
+    const field = `tools[${i}]`
+    // a hole is skipped, as `forEach` skipped it
+    if (!readOption(field, () => i in list)) continue
+    const def = readOption(field, () => sieveTool(list[i], i))
+    if (def === undefined) continue
     defs.push(def)
     from.push(i)
-  })
+  }
   return { defs, from }
 }
 
 function sieveTool(tool: unknown, i: number): ToolDefinition | undefined {
   if (typeof tool === 'string') return tool
-  if (tool === null || typeof tool !== 'object' || Array.isArray(tool)) throw invalid(`tools[${i}]`, `must be a tool name or a tool object, got ${describe(tool)}`)
+  if (tool === null || typeof tool !== 'object' || isList(tool)) throw invalid(`tools[${i}]`, `must be a tool name or a tool object, got ${describe(tool)}`)
   const t = tool as Record<string, unknown>
   // an OpenAI chat function tool, and Anthropic / MCP tools, are the core's own shapes
   if (t.function !== null && typeof t.function === 'object') return t.type === undefined || t.type === 'function' ? (tool as ToolDefinition) : undefined
@@ -141,12 +155,13 @@ function sieveTool(tool: unknown, i: number): ToolDefinition | undefined {
 function thinkingFlag(thinking: unknown): boolean | undefined {
   if (absent(thinking)) return undefined
   if (typeof thinking === 'boolean') return thinking
-  if (typeof thinking === 'object' && !Array.isArray(thinking) && typeof (thinking as { type?: unknown }).type === 'string') return (thinking as { type: string }).type === 'enabled'
+  const type = readOption('thinking', () => (typeof thinking === 'object' && !isList(thinking) ? (thinking as { type?: unknown }).type : undefined))
+  if (typeof type === 'string') return type === 'enabled'
   throw invalid('thinking', `must be true, false or { type: 'enabled' | 'disabled' }, got ${describe(thinking)}`)
 }
 
 function flag(options: AdapterOptions, field: 'trimBlankLines' | 'streamArguments', fallback: boolean): boolean {
-  const v = options[field]
+  const v = readOption(field, () => options[field])
   if (absent(v)) return fallback
   if (typeof v !== 'boolean') throw invalid(field, `must be true or false, got ${describe(v)}`)
   return v
@@ -160,22 +175,24 @@ function flag(options: AdapterOptions, field: 'trimBlankLines' | 'streamArgument
  *   index in the caller's `tools` list.
  */
 export function resolveAdapterOptions(given: AdapterOptions | null | undefined): ResolvedAdapterOptions {
-  if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) {
+  if (!absent(given) && (typeof given !== 'object' || readOption('', () => Array.isArray(given)))) {
     throw new ToolsieveError('invalid-option', `the options must be an object, got ${describe(given)}`, '')
   }
   const options: AdapterOptions = given ?? {}
-  const sieve: SieveOptions = { ...options } as SieveOptions
+  const sieve = copyOptions(options)
   // the adapter's own fields are not the core's: the core reads its options by name, so they go
   for (const field of adapterFields) delete (sieve as Record<string, unknown>)[field]
-  const converted = absent(options.tools) ? undefined : sieveTools(options.tools)
+  const tools = readOption('tools', () => options.tools)
+  const converted = absent(tools) ? undefined : sieveTools(tools)
   if (converted !== undefined) sieve.tools = converted.defs
-  const inReasoning = thinkingFlag(options.thinking)
+  const inReasoning = thinkingFlag(readOption('thinking', () => options.thinking))
   if (inReasoning !== undefined) sieve.startInReasoning = inReasoning
-  const texts = quotedTexts(options.quoted)
+  const texts = quotedTexts(readOption('quoted', () => options.quoted))
   if (texts !== undefined) sieve.quoted = texts
-  const onConflict = absent(options.onConflict) ? 'error' : options.onConflict
+  const conflictPolicy = readOption('onConflict', () => options.onConflict)
+  const onConflict = absent(conflictPolicy) ? 'error' : conflictPolicy
   if (onConflict !== 'error' && onConflict !== 'prefer-native') throw invalid('onConflict', `must be 'error' or 'prefer-native', got ${describe(onConflict)}`)
-  const onDiagnostic = options.onDiagnostic
+  const onDiagnostic = readOption('onDiagnostic', () => options.onDiagnostic)
   if (!absent(onDiagnostic) && typeof onDiagnostic !== 'function') throw invalid('onDiagnostic', `must be a function, got ${describe(onDiagnostic)}`)
   const trimBlankLines = flag(options, 'trimBlankLines', true)
   const streamArguments = flag(options, 'streamArguments', false)
@@ -193,6 +210,16 @@ export function resolveAdapterOptions(given: AdapterOptions | null | undefined):
       first = undefined
       return s
     },
+  }
+}
+
+/** `{ ...options }`, with a getter that throws refused as its field: the spread itself cannot tell which. */
+function copyOptions(options: AdapterOptions): SieveOptions {
+  try {
+    return { ...options } as SieveOptions
+  } catch {
+    for (const key of readOption('', () => Reflect.ownKeys(options))) readOption(String(key), () => options[key as keyof AdapterOptions])
+    throw new ToolsieveError('invalid-option', 'the options: could not be read (a getter or proxy threw)', '')
   }
 }
 

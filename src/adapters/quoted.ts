@@ -46,27 +46,70 @@ function textOf(content: unknown): string {
 }
 
 /**
+ * `read()`, with anything but a {@link ToolsieveError} it throws refused as
+ * `field`: a caller's value can be a revoked proxy (on which even
+ * `Array.isArray` throws) or have a getter that throws, and what escapes
+ * must still be the library's error with a stable code.
+ */
+export function readOption<T>(field: string, read: () => T): T {
+  try {
+    return read()
+  } catch (e) {
+    if (isToolsieveError(e)) throw e
+    throw new ToolsieveError('invalid-option', `${field === '' ? 'the options' : field}: could not be read (a getter or proxy threw)`, field)
+  }
+}
+
+// `instanceof` itself throws when what was thrown is a revoked proxy
+function isToolsieveError(e: unknown): boolean {
+  try {
+    return e instanceof ToolsieveError
+  } catch {
+    return false
+  }
+}
+
+const holeMark = Symbol('hole')
+
+/**
  * The texts to hand to the core's `quoted` option, or `undefined` when none
- * was given.
+ * was given. `field` is the name the caller gave the list (the AI SDK
+ * middleware reads the call's `prompt`), so an error names what they wrote.
  *
  * @throws {ToolsieveError} `invalid-option` (`field` `quoted` or `quoted[i]`)
- *   for anything but a string, or a list of strings and message objects.
+ *   for anything but a string, or a list of strings and message objects; an
+ *   entry that cannot be read (a revoked proxy, a getter that throws) is no
+ *   message object.
  */
-export function quotedTexts(source: unknown): string[] | undefined {
+export function quotedTexts(source: unknown, field = 'quoted'): string[] | undefined {
   if (source === undefined || source === null) return undefined
   if (typeof source === 'string') return [source]
-  if (!Array.isArray(source)) throw new ToolsieveError('invalid-option', 'quoted: must be a string, or an array of strings and messages', 'quoted')
+  if (!readOption(field, () => Array.isArray(source))) {
+    throw new ToolsieveError('invalid-option', `${field}: must be a string, or an array of strings and messages`, field)
+  }
+  const list = source as ReadonlyArray<unknown>
+  // a proxy's `length` is whatever its trap says: made a number where a throw is still the caller's field
+  const length = readOption(field, () => Number(list.length))
   const texts: string[] = []
   let lastUser: string | undefined
-  source.forEach((item: unknown, i) => {
-    if (typeof item === 'string') texts.push(item)
-    else if (item !== null && typeof item === 'object' && !Array.isArray(item)) {
+  for (let i = 0; i < length; i++) {
+    const at = `${field}[${i}]`
+    // a hole is skipped, as `forEach` skipped it
+    const item = readOption(at, () => (i in list ? list[i] : holeMark))
+    if (item === holeMark) continue
+    if (typeof item === 'string') {
+      texts.push(item)
+      continue
+    }
+    if (item === null || typeof item !== 'object' || readOption(at, () => Array.isArray(item))) {
+      throw new ToolsieveError('invalid-option', `${at}: must be a string or a message object`, at)
+    }
+    const text = readOption(at, () => {
       const m = item as QuotedMessage
-      if (m.role !== 'user') return
-      const text = textOf(m.content)
-      if (text !== '') lastUser = text
-    } else throw new ToolsieveError('invalid-option', `quoted[${i}]: must be a string or a message object`, `quoted[${i}]`)
-  })
+      return m.role === 'user' ? textOf(m.content) : ''
+    })
+    if (text !== '') lastUser = text
+  }
   if (lastUser !== undefined) texts.push(lastUser)
   return texts
 }

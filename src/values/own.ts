@@ -20,5 +20,11 @@ export function plainObject(): Record<string, unknown> {
 
 /** An object that is not an array, nor a number kept with its digits ({@link JsonNumber}). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber)
+  if (v === null || typeof v !== 'object') return false
+  // a revoked proxy throws on both checks; nothing can be read from it, so it is no object to read
+  try {
+    return !Array.isArray(v) && !(v instanceof JsonNumber)
+  } catch {
+    return false
+  }
 }

@@ -132,7 +132,7 @@ export function promptDialect(settings: MiddlewareSettings, modelId: string | un
 
 /** The last user message's text, as the adapters read it (a message of only files is skipped). */
 export function lastUserText(params: CallOptionsLike): string[] {
-  return quotedTexts(params.prompt as never) ?? []
+  return quotedTexts(params.prompt as never, 'prompt') ?? []
 }
 
 /** The call's state as seen before any rewriting: its own tools, tool choice and the texts to quote. */

@@ -139,6 +139,11 @@ describe('the AI SDK middleware given a revoked proxy as a message', () => {
 
   it('should not support it in the prompt read for the default quoted: a ToolsieveError invalid-option, never a TypeError', async () => {
     const m = toolsieveMiddleware({ transformParams: true })
-    await expect(m.transformParams({ type: 'stream', params: { prompt: [user('Go.'), revoked()] } as never })).rejects.toMatchObject({ name: 'ToolsieveError', code: 'invalid-option' })
+    await expect(m.transformParams({ type: 'stream', params: { prompt: [user('Go.'), revoked()] } as never })).rejects.toMatchObject({ name: 'ToolsieveError', code: 'invalid-option', field: 'prompt[1]' })
+  })
+
+  it('should not support a null message in the prompt read for the default quoted: invalid-option naming the prompt\'s entry, not quoted', async () => {
+    const m = toolsieveMiddleware({ transformParams: true })
+    await expect(m.transformParams({ type: 'stream', params: { prompt: [null, user('Go.')] } as never })).rejects.toMatchObject({ name: 'ToolsieveError', code: 'invalid-option', field: 'prompt[0]' })
   })
 })

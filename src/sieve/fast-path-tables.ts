@@ -101,6 +101,8 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
     let starts: CharSet | undefined
     if (f.plain !== undefined && f.special !== 'notBlank') {
       const listed = f.plain === null ? [] : chars(f.plain)
+      // the fast path steps from special character to special character (`plainStarts`): a plain one must be special
+      if (listed.some((c) => !chars(f.special as readonly CharName[]).includes(c))) throw new Error(`${mode}: a plain character that is not special`)
       plain = f.plain === null ? null : charClass(listed)
       starts = charClass(chars(f.special).filter((c) => !listed.includes(c)))
     }

@@ -246,10 +246,14 @@ export class FastPath extends MarkdownFastPath {
     // here once per tag or run in it, so nothing may scan on to the end of the chunk unless the chunk ends here
     let first = special
     const end = chunk.length
-    for (; first < end; first++) {
+    // from special character to special character (plain and starts are the special ones): the text between is text
+    const next = fp.special
+    while (first < end) {
       const c = codeAt(chunk, first)
       if (plain !== null && plain.has(c)) return -1
       if (starts.has(c) && !matcher.startsNothingAt(chunk, first)) break
+      first = next.find(chunk, first + 1)
+      if (first < 0) first = end
     }
     let tail: TailState | null = null
     if (first < end) {

@@ -5,7 +5,7 @@
 import { ToolsieveError } from '../errors.js'
 import type { ToolDefinition } from '../types.js'
 import { SchemaProblem } from './prepare.js'
-import { jsonSchemaOf, toolShape } from './shapes.js'
+import { jsonSchemaOf, thrownText, toolShape } from './shapes.js'
 import { schemaKey, validatorFor, type Validator } from './validate.js'
 
 export interface Tool {
@@ -30,10 +30,22 @@ function invalid(message: string, field: string): ToolsieveError {
  * different schema it is a conflict no call could be checked against.
  */
 export function toolTable(defs: ReadonlyArray<ToolDefinition>): ToolTable {
+  let field = 'tools'
+  try {
+    return readTools(defs, (f) => (field = f))
+  } catch (e) {
+    // what the list or an entry threw as it was read (a revoked Proxy, a getter that throws) is the entry's fault
+    if (e instanceof ToolsieveError) throw e
+    throw invalid(`${field} could not be read: ${thrownText(e)}`, field)
+  }
+}
+
+function readTools(defs: ReadonlyArray<ToolDefinition>, at: (field: string) => void): ToolTable {
   if (!Array.isArray(defs)) throw invalid(`tools must be an array, got ${describe(defs)}`, 'tools')
   const table = new Map<string, Tool>()
   defs.forEach((def, i) => {
     const field = `tools[${i}]`
+    at(field)
     const shape = toolShape(def, field)
     const name = shape.name
     if (typeof name !== 'string' || name === '') throw invalid(`${field} needs a non-empty name`, field)

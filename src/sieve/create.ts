@@ -18,6 +18,7 @@ import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
 import { toolTable } from '../schema/tools.js'
+import { thrownText } from '../schema/shapes.js'
 import type { ValueOptions } from '../values/decode.js'
 import type { Grammar } from '../grammar/types.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
@@ -46,11 +47,53 @@ function valueOptions(grammar: Grammar): ValueOptions {
   }))
 }
 
+/** What `v` is, for a refusal's message; never throws (a revoked Proxy throws on any look at it). */
 function describe(v: unknown): string {
   if (v === null) return 'null'
-  if (Array.isArray(v)) return 'an array'
   if (typeof v === 'string') return JSON.stringify(v)
-  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`
+  if (typeof v === 'function') return 'a function'
+  if (typeof v !== 'object') return `${typeof v} ${String(v)}`
+  try {
+    return Array.isArray(v) ? 'an array' : 'an object'
+  } catch {
+    return 'an object that cannot be read'
+  }
+}
+
+/**
+ * `read()`, whose checks name what is wrong in `field`'s value; what its
+ * value throws as it is read deep inside (a revoked Proxy in a grammar or
+ * a pack) is refused naming `field`, not let out as the engine's TypeError.
+ */
+function guarded<T>(field: string, read: () => T): T {
+  try {
+    return read()
+  } catch (e) {
+    if (e instanceof ToolsieveError) throw e
+    throw invalid(field, `cannot be read: ${thrownText(e)}`)
+  }
+}
+
+/** The options the sieve reads, in {@link SieveOptions}. */
+const optionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 'strict', 'generateId', 'resume', 'reasoning', 'startInReasoning', 'reasoningCalls', 'quoted', 'streamArguments'] as const
+
+/**
+ * Reads each option once, as the checks below will: the options object or
+ * one of its values that throws when looked at (a revoked Proxy, a getter
+ * that throws) is refused naming it, not let out as the engine's TypeError.
+ */
+function readable(given: object): void {
+  let field = ''
+  try {
+    if (Array.isArray(given)) return
+    for (const key of optionKeys) {
+      field = key
+      const v: unknown = (given as Record<string, unknown>)[key]
+      if (v !== null && typeof v === 'object') Array.isArray(v)
+    }
+  } catch (e) {
+    throw invalid(field, `${field === '' ? 'the options' : 'the value'} cannot be read: ${thrownText(e)}`)
+  }
 }
 
 function invalid(field: string, message: string): ToolsieveError {
@@ -162,9 +205,10 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const w = internals.windowSize
   // a window of 0 never moves on and NaN slices text away: only a positive integer makes sense
   if (w !== undefined && !(Number.isInteger(w) && w >= 1)) throw new ToolsieveError('invalid-option', `windowSize must be a positive integer, got ${String(w)}`, 'windowSize')
+  if (!absent(given) && typeof given === 'object') readable(given)
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
   const options: SieveOptions = given ?? {}
-  const { grammar, readWhole } = absent(options.dialect) ? { grammar: grammarOption(options.grammar), readWhole: null } : dialectOption(options.dialect, options.grammar)
+  const { grammar, readWhole } = absent(options.dialect) ? { grammar: guarded('grammar', () => grammarOption(options.grammar)), readWhole: null } : guarded('dialect', () => dialectOption(options.dialect, options.grammar))
   const lexer = compileLexer(grammar)
   // an opener a block at the message start may begin with is a delimiter too: a capture must hold it
   const anchored = grammar.blocks?.json?.anchored?.open ?? []

@@ -52,6 +52,9 @@ describe('sieveFetch, chunks of a shape the sieve does not read', () => {
     ['a legacy function call whose name is not text', { function_call: { name: 7 } }, null],
     ['a legacy function call whose arguments are not text', { function_call: { name: 'read_file', arguments: {} } }, null],
     ['a finish reason that is not text, on text that finishes a held tag', { content: 'ls_calls>' }, 7],
+    ['a native call beside a null in tool_calls', { tool_calls: [{ index: 0, id: 'n1', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }, null] }, null],
+    ['a native call in a delta whose content is a number', { content: 7, tool_calls: [{ index: 0, id: 'n1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] }, null],
+    ['a legacy call in a delta whose content is a list of parts', { content: [{ type: 'text', text: 'x' }], function_call: { name: 'n1', arguments: '{}' } }, null],
   ] as const) {
     it(`should not support ${name} after a rescued call or beside held text: the answer ends with invalid-chunk, in order`, async () => {
       for (const before of [dsml('a.ts'), 'hello <｜DSML｜too']) {
@@ -83,6 +86,22 @@ describe('sieveFetch, chunks of a shape the sieve does not read', () => {
     const text = await (await sieveFetch({}, stub.fetch)('http://upstream.test/v1/responses', { method: 'POST', body: JSON.stringify({ input: 'hi', stream: true }) })).text()
     expect(framesOf(text)).toContain(sse[3])
     expect(text).not.toContain('invalid-chunk')
+  })
+
+  it('should not support a Responses function call in an event of a shape the sieve does not read passing beside a rescued call', async () => {
+    const at = { item_id: 'msg_1', output_index: 0, content_index: 0 }
+    const events = [
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+      { type: 'response.content_part.added', ...at, part: { type: 'output_text', text: '', annotations: [] } },
+      { type: 'response.output_text.delta', ...at, delta: dsml('a.ts'), logprobs: [] },
+      { type: 'response.output_item.added', output_index: 1, logprobs: 5, item: { id: 'fc_1', type: 'function_call', call_id: 'n1', name: 'read_file', arguments: '{"path":"b.ts"}', status: 'completed' } },
+    ]
+    const sse = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+    const stub = stubFetch(() => new Response(bodyOf(sse), { headers: sseHeaders }))
+    const text = await (await sieveFetch({}, stub.fetch)('http://upstream.test/v1/responses', { method: 'POST', body: JSON.stringify({ input: 'hi', stream: true }) })).text()
+    expect(framesOf(text)).not.toContain(sse[3])
+    expect(text).not.toContain('"call_id":"n1"')
+    expect(text).toMatch(/"code":"(native-conflict|invalid-chunk)"/)
   })
 
   it('should support a whole completion whose content is an array of parts: its bytes, status 200', async () => {

@@ -6,6 +6,7 @@
  * encoder writes them (`<tool_result>…</tool_result>` in the user turn, in
  * the order of the calls).
  */
+import { ToolsieveError } from '../errors.js'
 import { formatToolCalls } from '../format/format.js'
 import { buildToolPrompt } from '../prompt/tool-prompt.js'
 import { isPlainObject } from '../values/own.js'
@@ -230,7 +231,13 @@ function remainingTools(params: CallOptionsLike): Pick<CallOptionsLike, 'tools' 
  * messages and parts of an unknown shape stay as they came.
  */
 export function transformCall<P extends CallOptionsLike>(params: P, dialect: string): { params: P; section: string | undefined } {
-  if (!Array.isArray(params.prompt) || (params.tools != null && !Array.isArray(params.tools))) return { params, section: undefined }
-  const section = toolSection(params.tools, params.toolChoice, dialect)
-  return { params: { ...params, prompt: rewritePrompt(params.prompt, section, dialect), ...remainingTools(params) }, section }
+  try {
+    if (!Array.isArray(params.prompt) || (params.tools != null && !Array.isArray(params.tools))) return { params, section: undefined }
+    const section = toolSection(params.tools, params.toolChoice, dialect)
+    return { params: { ...params, prompt: rewritePrompt(params.prompt, section, dialect), ...remainingTools(params) }, section }
+  } catch (e) {
+    // params that throw when read (a revoked Proxy, a getter that throws) are no call the AI SDK makes: as they came
+    if (e instanceof ToolsieveError) throw e
+    return { params, section: undefined }
+  }
 }

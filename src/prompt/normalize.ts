@@ -46,11 +46,25 @@ const listKeys = ['anyOf', 'oneOf', 'prefixItems'] as const
 const oneKeys = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const
 
 /**
+ * A deep copy. A schema that holds what a structured clone refuses (a
+ * function or a symbol, as a schema library's object may) is copied as the
+ * JSON the prompt writes of it, which leaves those out (the sieve's own
+ * reading of the schema, `toolTable`, refused what JSON cannot write).
+ */
+function copyOf(root: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(root)
+  } catch {
+    return JSON.parse(JSON.stringify(root)) as Record<string, unknown>
+  }
+}
+
+/**
  * A copy of `schema` with every object that lists its `properties` (and says
  * nothing of extra ones) closed. Iterative: schemas may nest deeply.
  */
 function closeObjects(root: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(root)
+  const copy = copyOf(root)
   const stack: unknown[] = [copy]
   while (stack.length > 0) {
     const s = stack.pop()

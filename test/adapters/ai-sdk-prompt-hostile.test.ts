@@ -282,3 +282,32 @@ describe('a prompt of the wrong shape', () => {
     }
   })
 })
+
+describe('params that throw when read', () => {
+  const revoked = (): any => {
+    const p = Proxy.revocable({}, {})
+    p.revoke()
+    return p.proxy
+  }
+  for (const [name, params] of [
+    ['a revoked prompt', () => ({ prompt: revoked(), tools: [readFile] })],
+    ['a user message whose content is a revoked list', () => ({ prompt: [{ role: 'user', content: revoked() }, { role: 'user', content: [{ type: 'text', text: 'Go.' }] }], tools: [readFile] })],
+    ['a revoked tool choice', () => ({ prompt: [{ role: 'user', content: 'Go.' }], tools: [readFile, { type: 'provider', id: 'x.search', name: 'search', args: {} }], toolChoice: revoked() })],
+  ] as const) {
+    it(`should support ${name}: the params as they came, never a TypeError`, async () => {
+      const given = params()
+      expect(await transformUnquoted(given)).toBe(given)
+    })
+  }
+})
+
+describe('a tool schema a structured clone refuses', () => {
+  it('should support a function or a symbol in an input schema: the schema as JSON writes it in the tool section', async () => {
+    const schema = { type: 'object', properties: { path: { type: 'string', check: () => true, tag: Symbol('s') } }, required: ['path'] }
+    const out = await transformUnquoted({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'Go.' }] }], tools: [{ ...readFile, inputSchema: schema }] })
+    const section = out.prompt[0].content as string
+    expect(section).toContain('read_file')
+    expect(section).toContain('path')
+    expect(section).not.toContain('check')
+  })
+})

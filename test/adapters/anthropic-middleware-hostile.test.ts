@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest'
 import Anthropic from '@anthropic-ai/sdk'
 import { sieveMiddleware, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { dsml, upstream } from './anthropic-helpers.js'
+import { hostile } from '../helpers/hostile.js'
 
-const hostile = [{ toString: 0 }, { toString: 0, valueOf: 0 }, [{ toString: 0 }], { valueOf: {}, toString: {} }]
 const tools = [{ name: 'read_file', input_schema: { type: 'object' as const, properties: { path: { type: 'string' } }, required: ['path'] } }]
 
 /** A client whose upstream answers every request with these events, each under its SSE event name. */

@@ -15,40 +15,18 @@ import { messageShell, upstream } from './anthropic-helpers.js'
 import { answer, collect, cut, iterate } from './openai-helpers.js'
 import { responseEvents } from './openai-responses-helpers.js'
 import { drain, readableOf } from './stream-helpers.js'
+import { hostile, paths, setAt } from '../helpers/hostile.js'
 
 const call = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" string="true">a.ts</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
 const text = `<think>plan</think>\n\nLet me look.\n\n${call}\n\nDone.`
 const pieces = cut(text, 23)
 
-/**
- * Objects that JSON can spell and that no code may turn into a string or a
- * number: their `toString` and `valueOf` are data, so `String(v)`, a
- * template, `+` or a comparison on them throws a TypeError.
- */
-const hostile = [{ toString: 0 }, { toString: 0, valueOf: 0 }, [{ toString: 0 }], { valueOf: {}, toString: {} }]
 
 /** Values a broken server could put anywhere. */
 const garbage: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, undefined, '', 'x', 0, -1, 1.5, Number.NaN, true, false, [], {}, [null], [{}], { type: 'text_delta' }, { index: 'x' }, ...hostile),
   fc.jsonValue({ maxDepth: 2 }),
 )
-
-type Path = Array<string | number>
-
-/** Every place in `value` a field can be replaced, the value itself first. */
-function paths(value: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at)
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out))
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out)
-  return out
-}
-
-function setAt(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>
-  copy[path[0]!] = setAt(copy[path[0]!], path.slice(1), replacement)
-  return copy
-}
 
 /** One mutation: which item, which of its paths (both taken modulo), and what goes there. */
 const mutation = fc.record({ item: fc.nat(), path: fc.nat(), value: garbage })

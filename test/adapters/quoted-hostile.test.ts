@@ -6,11 +6,11 @@
  * read as absent; never a raw `TypeError`.
  */
 import { describe, expect, it } from 'vitest'
-import { ToolsieveError } from '../../src/index.js'
 import { resolveAdapterOptions } from '../../src/adapters/options.js'
 import { quotedTexts } from '../../src/adapters/quoted.js'
 import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
 import { sieveChatCompletion } from '../../src/openai/index.js'
+import { refusal } from '../helpers/refusal.js'
 
 function revoked(): object {
   const p = Proxy.revocable({}, {})
@@ -20,16 +20,6 @@ function revoked(): object {
 
 function throwingGetter(key: string, base: Record<string, unknown> = {}): object {
   return Object.defineProperty({ ...base }, key, { get: () => { throw new Error('getter') }, enumerable: true })
-}
-
-function refusal(run: () => unknown): ToolsieveError {
-  try {
-    run()
-  } catch (e) {
-    if (e instanceof ToolsieveError) return e
-    throw new Error(`not a ToolsieveError: ${String(e)}`)
-  }
-  throw new Error('not refused')
 }
 
 const user = (text: string) => ({ role: 'user', content: [{ type: 'text', text }] })

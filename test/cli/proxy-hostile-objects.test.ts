@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProxy, type RunningProxy } from '../../src/cli/proxy-server.js'
 import { framesOf, rawRequest, startScriptedUpstream, streamed, type ScriptedUpstream } from './scripted-upstream.js'
+import { hostile } from '../helpers/hostile.js'
 
 let up: ScriptedUpstream
 let proxy: RunningProxy
@@ -15,7 +16,6 @@ const logs: string[] = []
 const messages = [{ role: 'user', content: 'Read a.ts' }]
 const block = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" string="true">a.ts</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
 const tools = [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }]
-const hostile = [{ toString: 0 }, { toString: 0, valueOf: 0 }, [{ toString: 0 }], { valueOf: {}, toString: {} }]
 
 beforeAll(async () => {
   up = await startScriptedUpstream()

@@ -10,26 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { sieveFetch, type RepairReport } from '../../src/fetch/index.js'
 import { counter } from '../adapters/openai-helpers.js'
 import { dsml } from './helpers.js'
-
-/** Objects that JSON can spell and that no code may turn into a string or a number. */
-const hostile = [{ toString: 0 }, { toString: 0, valueOf: 0 }, [{ toString: 0 }], { valueOf: {}, toString: {} }]
-
-type Path = Array<string | number>
-
-/** Every place in `value` a field can be replaced, the value itself first. */
-function paths(value: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at)
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out))
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out)
-  return out
-}
-
-function setAt(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>
-  copy[path[0]!] = setAt(copy[path[0]!], path.slice(1), replacement)
-  return copy
-}
+import { hostile, paths, setAt } from '../helpers/hostile.js'
 
 const chatUrl = 'http://upstream.test/v1/chat/completions'
 const responsesUrl = 'http://upstream.test/v1/responses'

@@ -7,7 +7,8 @@
  * a `TypeError` from writing the message.
  */
 import { describe, expect, it } from 'vitest'
-import { buildToolPrompt, createSieve, ToolsieveError } from '../../src/index.js'
+import { buildToolPrompt, createSieve } from '../../src/index.js'
+import { refusal } from '../helpers/refusal.js'
 
 const thrownValues: Array<[string, unknown]> = [
   ['{"toString":0}', { toString: 0 }],
@@ -28,16 +29,6 @@ function revokedProxy(target: object = {}): object {
   const { proxy, revoke } = Proxy.revocable(target, {})
   revoke()
   return proxy
-}
-
-function refusal(run: () => unknown): ToolsieveError {
-  try {
-    run()
-  } catch (e) {
-    expect(e).toBeInstanceOf(ToolsieveError)
-    return e as ToolsieveError
-  }
-  throw new Error('expected the tool to be refused')
 }
 
 describe('a schema function that throws something that cannot become a string', () => {

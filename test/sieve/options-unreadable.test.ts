@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSieve, parseToolCalls, ToolsieveError } from '../../src/index.js'
+import { refusal } from '../helpers/refusal.js'
 
 const revoked = (): object => {
   const p = Proxy.revocable({}, {})
@@ -14,27 +15,19 @@ const revoked = (): object => {
 const throwing = (): object => Object.defineProperty({}, 'x', { get: () => { throw new Error('boom') }, enumerable: true })
 const unprintable = Object.assign(function () {}, { toString: 0 })
 
-function refusal(options: unknown): ToolsieveError {
-  try {
-    createSieve(options as never)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ToolsieveError)
-    return e as ToolsieveError
-  }
-  throw new Error('accepted')
-}
+const refused = (options: unknown): ToolsieveError => refusal(() => createSieve(options as never))
 
 describe('options that cannot be read', () => {
   it('should not support a revoked Proxy as the options: invalid-option, no field', () => {
-    expect(refusal(revoked())).toMatchObject({ code: 'invalid-option', field: '' })
+    expect(refused(revoked())).toMatchObject({ code: 'invalid-option', field: '' })
   })
 
   for (const key of ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 'strict', 'generateId', 'reasoning', 'startInReasoning', 'reasoningCalls', 'quoted', 'streamArguments']) {
     it(`should not support a revoked Proxy as ${key}: invalid-option naming it`, () => {
-      expect(refusal({ [key]: revoked() })).toMatchObject({ code: 'invalid-option', field: key })
+      expect(refused({ [key]: revoked() })).toMatchObject({ code: 'invalid-option', field: key })
     })
     it(`should not support a getter for ${key} that throws: invalid-option naming it`, () => {
-      expect(refusal(Object.defineProperty({}, key, { get: () => { throw revoked() } }))).toMatchObject({ code: 'invalid-option', field: key })
+      expect(refused(Object.defineProperty({}, key, { get: () => { throw revoked() } }))).toMatchObject({ code: 'invalid-option', field: key })
     })
   }
 
@@ -49,7 +42,7 @@ describe('options that cannot be read', () => {
     ['a function that cannot print itself as the capture limit', { captureLimit: unprintable }, 'captureLimit'],
   ] as const) {
     it(`should not support ${name}: invalid-option naming ${field}`, () => {
-      expect(refusal(options)).toMatchObject({ code: 'invalid-option', field })
+      expect(refused(options)).toMatchObject({ code: 'invalid-option', field })
     })
   }
 

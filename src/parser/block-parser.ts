@@ -283,17 +283,18 @@ export class BlockParser extends EmbeddedActionsParser {
 
   /** Parse one block's tokens; `null` when they do not form a block. */
   parseBlock(tokens: IToken[]): ParsedBlock | null {
-    this.input = tokens
-    const result = this.block()
-    const ok = this.errors.length === 0
-    this.input = []
-    return ok ? result : null
+    return this.parse(tokens, this.block)
   }
 
   /** Parse a parameter's opening tag (all of `tokens`); `null` when they are not one. */
   parseParamHead(tokens: IToken[]): Attributes | null {
+    return this.parse(tokens, this.paramHead)
+  }
+
+  /** All of `tokens` by `rule`, which starts the parse; `null` when they do not form one. */
+  private parse<T>(tokens: IToken[], rule: () => T): T | null {
     this.input = tokens
-    const result = this.paramHead()
+    const result = rule.call(this)
     const ok = this.errors.length === 0
     this.input = []
     return ok ? result : null

@@ -59,3 +59,28 @@ export class GrammarError extends ToolsieveError {
     super(code, `${field}: ${message}`, field)
   }
 }
+
+/**
+ * `read()`, with anything but a {@link ToolsieveError} it throws refused as
+ * `invalid-option` naming `field` ('' for the options themselves): a
+ * caller's value can be a revoked Proxy (on which even `Array.isArray`
+ * throws) or have a getter that throws, and what escapes must still be the
+ * library's error with a stable code. Internal: not exported from the package.
+ */
+export function readOption<T>(field: string, read: () => T): T {
+  try {
+    return read()
+  } catch (e) {
+    if (isToolsieveError(e)) throw e
+    throw new ToolsieveError('invalid-option', `${field === '' ? 'the options' : field}: could not be read (a getter or proxy threw)`, field)
+  }
+}
+
+// `instanceof` itself throws when what was thrown is a revoked Proxy
+function isToolsieveError(e: unknown): boolean {
+  try {
+    return e instanceof ToolsieveError
+  } catch {
+    return false
+  }
+}

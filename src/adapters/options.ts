@@ -6,9 +6,9 @@
  * first chunk is read.
  */
 import { createSieve } from '../sieve/create.js'
-import { ToolsieveError } from '../errors.js'
+import { readOption, ToolsieveError } from '../errors.js'
 import type { DiagnosticEvent, ErrorEvent, JsonSchema, Sieve, SieveOptions, ToolDefinition } from '../types.js'
-import { quotedTexts, readOption, type QuotedSource } from './quoted.js'
+import { quotedTexts, type QuotedSource } from './quoted.js'
 
 /**
  * A tool as a request declares it. Besides the core's

@@ -3,7 +3,7 @@
  * examples. Callers pass what they have at hand, the request's own
  * conversation, so each adapter does not have to dig out the user's words.
  */
-import { ToolsieveError } from '../errors.js'
+import { readOption, ToolsieveError } from '../errors.js'
 
 /**
  * A message of a conversation, as the stacks write them: OpenAI chat
@@ -43,30 +43,6 @@ function textOf(content: unknown): string {
     }
   }
   return texts.join('\n')
-}
-
-/**
- * `read()`, with anything but a {@link ToolsieveError} it throws refused as
- * `field`: a caller's value can be a revoked proxy (on which even
- * `Array.isArray` throws) or have a getter that throws, and what escapes
- * must still be the library's error with a stable code.
- */
-export function readOption<T>(field: string, read: () => T): T {
-  try {
-    return read()
-  } catch (e) {
-    if (isToolsieveError(e)) throw e
-    throw new ToolsieveError('invalid-option', `${field === '' ? 'the options' : field}: could not be read (a getter or proxy threw)`, field)
-  }
-}
-
-// `instanceof` itself throws when what was thrown is a revoked proxy
-function isToolsieveError(e: unknown): boolean {
-  try {
-    return e instanceof ToolsieveError
-  } catch {
-    return false
-  }
 }
 
 const holeMark = Symbol('hole')

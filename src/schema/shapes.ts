@@ -108,7 +108,7 @@ function attempt(f: () => unknown, where: string, field: string, what: string): 
  * leaves the value itself; a value whose tag cannot be read either (a
  * revoked Proxy) is `[object]`.
  */
-export function thrownText(e: unknown): string {
+function thrownText(e: unknown): string {
   let said: unknown = e
   try {
     said = (e as { message?: unknown } | null | undefined)?.message ?? e

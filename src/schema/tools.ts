@@ -2,10 +2,10 @@
  * The `tools` option: names and the tool shapes of `shapes.ts`, normalised
  * once per sieve into a name → schema and validator table.
  */
-import { ToolsieveError } from '../errors.js'
+import { readOption, ToolsieveError } from '../errors.js'
 import type { ToolDefinition } from '../types.js'
 import { SchemaProblem } from './prepare.js'
-import { jsonSchemaOf, thrownText, toolShape } from './shapes.js'
+import { jsonSchemaOf, toolShape } from './shapes.js'
 import { schemaKey, validatorFor, type Validator } from './validate.js'
 
 export interface Tool {
@@ -30,32 +30,22 @@ function invalid(message: string, field: string): ToolsieveError {
  * different schema it is a conflict no call could be checked against.
  */
 export function toolTable(defs: ReadonlyArray<ToolDefinition>): ToolTable {
-  let field = 'tools'
-  try {
-    return readTools(defs, (f) => (field = f))
-  } catch (e) {
-    // what the list or an entry threw as it was read (a revoked Proxy, a getter that throws) is the entry's fault
-    if (e instanceof ToolsieveError) throw e
-    throw invalid(`${field} could not be read: ${thrownText(e)}`, field)
-  }
+  // what the list or an entry throws as it is read (a revoked Proxy, a getter that throws) is refused naming it
+  if (!readOption('tools', () => Array.isArray(defs))) throw invalid(`tools must be an array, got ${describe(defs)}`, 'tools')
+  const table = new Map<string, Tool>()
+  readOption('tools', () => defs.forEach((def, i) => readOption(`tools[${i}]`, () => addTool(table, def, `tools[${i}]`))))
+  return table
 }
 
-function readTools(defs: ReadonlyArray<ToolDefinition>, at: (field: string) => void): ToolTable {
-  if (!Array.isArray(defs)) throw invalid(`tools must be an array, got ${describe(defs)}`, 'tools')
-  const table = new Map<string, Tool>()
-  defs.forEach((def, i) => {
-    const field = `tools[${i}]`
-    at(field)
-    const shape = toolShape(def, field)
-    const name = shape.name
-    if (typeof name !== 'string' || name === '') throw invalid(`${field} needs a non-empty name`, field)
-    const where = `${field}: the input schema of "${name}"${shape.at === '' ? '' : ` (${shape.at})`}`
-    const tool = toolOf(name, jsonSchemaOf(shape.schema, where, field), where, field)
-    const seen = table.get(name)
-    if (seen === undefined) table.set(name, tool)
-    else if (seen.key !== tool.key) throw invalid(`${field}: the tool "${name}" is declared twice, with different input schemas`, field)
-  })
-  return table
+function addTool(table: Map<string, Tool>, def: ToolDefinition, field: string): void {
+  const shape = toolShape(def, field)
+  const name = shape.name
+  if (typeof name !== 'string' || name === '') throw invalid(`${field} needs a non-empty name`, field)
+  const where = `${field}: the input schema of "${name}"${shape.at === '' ? '' : ` (${shape.at})`}`
+  const tool = toolOf(name, jsonSchemaOf(shape.schema, where, field), where, field)
+  const seen = table.get(name)
+  if (seen === undefined) table.set(name, tool)
+  else if (seen.key !== tool.key) throw invalid(`${field}: the tool "${name}" is declared twice, with different input schemas`, field)
 }
 
 function toolOf(name: string, schema: unknown, where: string, field: string): Tool {

@@ -7,7 +7,7 @@ import { derived, keepsDerived } from '../grammar/derived.js'
 import { grammarFingerprint, sharedGrammar } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
-import { GrammarError, ToolsieveError } from '../errors.js'
+import { GrammarError, readOption, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { initialReasoning } from './reasoning.js'
@@ -18,7 +18,6 @@ import { Driver } from './driver.js'
 import { restoreState, saveState } from './checkpoint.js'
 import { randomCallId } from './ids.js'
 import { toolTable } from '../schema/tools.js'
-import { thrownText } from '../schema/shapes.js'
 import type { ValueOptions } from '../values/decode.js'
 import type { Grammar } from '../grammar/types.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
@@ -60,20 +59,6 @@ function describe(v: unknown): string {
   }
 }
 
-/**
- * `read()`, whose checks name what is wrong in `field`'s value; what its
- * value throws as it is read deep inside (a revoked Proxy in a grammar or
- * a pack) is refused naming `field`, not let out as the engine's TypeError.
- */
-function guarded<T>(field: string, read: () => T): T {
-  try {
-    return read()
-  } catch (e) {
-    if (e instanceof ToolsieveError) throw e
-    throw invalid(field, `cannot be read: ${thrownText(e)}`)
-  }
-}
-
 /** The options the sieve reads, in {@link SieveOptions}. */
 const optionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 'strict', 'generateId', 'resume', 'reasoning', 'startInReasoning', 'reasoningCalls', 'quoted', 'streamArguments'] as const
 
@@ -83,16 +68,10 @@ const optionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 
  * that throws) is refused naming it, not let out as the engine's TypeError.
  */
 function readable(given: object): void {
-  let field = ''
-  try {
-    if (Array.isArray(given)) return
-    for (const key of optionKeys) {
-      field = key
-      const v: unknown = (given as Record<string, unknown>)[key]
-      if (v !== null && typeof v === 'object') Array.isArray(v)
-    }
-  } catch (e) {
-    throw invalid(field, `${field === '' ? 'the options' : 'the value'} cannot be read: ${thrownText(e)}`)
+  if (readOption('', () => Array.isArray(given))) return
+  for (const key of optionKeys) {
+    const v: unknown = readOption(key, () => (given as Record<string, unknown>)[key])
+    if (v !== null && typeof v === 'object') readOption(key, () => Array.isArray(v))
   }
 }
 
@@ -208,7 +187,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   if (!absent(given) && typeof given === 'object') readable(given)
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
   const options: SieveOptions = given ?? {}
-  const { grammar, readWhole } = absent(options.dialect) ? { grammar: guarded('grammar', () => grammarOption(options.grammar)), readWhole: null } : guarded('dialect', () => dialectOption(options.dialect, options.grammar))
+  const { grammar, readWhole } = absent(options.dialect) ? { grammar: readOption('grammar', () => grammarOption(options.grammar)), readWhole: null } : readOption('dialect', () => dialectOption(options.dialect, options.grammar))
   const lexer = compileLexer(grammar)
   // an opener a block at the message start may begin with is a delimiter too: a capture must hold it
   const anchored = grammar.blocks?.json?.anchored?.open ?? []

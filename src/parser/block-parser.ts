@@ -11,8 +11,9 @@
  * fit is released as text by the driver, never repaired into something plausible.
  */
 import { EmbeddedActionsParser, type IToken } from 'chevrotain'
-import { allCategories, cat, isAttrBlank } from '../lexer/kinds.js'
+import { allCategories, cat } from '../lexer/kinds.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
+import { TagAttributes, type Attributes } from './tag-attributes.js'
 
 /** One piece of a parameter value, in order. */
 export interface ValuePart {
@@ -20,8 +21,7 @@ export interface ValuePart {
   text: string
 }
 
-/** Attributes by lower-cased name; the first value of a name wins. A Map: names are keys like any other, and a lookup by a fresh string costs no interning. */
-export type Attributes = Map<string, string>
+export type { Attributes } from './tag-attributes.js'
 
 export interface ParsedParam {
   attrs: Attributes
@@ -54,20 +54,6 @@ export interface ParsedBlock {
   invokes: ParsedInvoke[]
 }
 
-const equals = 0x3d
-
-/** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
-export const tagValueKey = '='
-
-/** Attribute names compare by lower case; most are lower case already (`name`, `string`), and stay the same string. */
-function lower(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if ((c >= 0x41 && c <= 0x5a) || c > 0x7f) return s.toLowerCase()
-  }
-  return s
-}
-
 export class BlockParser extends EmbeddedActionsParser {
   constructor() {
     super(allCategories, { recoveryEnabled: false, maxLookahead: 2 })
@@ -96,13 +82,7 @@ export class BlockParser extends EmbeddedActionsParser {
   // re-enters itself (a tag holds no tag, a parameter no invoke), so one state slot per rule is enough.
   private inv: { params: ParsedParam[]; json: string | null; hasContent: boolean } = { params: [], json: null, hasContent: false }
   private par: { parts: ValuePart[]; raw: string[] } = { parts: [], raw: [] }
-  private tag: { attrs: Attributes; pending: string | null; afterEq: boolean; word: string | null; value: string } = {
-    attrs: new Map(),
-    pending: null,
-    afterEq: false,
-    word: null,
-    value: '',
-  }
+  private readonly tag = new TagAttributes()
   private gapAlts?: Array<{ ALT: () => unknown }>
   private invokeAlts?: Array<{ ALT: () => unknown }>
   private paramAlts?: Array<{ ALT: () => unknown }>
@@ -174,92 +154,24 @@ export class BlockParser extends EmbeddedActionsParser {
     return image
   })
 
-  /** A word ended (space, `=`, a quote, the tag end): it names an attribute, or is the value an `=` waited for. */
-  private endWord(): void {
-    const t = this.tag
-    const word = t.word
-    if (word === null) return
-    if (t.afterEq && t.pending !== null) {
-      if (t.attrs.get(t.pending) === '') t.attrs.set(t.pending, word)
-      t.pending = null
-    } else {
-      t.pending = lower(word)
-      if (!t.attrs.has(t.pending)) t.attrs.set(t.pending, '')
-    }
-    t.afterEq = false
-    t.word = null
-  }
-
   // the embedded actions of tagRest, made once (not recorded: they run only when parsing)
-  private readonly endWordAction = (): void => this.endWord()
-  private readonly eqAction = (): void => {
-    this.endWord()
-    const t = this.tag
-    // `=` right after the tag's name (`<function=f>`): what follows is the tag's own value
-    if (t.pending === null && t.attrs.size === 0) {
-      t.pending = tagValueKey
-      t.attrs.set(tagValueKey, '')
-    }
-    t.afterEq = true
-  }
-  private readonly quotedAction = (): void => {
-    const tag = this.tag
-    this.endWord()
-    if (tag.pending !== null && tag.attrs.get(tag.pending) === '') tag.attrs.set(tag.pending, tag.value)
-    tag.pending = null
-    tag.afterEq = false
-  }
+  private readonly endWordAction = (): void => this.tag.endWord()
+  private readonly eqAction = (): void => this.tag.eq()
+  private readonly quotedAction = (): void => this.tag.quoted()
 
-  /**
-   * A whole attribute token: exactly what its pieces (spaces, name, `=`,
-   * quoted value) would have done, in order. The token's regex matched the
-   * whole image (`attributeSource`), so its parts are read off by position.
-   */
-  private attribute(image: string): void {
-    let i = 1
-    while (isAttrBlank(image.charCodeAt(i))) i++
-    let j = i + 1
-    while (j < image.length && !isAttrBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
-    // past the `=` and the blanks around it: the opening quote; the closing one is the image's last character
-    let q = j
-    while (image.charCodeAt(q) !== equals) q++
-    q++
-    while (isAttrBlank(image.charCodeAt(q))) q++
-    const t = this.tag
-    if (t.word === null && !t.afterEq) {
-      // nothing pending (the common case): the name takes this value unless it already has one
-      const name = lower(image.slice(i, j))
-      const had = t.attrs.get(name)
-      if (had === undefined || had === '') t.attrs.set(name, image.slice(q + 1, image.length - 1))
-      t.pending = null
-      return
-    }
-    this.endWord()
-    this.tag.word = image.slice(i, j)
-    this.eqAction()
-    this.tag.value = image.slice(q + 1, image.length - 1)
-    this.quotedAction()
-  }
+  /** The image of the token an action below reads (set as the token is consumed: the actions are made once, not per token). */
+  private image = ''
+  private readonly wordAction = (): void => this.tag.addWord(this.image)
+  private readonly attributeAction = (): void => this.tag.attribute(this.image)
 
   private tagRest = this.RULE('tagRest', (): Attributes => {
-    // the attribute an `=` may still give a value to; the first value of a name wins;
-    // a window boundary can split one word into two AttrName tokens: adjacent ones are one word
-    const t = (this.tag = { attrs: new Map(), pending: null, afterEq: false, word: null, value: '' })
+    this.tag.reset()
+    const attrs = this.tag.attrs
     this.MANY(() => this.OR((this.tagAlts ??= [
       { ALT: () => { this.CONSUME(cat.Ws); this.ACTION(this.endWordAction) } },
-      {
-        ALT: () => {
-          const w = this.CONSUME(cat.AttrName).image
-          this.ACTION(() => { this.tag.word = this.tag.word === null ? w : this.tag.word + w })
-        },
-      },
+      { ALT: () => { this.image = this.CONSUME(cat.AttrName).image; this.ACTION(this.wordAction) } },
       { ALT: () => { this.CONSUME(cat.Eq); this.ACTION(this.eqAction) } },
-      {
-        ALT: () => {
-          const image = this.CONSUME(cat.Attr).image
-          this.ACTION(() => this.attribute(image))
-        },
-      },
+      { ALT: () => { this.image = this.CONSUME(cat.Attr).image; this.ACTION(this.attributeAction) } },
       {
         ALT: () => {
           this.CONSUME(cat.QuoteOpen)
@@ -272,29 +184,13 @@ export class BlockParser extends EmbeddedActionsParser {
     ])))
     this.ACTION(this.endWordAction)
     this.CONSUME(cat.TagEnd)
-    return t.attrs
-  })
-
-  /** A parameter's opening tag on its own, through its end: what `streamArguments` reads as the tag ends. */
-  private paramHead = this.RULE('paramHead', (): Attributes => {
-    this.CONSUME(cat.ParamOpen)
-    return this.SUBRULE(this.tagRest)
+    return attrs
   })
 
   /** Parse one block's tokens; `null` when they do not form a block. */
   parseBlock(tokens: IToken[]): ParsedBlock | null {
-    return this.parse(tokens, this.block)
-  }
-
-  /** Parse a parameter's opening tag (all of `tokens`); `null` when they are not one. */
-  parseParamHead(tokens: IToken[]): Attributes | null {
-    return this.parse(tokens, this.paramHead)
-  }
-
-  /** All of `tokens` by `rule`, which starts the parse; `null` when they do not form one. */
-  private parse<T>(tokens: IToken[], rule: () => T): T | null {
     this.input = tokens
-    const result = rule.call(this)
+    const result = this.block()
     const ok = this.errors.length === 0
     this.input = []
     return ok ? result : null
@@ -323,9 +219,4 @@ function parserOf(lexer: CompiledLexer): BlockParser {
 
 export function parseBlock(lexer: CompiledLexer, tokens: IToken[]): ParsedBlock | null {
   return parserOf(lexer).parseBlock(tokens)
-}
-
-/** A parameter's opening tag of `lexer`'s tokens, as the block parser reads it in a block: its attributes, or null. */
-export function parseParamHead(lexer: CompiledLexer, tokens: IToken[]): Attributes | null {
-  return parserOf(lexer).parseParamHead(tokens)
 }

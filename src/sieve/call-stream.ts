@@ -18,7 +18,8 @@
 import type { IToken } from 'chevrotain'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { parseBlock, parseParamHead, type Attributes } from '../parser/block-parser.js'
+import { parseBlock } from '../parser/block-parser.js'
+import { readTagHead, type Attributes } from '../parser/tag-attributes.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
 import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js'
@@ -306,7 +307,7 @@ export class CallStream {
     const c = this.current()
     if (c === null || c.stalled || st.invokeBody < 0) return
     // the tag alone: the invoke's was read when it ended (a call named so far, or refused and never started)
-    const attrs = parseParamHead(this.lexer, tokens.slice(st.paramAt, i + 1))
+    const attrs = readTagHead(this.lexer, tokens, st.paramAt, i + 1, 'ParamOpen')
     const key = attrs === null ? '' : paramKey(attrs, this.opts.values)
     if (key === '') return void (c.stalled = true)
     // the value is the exact text between the tags (rule 1), unless the schema makes it something else

@@ -28,7 +28,7 @@ import { contentNode, leafNode, type Node } from './node.js'
 import { isPlainObject } from './own.js'
 import { decodeEntities, partsText, soleCdata, trimXml } from './text.js'
 import { parseElements } from './xml.js'
-import { tagValueKey } from '../parser/block-parser.js'
+import { tagValueKey } from '../parser/tag-attributes.js'
 import { pythonLiteral } from './python-literal.js'
 
 /** What value decoding needs from the grammar. */

@@ -389,6 +389,21 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
         i = Math.min(ahead.lt, ahead.lf, ahead.cr)
       }
       if (i >= to) return ls
+    } else if ((ls & POSITION) === linePositions.mid && settled(ls & KIND)) {
+      // inside an HTML candidate on a settled line (`<invoke name="a">` in prose): until a line ending only the
+      // candidate's bits change, as `next` would change them
+      const line = ls & ~candidateBits
+      let h = ls & candidateBits
+      for (; i < to && h !== 0; i++) {
+        const c = codeAt(text, i)
+        if (c === lf || c === cr) break
+        h = candidateStep(h, c)
+        // a `<` that ends one candidate may begin the next
+        if (h < 0) h = c === lt ? candidateStart : 0
+      }
+      ls = line | h
+      // a line ending is `next`'s to read
+      if (h === 0 || i >= to) continue
     }
     ls = next(ls, codeAt(text, i))
     i++

@@ -90,12 +90,11 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
   const hidden = (mode: ModeName, o: Opener, hold: boolean) =>
     f.make(`${mode}.${o.name}.inComment${hold ? '' : 'Text'}`, o.category, hold ? modes.spanHold : null, (text, offset) => {
       const c = ctx.current
-      if (!inline) return null
+      // no comment open here (nearly every `<`): told by the line state, with no match of the opener tried
+      if (!inline || offset < c.noHoldBefore === hold || !commentLive(c.lines.stateAt(text, offset))) return null
       o.d.sticky.lastIndex = offset
       const m = o.d.sticky.exec(text)
       if (m === null || (!c.final && growsAt(o.d, text, offset))) return null
-      if (!commentLive(c.lines.stateAt(text, offset))) return null
-      if (offset < c.noHoldBefore === hold) return null
       if (!hold) return m
       c.lines.kill(text, offset)
       const levels = [...c.levels, commentLevel]

@@ -18,7 +18,7 @@
 import type { IToken } from 'chevrotain'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { parseBlock } from '../parser/block-parser.js'
+import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
 import { readTagHead, type Attributes } from '../parser/tag-attributes.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
@@ -349,11 +349,12 @@ export class CallStream {
     st.invokeBody = -1
     st.live = false
     if (c === null || from < 0) return
-    const d = this.decode(tokens.slice(from, i + 1), true)?.decoded
+    const read = this.decode(tokens.slice(from, i + 1), true)
+    const d = read?.decoded
     if (d === undefined || !d.ok) return void (c.stalled = true)
     const tool = this.opts.tools?.get(d.name)
     const { input, written } = callInput(d, tool?.schema ?? null)
-    if (this.openAt >= 0) this.settled.set(this.openAt, { end: st.at + tokens[i]!.image.length, decoded: d, input, written })
+    if (this.openAt >= 0) this.settled.set(this.openAt, { end: st.at + tokens[i]!.image.length, first: from, last: i, invoke: read!.invoke, decoded: d, input, written })
     this.openAt = -1
     // not a quoted call after all: it no longer holds the block (one that is holds it to the end: the block is text)
     if (st.quoted !== null && this.opts.quoted?.matches(d.name, input) !== true) {
@@ -414,6 +415,7 @@ export class CallStream {
     const inv = parsed.invokes[0]!
     const decoded = decodeInvoke(inv, this.opts.values)
     return {
+      invoke: inv,
       decoded,
       param: (stringAttr) => {
         if (!decoded.ok || decoded.params === null || decoded.params.length !== 1 || inv.params.length !== 1) return null
@@ -426,6 +428,7 @@ export class CallStream {
 
 /** An invoke read so far, and its one parameter (null unless it has exactly one). */
 interface InvokeRead {
+  invoke: ParsedInvoke
   decoded: DecodedInvoke
   param(stringAttr: string): { key: string; node: Node; exact: boolean } | null
 }

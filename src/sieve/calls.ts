@@ -15,6 +15,8 @@ import { isPlainObject } from '../values/own.js'
 import type { Validator } from '../schema/validate.js'
 import type { Node } from '../values/node.js'
 import { literalFrame } from '../lexer/tokens.js'
+import { cat } from '../lexer/kinds.js'
+import { tokenOf } from '../lexer/token-instance.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
 import { callId, type CallId } from './ids.js'
 
@@ -86,6 +88,11 @@ export function callInput(d: Extract<DecodedInvoke, { ok: true }>, schema: Recor
 export interface SettledInvoke {
   /** The stream offset just past its closer: the block's invoke that begins where it did is this one only if it ends here too. */
   end: number
+  /** Its opener's and closer's indexes among the capture's tokens. */
+  first: number
+  last: number
+  /** Its tokens as the block grammar parsed them (alone: an invoke's parse does not depend on what stands around it). */
+  invoke: ParsedInvoke
   decoded: Extract<DecodedInvoke, { ok: true }>
   input: Record<string, unknown>
   written: Written
@@ -145,15 +152,14 @@ type Read =
 
 /** A block of tags: parsed by the block grammar, its invokes decoded (or taken as the call stream decoded them), its raw text cut at their closers. */
 function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known: KnownCalls | undefined): Read {
-  const parsed = parseBlock(lexer, tokens)
+  const given = known === undefined || known.settled.size === 0 ? null : settledIn(tokens, start, known.settled)
+  const parsed = parseBlock(lexer, given === null ? tokens : given.tokens)
   if (parsed === null) return { ok: false, reason: 'the markup does not form wrapper → invoke → parameter' }
   const decoded = []
   const settled: Array<SettledInvoke | undefined> = []
-  const bounds = known === undefined || known.settled.size === 0 ? null : invokeBounds(tokens, start, parsed.invokes)
   for (let k = 0; k < parsed.invokes.length; k++) {
-    const inv = parsed.invokes[k]!
-    const was = bounds === null ? undefined : known!.settled.get(bounds[2 * k]!)
-    const s = was !== undefined && was.end === bounds![2 * k + 1] ? was : undefined
+    const s = given?.byOpen.get(parsed.invokes[k]!.open)
+    const inv = s?.invoke ?? parsed.invokes[k]!
     const d = s?.decoded ?? decodeInvoke(inv, opts.values)
     if (!d.ok) return { ok: false, reason: d.problem }
     if (opts.strict && silentEmpty(inv)) return { ok: false, reason: 'an invoke body with content gave no arguments (strict mode)' }
@@ -161,6 +167,44 @@ function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: n
     settled.push(s)
   }
   return { ok: true, decoded, spans: splitRaw(tokens, text, start, parsed.invokes), settled }
+}
+
+/** An empty tag end: the whole of a settled invoke's opening tag in the tokens the block grammar is given. */
+const emptyTagEnd = tokenOf(cat.TagEnd, '', NaN)
+
+/**
+ * The block's tokens for its parse, each invoke the call stream settled
+ * (it begins and ends at the stream offsets and token indexes it did then)
+ * stood in for by its opener, an empty tag end and its closer: its tokens
+ * formed an invoke when it closed, and the block needs no second parse of
+ * them (one invoke of 40,000 parameters is 400,000 tokens). By the
+ * stand-in's opener: the settled invoke it is.
+ */
+function settledIn(tokens: IToken[], start: number, known: ReadonlyMap<number, SettledInvoke>): { tokens: IToken[]; byOpen: Map<IToken, SettledInvoke> } | null {
+  const byOpen = new Map<IToken, SettledInvoke>()
+  const out: IToken[] = []
+  let at = start
+  let from = 0
+  for (let i = 0; i < tokens.length; i++) {
+    const s = known.get(at)
+    at += tokens[i]!.image.length
+    if (s === undefined || s.first !== i || s.last >= tokens.length) continue
+    let end = at
+    for (let k = i + 1; k <= s.last; k++) end += tokens[k]!.image.length
+    if (end !== s.end) continue
+    for (let k = from; k < i; k++) out.push(tokens[k]!)
+    // a copy of the opener: the lexer's tokens are shared, so another invoke's opener may be the same object
+    const open = tokens[i]!
+    const stand = tokenOf(open.tokenType, open.image, open.startOffset)
+    out.push(stand, emptyTagEnd, tokens[s.last]!)
+    byOpen.set(stand, s)
+    at = end
+    from = s.last + 1
+    i = s.last
+  }
+  if (byOpen.size === 0) return null
+  for (let k = from; k < tokens.length; k++) out.push(tokens[k]!)
+  return { tokens: out, byOpen }
 }
 
 /** A block read whole: the dialect's reader finds its calls and where each one's markup ends. */
@@ -209,25 +253,6 @@ function diagnostic(p: CallProblem, span: Span): DiagnosticEvent {
 /** Strict mode: a body that held a comment but no parameter would pass as `{}` without a word. */
 function silentEmpty(inv: ParsedInvoke): boolean {
   return inv.hasContent && inv.json === null && inv.params.length === 0
-}
-
-/** Each invoke's stream offsets, its opener's start and its closer's end, in pairs. */
-function invokeBounds(tokens: IToken[], start: number, invokes: ParsedInvoke[]): number[] {
-  const out: number[] = []
-  let at = start
-  let k = 0
-  // between one invoke's closer and the next one's opener the block holds only blanks and comments: the
-  // first token that is the opener (tokens are shared, so the same object may stand elsewhere) is it
-  for (let i = 0; i < tokens.length && k < invokes.length; i++) {
-    const t = tokens[i]!
-    if (out.length === 2 * k && t === invokes[k]!.open) out.push(at)
-    at += t.image.length
-    if (out.length === 2 * k + 1 && t === invokes[k]!.close) {
-      out.push(at)
-      k++
-    }
-  }
-  return out
 }
 
 /**

@@ -3,8 +3,8 @@
  * cannot say. The driver owns it between lexer runs and hands a copy in.
  */
 import { codeAt, codes, isNameChar } from './codes.js'
-import { advanceLines, columnsOf, linePositions, positionOf, type LineState } from './lines.js'
-import type { LineCursor } from './line-cursor.js'
+import { advanceLines, columnsOf, linePositions, positionOf, streamStart, type LineState } from './lines.js'
+import { LineCursor } from './line-cursor.js'
 import type { JsonRun } from './json-scan.js'
 
 // where a construct stands in its line's prefix: read by the same matchers that read this context
@@ -146,6 +146,11 @@ export function sameMarkdown(a: MarkdownState, b: MarkdownState): boolean {
 
 export function freshMarkdown(): MarkdownState {
   return { levels: [], holdDepth: 0, fenceCh: 0, fenceLen: 0, fenceDepth: 0, fenceIndent: 0 }
+}
+
+/** A run's context at a stream's start, with nothing carried, held or captured. */
+export function freshContext(final: boolean): LexContext {
+  return { ...freshMarkdown(), final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false }
 }
 
 /** Line state just before `pos` in `text`, given the state at offset 0. */

@@ -130,8 +130,7 @@ export function compileOpen(grammar: Grammar, role: Role, frameIdx: number): Com
   const names = roleNames(grammar, role, frame.name)
   if (names.length === 0) return null
   const flags = grammar.caseInsensitive === false ? '' : 'i'
-  const d = compile(frame.open.map((s) => piecesOf(s, names)), flags, `(?=[^${nameCharClass}])`)
-  return d
+  return compile(frame.open.map((s) => piecesOf(s, names)), flags, `(?=[^${nameCharClass}])`)
 }
 
 /** A whole closing tag: frame prefix, local name, optional spaces, and one of the frame's tag ends. */
@@ -147,17 +146,12 @@ export function compileClose(grammar: Grammar, role: Role, frameIdx: number): Co
 
 /** The end of an opening tag, in any frame's spelling (a block may mix spellings). */
 export function compileTagEnd(grammar: Grammar): CompiledDelimiter {
-  const seqs: Piece[][] = []
-  const seen = new Set<string>()
-  for (const f of grammar.frames) {
-    for (const e of f.end) {
-      const key = JSON.stringify(e)
-      if (seen.has(key)) continue
-      seen.add(key)
-      seqs.push(piecesOf(e, []))
-    }
-  }
-  return compile(seqs, '')
+  return compile(distinct(grammar.frames.flatMap((f) => f.end)), '')
+}
+
+/** Each distinct sequence of `all`, as pieces. */
+function distinct(all: FrameSequence[]): Piece[][] {
+  return [...new Map(all.map((s) => [JSON.stringify(s), s])).values()].map((s) => piecesOf(s, []))
 }
 
 /** Blanks between an attribute gap and the attribute's name: the `Attr` token's blanks, bounded as all drift is. */
@@ -180,16 +174,7 @@ export interface CompiledGap {
 
 /** The attribute gaps of every frame (a block may mix spellings), or null when no frame has one. */
 export function compileAttrGap(grammar: Grammar): CompiledGap | null {
-  const seqs: Piece[][] = []
-  const seen = new Set<string>()
-  for (const f of grammar.frames) {
-    for (const g of f.beforeAttributes ?? []) {
-      const key = JSON.stringify(g)
-      if (seen.has(key)) continue
-      seen.add(key)
-      seqs.push(piecesOf(g, []))
-    }
-  }
+  const seqs = distinct(grammar.frames.flatMap((f) => f.beforeAttributes ?? []))
   if (seqs.length === 0) return null
   const full = seqs.map(fullSource).map((s) => '(?:' + s + ')').join('|')
   const held = compile(seqs.map((s) => [...s, gapBlanks, nameChar]), '')
@@ -197,12 +182,7 @@ export function compileAttrGap(grammar: Grammar): CompiledGap | null {
   return { sticky, held, firstChars: held.firstChars }
 }
 
-/** A fixed literal delimiter such as `<![CDATA[` or `-->`. */
-export function compileLiteral(lit: string, caseInsensitive = false): CompiledDelimiter {
-  return compileLiterals([lit], caseInsensitive)
-}
-
-/** Any one of `lits`, written exactly (or ignoring case). */
+/** Any one of `lits` (`<![CDATA[`, `-->`), written exactly (or ignoring case). */
 export function compileLiterals(lits: readonly string[], caseInsensitive = false): CompiledDelimiter {
   return compile([[{ lits: [...lits], min: 1, max: 1 }]], caseInsensitive ? 'i' : '')
 }

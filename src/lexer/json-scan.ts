@@ -194,8 +194,3 @@ export function scanJson(st: JsonScan, text: string, from: number, spec: JsonBlo
   }
   return { kind: 'more' }
 }
-
-/** Whether a block whose scan stands at `st` is a block (its value began), not a mention of its opener. */
-export function scanCommitted(st: JsonScan): boolean {
-  return st.phase >= phases.value
-}

@@ -84,7 +84,7 @@ export function jsonBlockTokens(f: TokenFactory, spec: JsonBlocks, anyChar: () =
   let last: { text: string; offset: number; c: LexContext; step: JsonStep | null } | null = null
   const take = (part: JsonStep['part']) => (text: string, offset: number) => {
     const c = ctx.current
-    // a run with no block's state (`inspect`, a reader of its own): the text, as it stands
+    // a run with no block's state (a reader of its own, such as the tests' `codeRanges`): the text, as it stands
     if (c.json === null) return part === 'value' ? ([text.substring(offset)] as CustomPatternMatcherReturn) : null
     if (last === null || last.text !== text || last.offset !== offset || last.c !== c) last = { text, offset, c, step: jsonStep(c.json.scan, c.json.before, text, offset, spec, c.final) }
     const step = last.step

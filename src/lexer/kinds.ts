@@ -55,9 +55,4 @@ export const attributeSource = `[ \\t\\r\\n]+[${nameCharClass}]+[ \\t\\r\\n]*=[ 
 /** The blanks {@link attributeSource} allows around an attribute's name and `=`: space, tab, CR, LF. */
 export const isAttrBlank = isBlank
 
-/** What the driver needs to know about a concrete token type beyond its push mode. */
-export interface TokenMeta {
-  category: CategoryName
-}
-
 export const allCategories: TokenType[] = Object.values(cat)

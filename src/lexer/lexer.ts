@@ -7,9 +7,7 @@ import { Lexer, type ILexingResult, type IToken, type TokenType } from 'chevrota
 import { derived } from '../grammar/derived.js'
 import { sharedGrammar } from '../grammar/fingerprint.js'
 import type { Grammar } from '../grammar/types.js'
-import { freshMarkdown, type LexContext } from './context.js'
-import { LineCursor } from './line-cursor.js'
-import { streamStart } from './lines.js'
+import { freshContext, type LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { buildModes, type CompiledModes } from './tokens.js'
 import type { TokenInfo } from './token-factory.js'
@@ -32,8 +30,6 @@ export interface CompiledLexer {
   readonly delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** See {@link CompiledModes.prefixModes}. */
   readonly prefixModes: ReadonlySet<ModeName>
-  /** See {@link CompiledModes.tagEnd}. */
-  readonly tagEnd: CompiledDelimiter
   /** See {@link CompiledModes.paramCloses}. */
   readonly paramCloses: readonly CompiledDelimiter[]
   /** Per mode, the matcher that extends an undecided tail without the lexer. */
@@ -67,9 +63,7 @@ export function lexerCompiles(): number {
 
 function compile(grammar: Grammar): CompiledLexer {
   compiles++
-  const ctxRef: { current: LexContext } = {
-    current: { ...freshMarkdown(), final: false, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false },
-  }
+  const ctxRef: { current: LexContext } = { current: freshContext(false) }
   const built = buildModes(grammar, ctxRef)
   const lexer = new Lexer(
     { modes: built.modes, defaultMode: modes.prose },
@@ -98,7 +92,6 @@ function compile(grammar: Grammar): CompiledLexer {
     tagEndChars: built.tagEndChars,
     delimiterTokens: built.delimiterTokens,
     prefixModes: built.prefixModes,
-    tagEnd: built.tagEnd,
     paramCloses: built.paramCloses,
     tails: built.tails,
     tokenize(text, mode, ctx) {

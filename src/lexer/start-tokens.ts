@@ -97,7 +97,7 @@ export function messageStartTokens(f: TokenFactory, spec: AnchoredBlocks, anyCha
     // the block's scanner starts after the opener, as after any JSON block's opener (`LexContext.json`)
     c.json = { scan: initialScan(), before: jsonBefore(c.captureLimit, d.end - d.at) }
     return m(text.substring(d.at, d.end))
-  }, anyChar(), true, 'wrapper', true)
+  }, anyChar(), true, true)
   f.info.get(open)!.frame = frame
   // an opener's start at the text's end: held (at the stream's end it is text)
   const held = f.make(`${modes.messageStart}.Incomplete`, 'Incomplete', null, (text, offset) => {

@@ -55,8 +55,6 @@ export class TailMatcher {
   private readonly init: TailState
   /** The {@link TailState.nameDone} state: no position is left in it, only the boundary to read. */
   private readonly nameDone: TailState = { positions: [], ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), nameDone: true }
-  /** Per delimiter, `confirmsWhole`'s answers by image. */
-  private readonly confirmed: Array<Map<string, boolean> | undefined> = []
 
   constructor(private readonly delims: readonly CompiledDelimiter[]) {
     const out: Pos[] = []
@@ -97,26 +95,21 @@ export class TailMatcher {
   }
 
   /**
-   * Where reading `more` from `state` first completes a delimiter for good
+   * Where reading `text` from the start first completes a delimiter for good
    * (one that cannot grow and needs no boundary, such as `</invoke>`): the
-   * delimiter's index and the offset in `more` just past it. Null when the
+   * delimiter's index and the offset in `text` just past it. Null when the
    * first completion is anything else (several delimiters, one that may
    * grow or waits for a boundary) or none comes: the lexer decides those.
    */
-  firstComplete(state: TailState, more: string): { d: number; end: number } | null {
-    let cur = state
-    for (let i = 0, n = more.length; i < n; i++) {
-      const st = this.on(cur, codeAt(more, i))
+  completesFirst(text: string): { d: number; end: number } | null {
+    let cur = this.init
+    for (let i = 0, n = text.length; i < n; i++) {
+      const st = this.on(cur, codeAt(text, i))
       if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
       if (st.next === null) return null
       cur = st.next
     }
     return null
-  }
-
-  /** {@link firstComplete} from the start of `text`. */
-  completesFirst(text: string): { d: number; end: number } | null {
-    return this.firstComplete(this.init, text)
   }
 
   /**
@@ -134,22 +127,6 @@ export class TailMatcher {
       cur = st.next
     }
     return null
-  }
-
-  /**
-   * Whether delimiter `d`'s own regex matches all of `image`, a delimiter
-   * `firstComplete` found (one that cannot grow, so text after it cannot
-   * change the match). The same few closing tags recur: each is asked once.
-   */
-  confirmsWhole(d: number, image: string): boolean {
-    let cache = this.confirmed[d]
-    if (cache === undefined) cache = this.confirmed[d] = new Map()
-    let ok = cache.get(image)
-    if (ok === undefined) {
-      ok = this.confirms(d, image, image.length)
-      if (cache.size < 1024) cache.set(image, ok)
-    }
-    return ok
   }
 
   /** Whether delimiter `d`'s own regex matches `text` from its start to exactly `end`. */

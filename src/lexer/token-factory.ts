@@ -5,7 +5,6 @@
  * {@link LexContext}.
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
-import type { Role } from '../grammar/types.js'
 import { allCharsExcept, codeAt, codes } from './codes.js'
 import type { CategoryName } from './kinds.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
@@ -20,7 +19,6 @@ export interface TokenInfo {
   category: CategoryName
   /** Mode after this token, or null to stay. */
   push: ModeName | null
-  role?: Role
   /** A backtick/tilde run cut by the end of the text: its meaning waits for the rest of the run. */
   runPart?: boolean
   /** An Incomplete token holding a backtick run that stands in an open HTML tag or autolink. */
@@ -53,7 +51,7 @@ export class TokenFactory {
   constructor(readonly ctx: { current: LexContext }) {}
 
   /** A token type; its name gets its push (`name>mode`) unless `named` (a name checkpoints keep). */
-  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, role?: Role, named = false): TokenType {
+  make(name: string, category: CategoryName, push: ModeName | null, exec: Exec, hint: number[], lineBreaks: boolean, named = false): TokenType {
     const full = push === null || named ? name : `${name}>${push}`
     const existing = this.byName.get(full)
     if (existing) return existing
@@ -65,7 +63,7 @@ export class TokenFactory {
       ...(push === null ? {} : { push_mode: push }),
     })
     this.byName.set(full, t)
-    this.info.set(t, role === undefined ? { category, push } : { category, push, role })
+    this.info.set(t, { category, push })
     return t
   }
 
@@ -97,7 +95,7 @@ export class TokenFactory {
   }
 
   /** A fixed delimiter; refuses a match that more input could still lengthen. */
-  delimiter(name: string, category: CategoryName, push: ModeName | null, d: CompiledDelimiter, role?: Role): TokenType {
+  delimiter(name: string, category: CategoryName, push: ModeName | null, d: CompiledDelimiter): TokenType {
     const ctx = this.ctx
     // a tag held after an unmatched backtick remembers how many levels were open at it
     const holds = push === modes.spanHold
@@ -126,7 +124,7 @@ export class TokenFactory {
       const r = [m[0]] as CustomPatternMatcherReturn
       r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState
       return r
-    }, d.firstChars, false, role)
+    }, d.firstChars, false)
   }
 
   /**
@@ -153,7 +151,7 @@ export class TokenFactory {
       if (!c.final && growsAt(d, text, offset)) return null
       if (offset + 1 < text.length && own(text, offset + 1) !== null) return null
       return m
-    }, d.firstChars, false, 'parameter')
+    }, d.firstChars, false)
   }
 
   /** A fixed delimiter that matches only while `when` holds of the context. */

@@ -27,11 +27,10 @@
  * there, as CommonMark sees none (`<!--` was literal).
  */
 import type { TokenType } from 'chevrotain'
-import type { Role } from '../grammar/types.js'
 import { classUnits, codes } from './codes.js'
 import { freshMarkdown, itemColumnOf, lineStartIndent, quoteDepthOf, type LexContext } from './context.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
-import { blockOpenerAt, closeCode, codeCloseAt, codeOpenAt, commentCloserAt, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
+import { blockOpenerAt, closeCode, codeCloseAt, codeOpenAt, commentCloserAt, mayBeCodeTag, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
 import { commentLive } from './inline-html.js'
 import { enterCode, leaveCode } from './lines.js'
 import type { CategoryName } from './kinds.js'
@@ -44,7 +43,6 @@ import { apply } from './tokens-markdown.js'
 export interface Opener {
   name: string
   category: CategoryName
-  role: Role
   d: CompiledDelimiter
 }
 
@@ -99,7 +97,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       c.lines.kill(text, offset)
       const levels = [...c.levels, commentLevel]
       return apply(c, { target: modes.spanHold, md: state(levels, levels.length) }, m[0])
-    }, o.d.firstChars, false, o.role)
+    }, o.d.firstChars, false)
 
   /** A `<code>` or `</code>` tag the text end cuts: held until it is known. */
   const codeHeld = (mode: ModeName) =>
@@ -136,8 +134,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       if (!isNumber(end)) return null
       const levels = closeCode(c.levels, k)
       let d: Decision
-      if (mode !== modes.spanHold) d = spanOrProse(levels)
-      else if (k < c.holdDepth) d = spanOrProse(levels)
+      if (mode !== modes.spanHold || k < c.holdDepth) d = spanOrProse(levels)
       else d = { target: null, md: state(levels, c.holdDepth) }
       if (mode === modes.span && d.target === modes.span) d = { target: null, md: d.md }
       if (d.target !== target) return null
@@ -175,7 +172,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
 
   /** Where a `<` in plain text must stop the plain-`<` token: a `<code>` or `</code>` may start there. */
   function stopsPlain(text: string, offset: number): boolean {
-    return inline && (codeOpenAt(text, offset) !== null || codeCloseAt(text, offset) !== null)
+    return inline && mayBeCodeTag(text, offset)
   }
 
   const text = (mode: ModeName, excluded: number[]) => {

@@ -7,10 +7,10 @@ import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
 import { classUnits, codeAt, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
-import { canGrow, compileAttrGap, compileClose, compileLiteral, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { canGrow, compileAttrGap, compileClose, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
-import { charsOf, jsonNext, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
+import { charsOf, jsonNext, tagCategory, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
 import { markdownTokens } from './tokens-markdown.js'
 import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
@@ -28,8 +28,6 @@ const jsonFrame = '<json>'
 export const attribute = new RegExp(attributeSource, 'y')
 /** The capture modes between tags, where closing tags come most often. */
 const bodyModes: ReadonlySet<ModeName> = new Set<ModeName>([modes.value, modes.invokeBody, modes.wrapperBody, modes.jsonBody])
-const openCat: Record<Role, CategoryName> = { wrapper: 'WrapperOpen', invoke: 'InvokeOpen', parameter: 'ParamOpen' }
-const closeCat: Record<Role, CategoryName> = { wrapper: 'WrapperClose', invoke: 'InvokeClose', parameter: 'ParamClose' }
 
 type TagTargets = Partial<Record<TagKey, ModeName>>
 
@@ -55,8 +53,6 @@ export interface CompiledModes {
   delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
   /** Modes that hold a line-start prefix at the end of a text (the fast path must hold it too). */
   prefixModes: ReadonlySet<ModeName>
-  /** The end of an opening tag, in every spelling (spaces before it included): the tag modes' TagEnd token. */
-  tagEnd: CompiledDelimiter
   /** Every family's parameter closer: where an unclosed CDATA is cut at the end of the stream (`unclosedCdata`). */
   paramCloses: readonly CompiledDelimiter[]
   /** Call once the Chevrotain lexer is built from {@link modes} (`TokenFactory.releaseHints`). */
@@ -147,11 +143,11 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const tagStartChars = [...new Set([...opens.values(), ...closes.values()].flat().flatMap(([, d]) => d.firstChars))]
   const tagEnd = compileTagEnd(grammar)
   // models write `<![cdata[` too; `]]>` has no letters
-  const cdataOpen = compileLiteral('<![CDATA[', true)
-  const cdataClose = compileLiteral(']]>')
-  const commentOpen = compileLiteral('<!--')
-  const selfClose = [compileLiteral('/>'), compileLiteral('/＞')]
-  const commentClose = compileLiteral('-->')
+  const cdataOpen = compileLiterals(['<![CDATA['], true)
+  const cdataClose = compileLiterals([']]>'])
+  const commentOpen = compileLiterals(['<!--'])
+  const selfClose = [compileLiterals(['/>']), compileLiterals(['/＞'])]
+  const commentClose = compileLiterals(['-->'])
 
   /** Tag tokens for a mode plus the delimiters its Incomplete token must know. */
   function tags(mode: ModeName, targets: TagTargets): { tokens: TokenType[]; delims: CompiledDelimiter[] } {
@@ -165,7 +161,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
       for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
         const literal = fr === literalFrame || fr === jsonFrame
         if (only.has(key) && !literal) continue
-        const t = f.delimiter(`${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], fr === jsonFrame ? jsonNext(target) : literal ? literalNext(target) : target, d, role)
+        const t = f.delimiter(`${fr}.${role}.${kind}`, tagCategory(key), fr === jsonFrame ? jsonNext(target) : literal ? literalNext(target) : target, d)
         f.info.get(t)!.frame = literal ? literalFrame : fr
         tokens.push(t)
         delims.push(d)
@@ -191,7 +187,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const md = markdownTokens(f, guard)
   // the openers that start a block in prose (or a hold in a pending span): inside an inline comment they are held
   const openers: Opener[] = (['wrapper', ...(repair ? ['invoke' as const] : [])] as const).flatMap((role) =>
-    opens.get(role)!.map(([fr, d]) => ({ name: `${fr}.${role}.open`, category: openCat[role], role, d })))
+    opens.get(role)!.map(([fr, d]) => ({ name: `${fr}.${role}.open`, category: tagCategory(`open.${role}`), d })))
   const html = htmlTokens(f, guard, openers)
   const nl = (mode: ModeName) => md.lineFeeds(mode)
   const text = (mode: ModeName, category: CategoryName, excluded: number[], push: ModeName | null = null, lineBreaks = true) => {
@@ -365,7 +361,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     const [kind, role] = tag.split('.') as ['open' | 'close', Role]
     for (const [fr, d] of (kind === 'open' ? opens : closes).get(role)!) {
       // no push: the walk counts the depth and leaves the mode itself
-      const t = f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, kind === 'open' ? openCat[role] : closeCat[role], null, d, role)
+      const t = f.delimiter(`${modes.skip}.${fr}.${role}.${kind}`, tagCategory(tag), null, d)
       f.info.get(t)!.frame = fr
       skipTags.push(t)
       skipDelims.push(d)
@@ -389,5 +385,5 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     tagEnd.sticky.lastIndex = 0
     return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
   })
-  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, tagEnd, paramCloses, releaseHints: () => f.releaseHints() }
+  return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, paramCloses, releaseHints: () => f.releaseHints() }
 }

@@ -237,7 +237,7 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
 }
 
 /** Index in `tokens` of the last parameter opener, or -1. */
-export function lastParamOpen(d: DriverCore, tokens: readonly IToken[]): number {
+export function lastParamOpen(d: { lexer: CompiledLexer }, tokens: readonly IToken[]): number {
   let i = tokens.length - 1
   while (i >= 0 && categoryOf(d.lexer, tokens[i]!) !== 'ParamOpen') i--
   return i

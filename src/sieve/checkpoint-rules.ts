@@ -6,7 +6,8 @@
  * field), never left to end in an `internal-error` or a push that never
  * returns. Each rule is one the driver keeps at every point between pushes.
  */
-import { ToolsieveError } from '../errors.js'
+import { fail } from './checkpoint-shape.js'
+import { anchorOpen } from './json-block.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { tagKey } from '../lexer/context.js'
@@ -21,15 +22,12 @@ import type { CallStreamState } from './call-stream.js'
 import type { DriverState } from './state.js'
 import { maxBefore, maxJsonDepth, phases } from '../lexer/json-scan.js'
 import { codeAt } from '../lexer/codes.js'
+import { lastParamOpen } from './capture.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {
   lexer: CompiledLexer
   captureLimit: number
-}
-
-function fail(field: string, what: string): never {
-  throw new ToolsieveError('invalid-checkpoint', `the checkpoint's ${field} ${what}`, `resume.state.${field}`)
 }
 
 function check(ok: boolean, field: string, what: string): void {
@@ -164,14 +162,10 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
   if (cap.json !== undefined) checkJson(s, ctx, at)
   else check(s.mode !== modes.jsonBlock || s.pending === '', at + 'pending', 'is set inside a JSON block')
   if (s.raw !== null && !cap.overflow) {
-    let k = cap.tokens.length - 1
-    while (k >= 0 && categoryOf(lexer, cap.tokens[k]!) !== 'ParamOpen') k--
+    const k = lastParamOpen(ctx, cap.tokens)
     check(k >= 0 && tagKey(cap.tokens[k]!.image) === s.raw, at + 'raw', 'is not the open parameter\'s tag')
   }
 }
-
-/** The type name of the opener of a block anchored at the message start (`lexer/tokens.ts`): empty, an optional opener, or a separator and blanks. */
-const anchorOpen = `${modes.jsonBlock}.AnchorOpen`
 
 /** A block that ends with its JSON: its scanner's state (`json-scan.ts`) is one the scanner can be in. */
 function checkJson(s: DriverState, ctx: RuleContext, at: string): void {

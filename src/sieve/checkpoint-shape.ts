@@ -18,7 +18,7 @@ const object = (v: unknown): v is Record<string, unknown> => v !== null && typeo
 // a run's own modes: the driver is never left in them
 const modeNames: ReadonlySet<string> = new Set(Object.values(modes).filter((m) => m !== modes.halt && m !== modes.messageStart))
 
-function fail(field: string, what: string): never {
+export function fail(field: string, what: string): never {
   throw new ToolsieveError('invalid-checkpoint', `the checkpoint's ${field} ${what}`, `resume.state.${field}`)
 }
 

@@ -168,11 +168,11 @@ export class Driver implements DriverCore, RunHost {
         continue
       }
       const a = this.fast.chunk(rest)
-      if (a === null) return void this.lexChunk(rest)
+      if (a === null) return void this.lexed(rest)
       const next = this.apply(a, rest)
       // every answer of `chunk` reads something (plain text, a token, a held tail); should one not, the lexer
       // takes the rest rather than the loop asking again forever
-      if (next === rest) return void this.lexChunk(rest)
+      if (next === rest) return void this.lexed(rest)
       rest = next
     }
   }
@@ -360,7 +360,7 @@ export class Driver implements DriverCore, RunHost {
 
   /** `chunk` goes to the lexer, with the pending tail: nothing is left. */
   private lexed(chunk: string): null {
-    this.lexChunk(chunk)
+    this.runs.lexChunk(chunk)
     return null
   }
 
@@ -483,11 +483,6 @@ export class Driver implements DriverCore, RunHost {
   noteHeldTail(): void {
     const s = this.s
     if (s.capture === null && s.pending.length > this.stats.maxHeldTail) this.stats.maxHeldTail = s.pending.length
-  }
-
-  /** Lex the pending tail and `chunk`, in windows (`lexer-runs.ts`). */
-  lexChunk(chunk: string): true {
-    return this.runs.lexChunk(chunk)
   }
 
   /** Hold `text`, an opening tag pushing `tagMode` whose name ends at `nameEnd`, unlexed if the rest can wait (`deferral.ts`). */

@@ -12,7 +12,7 @@
  * (`LineCursor.kill`). The two agree because every path here leaves a
  * backtick inside an open tag or autolink (`candidateLive`) to the lexer.
  */
-import { lineStartIndent, lineStateBefore, rawIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
+import { heldPrefixStart, lineStartIndent, lineStateBefore, rawIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { advanceUnlessCode, applyMark, quiet } from '../lexer/lines.js'
 import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
@@ -21,7 +21,7 @@ import { codeAt, codes } from '../lexer/codes.js'
 import { decideLineFeed, decideRun } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TailState } from '../lexer/tail.js'
-import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
+import type { ModeFastPath } from './fast-path-tables.js'
 import { FastPathBase } from './fast-path-base.js'
 import { CharSet } from './char-set.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
@@ -110,7 +110,7 @@ export abstract class MarkdownFastPath extends FastPathBase {
     // the line state only up to the cut: the rest is a chunk of its own, and a turn pushed whole may be cut many times
     const endLine = advanceUnlessCode(line, chunk, lineAt, cut)
     if (endLine < 0) return null
-    if (cut === chunk.length && endsInLineStartSpaces(chunk, s.lineState, this.fastPath()!.quotes === true)) return null
+    if (cut === chunk.length && heldPrefixStart(chunk, s.lineState, this.fastPath()!.quotes === true) >= 0) return null
     if (this.htmlAhead(chunk, s.lineState, cut)) return null
     const a = whole ? this.tagAfter(chunk, cut, mode, md, endLine) : tail !== null ? heldAfter(this.a, cut, tail) : plainThen(this.a, cut, 'more')
     a.mode = mode

@@ -9,8 +9,6 @@
  */
 import type { TokenType } from 'chevrotain'
 import { codes } from '../lexer/codes.js'
-import type { LineState } from '../lexer/context.js'
-import { heldPrefixStart } from '../lexer/context.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { ModeName } from '../lexer/modes.js'
 import { charsOf, structure, type CharName, type FastRow } from '../lexer/structure.js'
@@ -121,13 +119,4 @@ function buildFastPaths(lexer: CompiledLexer): Partial<Record<ModeName, ModeFast
     }
   }
   return out
-}
-
-/**
- * Line-start spaces (or block quote markers, in Markdown modes) at the end
- * of a chunk may come before a fence in the next one ("\n> " + "```"), so
- * the lexer holds them (`heldLinePrefix`): no fast path then.
- */
-export function endsInLineStartSpaces(chunk: string, lineState: LineState, quotes: boolean): boolean {
-  return heldPrefixStart(chunk, lineState, quotes) >= 0
 }

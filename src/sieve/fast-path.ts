@@ -19,7 +19,7 @@ import { decideStart, type StartDecision } from '../lexer/start-tokens.js'
 import type { TailState } from '../lexer/tail.js'
 import { heldAfter, plainThen, type Answer } from './answer.js'
 import { blank } from './char-set.js'
-import { endsInLineStartSpaces, type ModeFastPath } from './fast-path-tables.js'
+import type { ModeFastPath } from './fast-path-tables.js'
 import { MarkdownFastPath } from './fast-path-markdown.js'
 import { codeAt } from '../lexer/codes.js'
 
@@ -78,7 +78,7 @@ export class FastPath extends MarkdownFastPath {
       if (line < 0) return null
     }
     // a capture's value or CDATA holds no line-start prefix: only a block's body between tags asks
-    const prefixAtEnd = !still && cut === chunk.length && (fp.sink !== 'capture' || fp.lineStart === true) && endsInLineStartSpaces(chunk, s.lineState, fp.quotes === true)
+    const prefixAtEnd = !still && cut === chunk.length && (fp.sink !== 'capture' || fp.lineStart === true) && heldPrefixStart(chunk, s.lineState, fp.quotes === true) >= 0
     if (this.htmlAhead(chunk, s.lineState, cut)) return null
     if (fp.sink === 'text') {
       if (s.capture !== null || s.hold !== null) return null

@@ -12,7 +12,7 @@
 import { lineStateBefore } from '../lexer/context.js'
 import { modes } from '../lexer/modes.js'
 import { completeBlock, passOverflow, releaseCapture, type DriverCore } from './capture.js'
-import { initialScan, jsonBefore, phases, scanCommitted, type JsonRun, type JsonScan } from '../lexer/json-scan.js'
+import { initialScan, jsonBefore, phases, type JsonRun, type JsonScan } from '../lexer/json-scan.js'
 import type { JsonPart } from '../lexer/json-tokens.js'
 import { appendRun, flushRun, type Capture, type Restart } from './state.js'
 
@@ -80,7 +80,7 @@ export function endJsonBlock(d: DriverCore): string {
   const tail = s.pending
   s.pending = ''
   if (st.phase === phases.after) finish(d, cap)
-  else releaseCapture(d, scanCommitted(st) && !cap.overflow ? 'unterminated-block' : null, 'the stream ended inside the block')
+  else releaseCapture(d, st.phase >= phases.value && !cap.overflow ? 'unterminated-block' : null, 'the stream ended inside the block')
   s.mode = modes.prose
   return tail
 }
@@ -114,5 +114,5 @@ function finish(d: DriverCore, cap: Capture): void {
   else if (completeBlock(d, cap) && cap.tokens[0]?.tokenType.name === anchorOpen && (d.lexer.grammar.blocks?.json?.anchored?.separator ?? []).length > 0) s.started = 'separator'
 }
 
-/** The type name of the opener of a block anchored at the message start (`lexer/tokens.ts`). */
-const anchorOpen = `${modes.jsonBlock}.AnchorOpen`
+/** The type name of the opener of a block anchored at the message start (`lexer/start-tokens.ts`): empty, an optional opener, or a separator and blanks. */
+export const anchorOpen = `${modes.jsonBlock}.AnchorOpen`

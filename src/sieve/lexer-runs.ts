@@ -75,7 +75,7 @@ export class LexerRuns {
   private span = false
 
   /** Lex the pending tail and `chunk`, in windows; `span`: `chunk` is a tag's span (`tag-spans.ts`). */
-  lexChunk(chunk: string, span = false): true {
+  lexChunk(chunk: string, span = false): void {
     const s = this.d.s
     const size = this.window
     this.span = span
@@ -84,7 +84,6 @@ export class LexerRuns {
       this.lexWindow(s.pending + piece, false)
     }
     this.span = false
-    return true
   }
 
   /** Lex `text`, which starts at stream offset `s.pos` (the pending tail included): a window of a chunk, or the stream's last text. */

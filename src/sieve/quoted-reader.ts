@@ -22,9 +22,7 @@
  */
 import type { IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, type LexContext } from '../lexer/context.js'
-import { LineCursor } from '../lexer/line-cursor.js'
-import { streamStart } from '../lexer/lines.js'
+import { freshContext } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { parseBlock } from '../parser/block-parser.js'
 import { tokenOf } from '../lexer/token-instance.js'
@@ -117,7 +115,7 @@ class Reader {
   /** Whether an invoke opener of any spelling starts at `p`. */
   private opensInvoke(text: string, p: number): boolean {
     const end = Math.min(text.length, p + this.lexer.maxDelimiter + 2)
-    const tokens = this.lexer.tokenize(text.slice(p, end), modes.prose, context(end === text.length))
+    const tokens = this.lexer.tokenize(text.slice(p, end), modes.prose, freshContext(end === text.length))
     return tokens.length > 0 && tokens[0]!.startOffset === 0 && this.category(tokens[0]!) === 'InvokeOpen'
   }
 
@@ -131,7 +129,7 @@ class Reader {
       cost += end - p
       // tokens near a window's cut may read differently with more text: only those ending a delimiter before it count
       const trusted = final ? end - p : end - p - this.lexer.maxDelimiter
-      const read = this.walk(this.lexer.tokenize(text.slice(p, end), modes.prose, context(final)), trusted, final)
+      const read = this.walk(this.lexer.tokenize(text.slice(p, end), modes.prose, freshContext(final)), trusted, final)
       if (!('open' in read) || end === last) return { read, cost }
     }
   }
@@ -175,7 +173,7 @@ class Reader {
     const last = Math.min(text.length, p + this.opts.captureLimit)
     for (let size = 256; ; size *= 4) {
       const end = Math.min(last, p + size)
-      const tokens = this.lexer.tokenize(text.slice(p, end), modes.prose, context(end === text.length))
+      const tokens = this.lexer.tokenize(text.slice(p, end), modes.prose, freshContext(end === text.length))
       const tag: IToken[] = []
       for (const tok of tokens) {
         tag.push(tok)
@@ -195,8 +193,4 @@ class Reader {
   private category(tok: IToken): string {
     return this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
   }
-}
-
-function context(final: boolean): LexContext {
-  return { ...freshMarkdown(), final, lineState: streamStart, lines: new LineCursor(streamStart), carry: null, noHoldBefore: -1, startAt: -1, rawOpener: '', rawNext: null, json: null, captureLimit: Infinity, afterBlock: false }
 }

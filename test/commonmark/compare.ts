@@ -4,7 +4,7 @@
  * `normaliseFenced`. Also loads the spec examples.
  */
 import spec from 'commonmark-spec'
-import { codeRanges } from '../../src/lexer/inspect.js'
+import { codeRanges } from './code-ranges.js'
 import type { Span } from '../../src/types.js'
 import { normaliseFenced, referenceRanges } from './micromark.js'
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { defaultGrammar, extendGrammar } from '../../src/index.js'
-import { codeRanges } from '../../src/lexer/inspect.js'
+import { codeRanges } from './code-ranges.js'
 
 const block = '<tool_calls><invoke name="a"><parameter name="p">x</parameter></invoke></tool_calls>'
 const slices = (text: string, spans: { start: number; end: number }[]) => spans.map((s) => text.slice(s.start, s.end))

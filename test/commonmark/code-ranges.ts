@@ -21,16 +21,16 @@
  * closed (payload shrank); a fence is a `fenceInfo` line that reached `fence`.
  */
 import type { IToken } from 'chevrotain'
-import { defaultGrammar } from '../grammar/default.js'
-import type { Grammar } from '../grammar/types.js'
-import type { Span } from '../types.js'
-import { codeAt, codes } from './codes.js'
-import { freshMarkdown, lineStateBefore, type LexContext, type MarkdownState } from './context.js'
-import { LineCursor } from './line-cursor.js'
-import { streamStart } from './lines.js'
-import { compileLexer } from './lexer.js'
-import { modes, type ModeName } from './modes.js'
-import { captureModes } from './structure.js'
+import { defaultGrammar } from '../../src/grammar/default.js'
+import type { Grammar } from '../../src/grammar/types.js'
+import type { Span } from '../../src/types.js'
+import { codeAt, codes } from '../../src/lexer/codes.js'
+import { freshMarkdown, lineStateBefore, type LexContext, type MarkdownState } from '../../src/lexer/context.js'
+import { LineCursor } from '../../src/lexer/line-cursor.js'
+import { streamStart } from '../../src/lexer/lines.js'
+import { compileLexer } from '../../src/lexer/lexer.js'
+import { modes, type ModeName } from '../../src/lexer/modes.js'
+import { captureModes } from '../../src/lexer/structure.js'
 
 export interface CodeRanges {
   /** Fenced code: opener line start (indent included) to the end of the closing fence line, or of the input. */

@@ -119,6 +119,8 @@ export interface LexContext extends MarkdownState {
  * the lexer asks this at every parameter tag and raw closer.
  */
 export function tagKey(image: string): string {
+  // a block's parameter tags are spelled alike: the last answer is kept
+  if (image === lastTag) return lastKey
   let end = image.length
   while (end > 0 && !isNameChar(codeAt(image, end - 1))) end--
   let out = ''
@@ -130,8 +132,13 @@ export function tagKey(image: string): string {
     from = i + 1
   }
   out += image.slice(from, end)
-  return out.toLowerCase()
+  lastTag = image
+  lastKey = out.toLowerCase()
+  return lastKey
 }
+
+let lastTag = ''
+let lastKey = ''
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {
   return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth, fenceIndent: s.fenceIndent }

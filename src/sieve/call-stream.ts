@@ -408,9 +408,12 @@ export class CallStream {
     }
   }
 
-  /** The invoke in `tokens` (from its opener; closed already when `closed`) read as the block's calls are. */
+  /** The invoke in `tokens` (from its opener; closed already when `closed`; a copy this read may extend) read as the block's calls are. */
   private decode(tokens: IToken[], closed = false): InvokeRead | null {
-    const parsed = parseBlock(this.lexer, closed ? [...tokens, this.close[1]!] : [...tokens, ...this.close])
+    // a copy of the capture's tokens made for this read: the closers go on its end, not into a second copy
+    if (closed) tokens.push(this.close[1]!)
+    else tokens.push(...this.close)
+    const parsed = parseBlock(this.lexer, tokens)
     if (parsed === null || parsed.invokes.length !== 1) return null
     const inv = parsed.invokes[0]!
     const decoded = decodeInvoke(inv, this.opts.values)

@@ -6,8 +6,9 @@
  */
 import type { IToken } from 'chevrotain'
 import { tagKey } from '../lexer/context.js'
+import { readTagHead } from '../parser/tag-attributes.js'
 import type { CategoryName } from '../lexer/kinds.js'
-import { literalFrame, stringFlag } from '../lexer/tokens.js'
+import { literalFrame } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf, tokenOf } from '../lexer/token-instance.js'
@@ -193,47 +194,15 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
  * The `string` attribute of the parameter tag the capture's last tokens
  * are (from its opener to its end): its opener's {@link tagKey} when the
  * attribute says `true` or `false` (the value is DeepSeek-native and read
- * exactly), else null.
+ * exactly), else null. The tag is read as the block parser reads it
+ * (`readTagHead`): a value a chunk edge split into two words is one.
  */
 export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
-  const want = d.opts.values.stringAttr.toLowerCase()
   const i = lastParamOpen(d, tokens)
   if (i < 0) return null
   if (d.opts.values.rawValues === true) return tagKey(tokens[i]!.image)
-  let name: string | null = null
-  let afterEq = false
-  let quoted: string | null = null
-  for (let k = i + 1; k < tokens.length; k++) {
-    const t = tokens[k]!
-    const category = categoryOf(d.lexer, t)
-    let value: string | null = null
-    if (category === 'Attr') {
-      // a whole attribute: read as the lexer's own `Attr` token reads it
-      const flag = stringFlag(t.image, want)
-      if (flag !== null) return flag ? tagKey(tokens[i]!.image) : null
-    } else if (category === 'AttrName') {
-      // a window's end may cut a name (`strin` + `g`): the pieces of one word follow each other
-      const cont = k > i + 1 && categoryOf(d.lexer, tokens[k - 1]!) === 'AttrName'
-      if (afterEq && !cont) {
-        if (name === want) value = t.image
-        afterEq = false
-      } else name = cont && name !== null ? name + t.image.toLowerCase() : t.image.toLowerCase()
-    } else if (category === 'Eq') afterEq = true
-    else if (category === 'QuoteOpen') quoted = ''
-    else if (category === 'AttrText' && quoted !== null) quoted += t.image
-    else if (category === 'QuoteClose') {
-      if (afterEq && name === want) value = quoted ?? ''
-      quoted = null
-      afterEq = false
-      name = null
-    }
-    if (value !== null) {
-      // the first value of a name wins, as the block parser reads it
-      const flag = value.trim().toLowerCase()
-      return flag === 'true' || flag === 'false' ? tagKey(tokens[i]!.image) : null
-    }
-  }
-  return null
+  const flag = readTagHead(d.lexer, tokens, i, tokens.length, 'ParamOpen')?.get(d.opts.values.stringAttr.toLowerCase())?.trim().toLowerCase()
+  return flag === 'true' || flag === 'false' ? tagKey(tokens[i]!.image) : null
 }
 
 /** Index in `tokens` of the last parameter opener, or -1. */

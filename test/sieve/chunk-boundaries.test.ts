@@ -124,6 +124,19 @@ describe('chunk boundaries: tags', () => {
     expect(calls(expectChunkInvariant(withAttrs('name="path" note="a > b < c" alt=\'x "y" z\'')))).toEqual(read)
   })
 
+  it('should support an unquoted `string=true` a chunk end splits (`tru` + `e`) as the whole word: the value stays exact, no parameter comes from inside it', () => {
+    // found by a review: the split value was read as `tru`, the value lexed as markup, and its text became a second parameter
+    const input = '<|DSML|tool_calls><|DSML|invoke name="f"><|DSML|parameter name=n string=true>v</parameter><parameter name="y">w</|DSML|parameter></|DSML|invoke></|DSML|tool_calls>'
+    const whole = [{ name: 'f', input: { n: 'v</parameter><parameter name="y">w' } }]
+    expect(calls(pushed([input]))).toEqual(whole)
+    // a chunk end in the value, after any first chunk (`<|` alone left the tag's attributes to a lexer run that ended at `tru`)
+    for (const at of [input.indexOf('string=') + 8, input.indexOf('string=') + 9, input.indexOf('string=') + 10]) {
+      for (let first = 1; first < at; first++) expect(calls(pushed([input.slice(0, first), input.slice(first, at), input.slice(at)]))).toEqual(whole)
+    }
+    expect(calls(perCharacter(input).flat())).toEqual(whole)
+    expect(calls(expectChunkInvariant(input))).toEqual(whole)
+  })
+
   it('should support text from an opener that breaks the block leaving on the push that shows it', () => {
     // a parameter straight in the wrapper: out on the push of the boundary after its name
     const input = '<tool_calls>\n<parameter name="path">x</parameter>\n</tool_calls>'

@@ -335,9 +335,13 @@ function candidateAfter(ls: LineState, line: LineState, eol: boolean, c: number,
     if (after !== before && ((after === LIST_ITEM && !itemBefore) || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) return 0
   }
   if (h === 0 && c !== codes.lessThan) return 0
-  h = candidateStep(h, c)
-  // a `<` that ends one candidate may begin the next
-  return h < 0 ? (c === codes.lessThan ? candidateStart : 0) : h
+  return nextCandidate(h, c)
+}
+
+/** The candidate bits after `c`, mid-paragraph: a `<` that ends one candidate may begin the next. */
+function nextCandidate(h: number, c: number): number {
+  const n = candidateStep(h, c)
+  return n < 0 ? (c === codes.lessThan ? candidateStart : 0) : n
 }
 
 const settle = (h: number): number => (h < 0 ? 0 : h)
@@ -397,9 +401,7 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
       for (; i < to && h !== 0; i++) {
         const c = codeAt(text, i)
         if (c === lf || c === cr) break
-        h = candidateStep(h, c)
-        // a `<` that ends one candidate may begin the next
-        if (h < 0) h = c === lt ? candidateStart : 0
+        h = nextCandidate(h, c)
       }
       ls = line | h
       // a line ending is `next`'s to read

@@ -1,10 +1,11 @@
 /**
- * Compiles the frame parts of a grammar config into the two regular
- * expressions each tag delimiter needs: a sticky matcher, and a "could this
- * tail still become one" prefix test for the Incomplete token.
+ * Compiles the frame parts of a grammar config into what each tag
+ * delimiter needs: a sticky matcher, and its pieces, from which the tail
+ * matcher (`tail.ts`) answers whether a tail could still become one.
  */
 import type { FramePart, FrameSequence, Grammar, Role } from '../grammar/types.js'
 import { codeAt, escapeRegExp, nameCharClass, nameChars } from './codes.js'
+import { TailMatcher } from './tail.js'
 
 /** A flat sequence: literal alternatives with bounded repetition. Names are a part like any other. */
 export interface Piece {
@@ -13,14 +14,11 @@ export interface Piece {
   max: number
 }
 
-/** One delimiter family compiled: `sticky` matches at lastIndex, `prefix` tests a whole tail. */
+/** One delimiter family compiled: `sticky` matches at lastIndex. */
 export interface CompiledDelimiter {
   sticky: RegExp
-  prefix: RegExp
   /** Longest string the delimiter can match (bounded by the config's repetition bounds). */
   maxLength: number
-  /** Every character that can appear in it: used to ask whether a complete match could still grow. */
-  chars: string
   /** First characters a match can start with. */
   firstChars: number[]
   /** The sequences themselves, for the incremental tail matcher (`tail.ts`). */
@@ -28,12 +26,6 @@ export interface CompiledDelimiter {
   caseInsensitive: boolean
   /** An opening tag start: complete only once a non-name character follows. */
   needsBoundary: boolean
-  /**
-   * {@link canGrow}'s answers by tail, kept with the delimiter (one per
-   * compiled lexer): the same few complete delimiters recur
-   * (`</｜DSML｜invoke>`), so each is asked once. Bounded at 4096 tails.
-   */
-  readonly grows: Map<string, boolean>
 }
 
 function piecesOf(seq: FrameSequence, names: string[]): Piece[] {
@@ -58,30 +50,14 @@ function fullSource(pieces: Piece[]): string {
   return pieces.map((p) => rep(p, p.min, p.max)).join('')
 }
 
-/** Regex source matching every prefix (including the empty string and complete matches) of `pieces`. */
-function prefixSource(pieces: Piece[], i = 0): string {
-  const p = pieces[i]
-  if (p === undefined) return ''
-  const partials = new Set<string>()
-  for (const lit of p.lits) for (let k = 1; k < lit.length; k++) partials.add(lit.slice(0, k))
-  const options: string[] = []
-  if (i + 1 < pieces.length) options.push(rep(p, p.min, p.max) + '(?:' + prefixSource(pieces, i + 1) + ')')
-  if (partials.size > 0 && p.max > 0) options.push(rep(p, 0, p.max - 1) + alt([...partials]))
-  options.push(p.max > 0 ? rep(p, 0, p.max) : '')
-  return options.map((o) => '(?:' + o + ')').join('|')
-}
-
 function maxLen(pieces: Piece[]): number {
   return pieces.reduce((n, p) => n + p.max * Math.max(...p.lits.map((l) => l.length)), 0)
 }
 
 function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
   const full = seqs.map(fullSource).map((s) => '(?:' + s + ')').join('|')
-  const prefix = seqs.map((s) => prefixSource(s)).map((s) => '(?:' + s + ')').join('|')
-  const chars = new Set<string>()
   const first = new Set<number>()
   for (const seq of seqs) {
-    for (const p of seq) for (const l of p.lits) for (const ch of l) chars.add(ch)
     // first chars: walk while pieces may be absent
     for (const p of seq) {
       for (const l of p.lits) {
@@ -94,17 +70,13 @@ function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
       if (p.min > 0) break
     }
   }
-  if (flags.includes('i')) for (const ch of [...chars]) chars.add(ch.toLowerCase()).add(ch.toUpperCase())
   return {
     sticky: new RegExp('(?:' + full + ')' + tail, flags + 'y'),
-    prefix: new RegExp('^(?:' + prefix + ')$', flags),
     maxLength: Math.max(...seqs.map(maxLen)) + (tail ? 1 : 0),
-    chars: [...chars].join(''),
     firstChars: [...first],
     seqs,
     caseInsensitive: flags.includes('i'),
     needsBoundary: tail !== '',
-    grows: new Map(),
   }
 }
 
@@ -188,17 +160,25 @@ export function compileLiterals(lits: readonly string[], caseInsensitive = false
 }
 
 /**
+ * Each delimiter's own tail matcher, made on first use, rather than a regex
+ * of every prefix: that regex runs a few times a turn, V8 may drop a rarely
+ * run regex's compiled code, and compiling one of thousands of characters
+ * again takes milliseconds.
+ */
+const growth = new WeakMap<CompiledDelimiter, TailMatcher>()
+
+/**
  * True when `rest` (a tail reaching the end of the text) is a prefix of a
  * match of `d` that is longer than `rest`: more input could change the token.
  */
 export function canGrow(d: CompiledDelimiter, rest: string): boolean {
-  if (rest.length >= d.maxLength) return false
-  const hit = d.grows.get(rest)
-  if (hit !== undefined) return hit
-  let grows = false
-  for (let i = 0; i < d.chars.length && !grows; i++) grows = d.prefix.test(rest + d.chars[i])
-  if (d.grows.size < 4096) d.grows.set(rest, grows)
-  return grows
+  return rest.length < d.maxLength && matcherOf(d).grows(rest, 0)
+}
+
+function matcherOf(d: CompiledDelimiter): TailMatcher {
+  let m = growth.get(d)
+  if (m === undefined) growth.set(d, (m = new TailMatcher([d])))
+  return m
 }
 
 /**
@@ -209,5 +189,5 @@ export function canGrow(d: CompiledDelimiter, rest: string): boolean {
  * in `| `).
  */
 export function growsAt(d: CompiledDelimiter, text: string, offset: number): boolean {
-  return text.length - offset < d.maxLength && canGrow(d, text.substring(offset))
+  return text.length - offset < d.maxLength && matcherOf(d).grows(text, offset)
 }

@@ -95,6 +95,21 @@ export class TailMatcher {
   }
 
   /**
+   * True when `text` from `offset` to its end is a prefix of some delimiter
+   * that more characters can lengthen: some position is left after it, and
+   * each position is a literal's next character.
+   */
+  grows(text: string, offset: number): boolean {
+    let cur = this.init
+    for (let i = offset, end = text.length; i < end; i++) {
+      const st = this.on(cur, codeAt(text, i))
+      if (st.next === null) return false
+      cur = st.next
+    }
+    return cur.positions.length > 0
+  }
+
+  /**
    * Where reading `text` from the start first completes a delimiter for good
    * (one that cannot grow and needs no boundary, such as `</invoke>`): the
    * delimiter's index and the offset in `text` just past it. Null when the

@@ -399,6 +399,24 @@ export interface Sieve {
   push(chunk: string | null | undefined): SieveEvent[]
   /** The stream is over: flush everything held. The sieve is finished afterwards; a second `end()` returns `[]`. */
   end(): SieveEvent[]
+  /**
+   * The stream broke off (an upstream error, a malformed chunk, a cut
+   * connection): everything held goes out as it was classified, in stream
+   * order, and no call is made from any of it. Held answer text (an
+   * undecided tag start, a block being captured, a tag held after a
+   * backtick) is `text`; held reasoning (a closer's prefix inside
+   * `<think>`, and with `reasoningCalls: 'call'` a block being captured
+   * there) is `reasoning`. Unlike {@link end}, no repair runs: a block the
+   * break cut is text with an `unterminated-block` diagnostic even when its
+   * invokes are complete, and with `streamArguments` each call already
+   * started for it gets its `tool-call-abort` (code `unterminated-block`).
+   * Calls that were complete before the break were emitted already and stay.
+   *
+   * The sieve is finished afterwards, as after `end()`: `push()` throws
+   * `sieve-finished`, and `abort()` or `end()` again returns `[]` (so does
+   * `abort()` after `end()`). A checkpoint taken afterwards holds nothing.
+   */
+  abort(): SieveEvent[]
   /** A plain-JSON snapshot to resume from. */
   checkpoint(): SieveCheckpoint
   /** Internal counters (characters lexed, tokens, blocks parsed). */

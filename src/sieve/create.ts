@@ -1,6 +1,6 @@
 /**
  * `createSieve`: the factory (docs/STYLE.md §1) that wires the compiled lexer, the
- * driver and the checkpoint format together behind `{ push, end, checkpoint, stats }`.
+ * driver and the checkpoint format together behind `{ push, end, abort, checkpoint, stats }`.
  */
 import { defaultGrammar } from '../grammar/default.js'
 import { derived, keepsDerived } from '../grammar/derived.js'
@@ -144,7 +144,8 @@ function toErrors(events: SieveEvent[]): SieveEvent[] {
  * (`invalid-option`, `invalid-grammar`, `invalid-checkpoint`) whose `field`
  * names it. `push()` never throws on a string; it throws `invalid-chunk` for
  * a non-string other than `null`/`undefined` (which add nothing), and
- * `sieve-finished` after `end()`. A second `end()` returns `[]`.
+ * `sieve-finished` after `end()` or `abort()`. A second `end()` or `abort()`
+ * (or either after the other) returns `[]`.
  */
 export function createSieve(options?: SieveOptions | null): Sieve & { sawToolCallSyntax(): boolean } {
   return sieveWith(options, {})
@@ -246,6 +247,17 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
       if (finished) return []
       try {
         driver.end()
+      } catch (e) {
+        driver.recover(e)
+      }
+      finished = true
+      return events()
+    },
+    abort: () => {
+      // after end() or a first abort() nothing is held: the same answer as a second end()
+      if (finished) return []
+      try {
+        driver.abort()
       } catch (e) {
         driver.recover(e)
       }

@@ -33,6 +33,7 @@ import { extendCandidate, type HeldCandidate } from '../lexer/line-cursor.js'
 import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
+import { releaseHeld } from './abort.js'
 import { endJsonBlock, jsonBeforeOf, jsonCapture, jsonMention, jsonRunOf, jsonToken } from './json-block.js'
 import type { JsonRun } from '../lexer/json-scan.js'
 import type { JsonPart, JsonPayload } from '../lexer/json-tokens.js'
@@ -746,6 +747,21 @@ export class Driver implements DriverCore, RunHost {
 
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void {
     this.out.event({ type: 'diagnostic', code, message, span: { start, end } })
+  }
+
+  /**
+   * The stream broke off (`Sieve.abort`): everything held goes out as it
+   * was held (`abort.ts`), no call is made from it, and the state is left
+   * holding nothing, so that a checkpoint taken now resumes in prose.
+   */
+  abort(): void {
+    const s = this.s
+    this.atPush.chunk = null
+    releaseHeld(this, this.reasoningSink)
+    const next = s.calls?.next ?? 0
+    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
+    if (this.calls !== null) s.calls = { ...initialCallStream(), next }
+    this.knownTail(null)
   }
 
   /**

@@ -12,12 +12,13 @@ import type { Emitter } from './emitter.js'
 import type { EventSink, ReasoningState } from './reasoning.js'
 import { initialState, type DriverState } from './state.js'
 
-/** The parts of a driver the reasoning's own driver needs: fed, ended, recovered, drained. */
+/** The parts of a driver the reasoning's own driver needs: fed, ended, aborted, recovered, drained. */
 export interface InnerDriver {
   readonly s: DriverState
   readonly out: Emitter
   push(chunk: string): void
   end(): void
+  abort(): void
   recover(e: unknown): void
 }
 
@@ -50,9 +51,19 @@ export class ReasoningCalls implements EventSink {
 
   /** The reasoning is over (its closer, or the stream's end): what its driver holds goes out. */
   end(): void {
+    this.close((inner) => inner.end())
+  }
+
+  /** The stream broke off inside the reasoning: what its driver holds goes out as reasoning, and no call is made from it. */
+  abort(): void {
+    this.close((inner) => inner.abort())
+  }
+
+  /** The reasoning's driver is done with, by `last`: its events go out, and the stream's calls count on from its. */
+  private close(last: (inner: InnerDriver) => void): void {
     const inner = this.inner
     if (inner === null) return
-    this.guarded(inner, () => inner.end())
+    this.guarded(inner, () => last(inner))
     this.drain(inner)
     if (this.outer.calls !== null && inner.s.calls !== null) this.outer.calls.next = inner.s.calls.next
     this.outer.reasoning.inner = null

@@ -91,6 +91,15 @@ export interface ActionSieve {
   push(chunk: string | null | undefined): AdapterAction[]
   /** The content is over: everything held, then `reasoning-end` if the reasoning was still open. A second call returns `[]`. */
   end(): AdapterAction[]
+  /**
+   * The content broke off (an upstream error, a malformed chunk): what is
+   * held goes out as text and reasoning (`Sieve.abort`), never as a call,
+   * and an open reasoning gets no `reasoning-end`; a call already started
+   * gets its `call-abort`, which the adapter, about to fail the stream
+   * anyway, need not turn into `call-aborted`. After `end()` or a first
+   * `abort()`, `[]`.
+   */
+  abort(): AdapterAction[]
   /** Rescued calls that reached `call-end` so far. */
   readonly calls: number
 }
@@ -98,6 +107,17 @@ export interface ActionSieve {
 /** The error an adapter throws when a call it already sent was aborted: nothing half-sent may be run. */
 export function abortedCallError(action: CallAbortAction): ToolsieveError {
   return new ToolsieveError('call-aborted', `the rescued call ${action.id} was already streamed when its block failed (${action.code}); the stream stops so that no partial call runs`)
+}
+
+/**
+ * `native-conflict` and `call-aborted`: an adapter's own stop, refusing to
+ * send a call that could run twice or half; it sends nothing more. Any other
+ * error ends the answer because the upstream broke off, and the adapter
+ * first sends what its sieves held (`ActionSieve.abort`).
+ */
+export function isAdapterStop(error: unknown): boolean {
+  const code = error instanceof ToolsieveError ? error.code : undefined
+  return code === 'native-conflict' || code === 'call-aborted'
 }
 
 /**
@@ -142,11 +162,21 @@ class Actions implements ActionSieve {
   }
 
   end(): AdapterAction[] {
+    return this.close(() => this.sieve.end(), true)
+  }
+
+  abort(): AdapterAction[] {
+    // a reasoning the break cut did not end: no reasoning-end is made up for it
+    return this.close(() => this.sieve.abort(), false)
+  }
+
+  /** The sieve's last events (its `end` or `abort`), then what the trimmer holds, then (`endReasoning`) the reasoning's end. */
+  private close(last: () => SieveEvent[], endReasoning: boolean): AdapterAction[] {
     if (this.ended) return []
     this.ended = true
-    this.take(this.sieve.end(), false)
+    this.take(last(), false)
     if (this.trimmer !== null) this.text(this.trimmer.end(), true)
-    if (this.inReasoning) this.endReasoning()
+    if (endReasoning && this.inReasoning) this.endReasoning()
     return this.flush()
   }
 

@@ -18,6 +18,7 @@ export { BlankLineTrimmer } from './trim.js'
 export {
   abortedCallError,
   createActionSieve,
+  isAdapterStop,
   type ActionSieve,
   type AdapterAction,
   type CallAbortAction,

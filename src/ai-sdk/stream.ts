@@ -20,6 +20,7 @@
  */
 import {
   createActionSieve,
+  isAdapterStop,
   malformed,
   NativeConflictGate,
   optionalRecord,
@@ -115,9 +116,18 @@ class StreamSieve {
         this.end()
         return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
     }
-    if (!contentless.has(part.type)) this.endRun()
+    // an error part broke the text off: what the sieve held is text, and a block it cut is no call
+    if (part.type === 'error') this.endRun(true)
+    else if (!contentless.has(part.type)) this.endRun()
     if (isNativeCall(part)) this.gate.sawNative()
     this.out(part)
+  }
+
+  /** The upstream broke off (a malformed part, a failed source): what the sieve holds goes out, never as a call, and nothing after it. */
+  abort(): void {
+    if (this.ended) return
+    this.ended = true
+    this.endRun(true)
   }
 
   /** The stream is over (its finish part, or its close without one): what the sieve holds, then the held calls. */
@@ -139,13 +149,13 @@ class StreamSieve {
     if (this.sieve === null) this.sieve = createActionSieve(this.runs++ === 0 ? this.resolved : laterPart(this.resolved))
   }
 
-  /** The run of text is over: its sieve gives out what it holds, and our parts close. */
-  private endRun(): void {
+  /** The run of text is over: its sieve gives out what it holds (`broken`: as text, with no call made from it), and our parts close. */
+  private endRun(broken = false): void {
     if (this.sieve === null) return
     const sieve = this.sieve
     this.sieve = null
     this.partEnded = false
-    this.apply(sieve.end())
+    this.apply(broken ? sieve.abort() : sieve.end())
     this.closeText()
     this.closeReasoning()
   }
@@ -215,21 +225,45 @@ class StreamSieve {
  * errors the stream with `native-conflict` (`onConflict: 'error'`, the
  * default) before the later of the two goes out; with `'prefer-native'` the
  * rescued calls wait for the finish and are dropped if a native call came.
+ * A part of the wrong shape (`invalid-chunk`) or a source that fails errors
+ * the stream too, after the text the sieve held: a stream errored while
+ * parts wait in its queue drops them, so the parts made from one upstream
+ * part are read out first and the error comes at the next read.
  */
 export function sieveStreamParts(source: ReadableStream<StreamPartLike>, resolved: ResolvedAdapterOptions): ReadableStream<StreamPartLike> {
-  let state: StreamSieve | undefined
-  return source.pipeThrough(
-    new TransformStream<StreamPartLike, StreamPartLike>({
-      start(controller) {
-        state = new StreamSieve(resolved, (p) => controller.enqueue(p))
+  const reader = source.getReader()
+  const queue: StreamPartLike[] = []
+  const state = new StreamSieve(resolved, (p) => void queue.push(p))
+  /** Set when the upstream broke off: the stream errors with it once what was held is read. */
+  let failure: { error: unknown } | null = null
+  let done = false
+  return new ReadableStream<StreamPartLike>(
+    {
+      async pull(controller) {
+        while (queue.length === 0) {
+          if (failure !== null) return controller.error(failure.error)
+          if (done) return controller.close()
+          try {
+            const next = await reader.read()
+            if (next.done) {
+              done = true
+              // a stream that closes without a finish part still gives out what the sieve holds
+              state.end()
+            } else state.part(next.value)
+          } catch (error) {
+            // the source is read no further (it may have failed itself)
+            reader.cancel(error).catch(() => {})
+            if (isAdapterStop(error)) throw error
+            state.abort()
+            failure = { error }
+          }
+        }
+        for (const p of queue.splice(0)) controller.enqueue(p)
       },
-      transform(part) {
-        state!.part(part)
+      cancel(reason) {
+        return reader.cancel(reason)
       },
-      flush() {
-        // a stream that closes without a finish part still gives out what the sieve holds
-        state!.end()
-      },
-    }),
+    },
+    { highWaterMark: 0 },
   )
 }

@@ -52,9 +52,9 @@ export class PreferNativeHold {
     this.release(false)
   }
 
-  /** Drops what is held without writing it: upstream failed. */
-  discard(): void {
-    this.held = null
+  /** Upstream failed: the held items go out without the rescued calls, which must not run from a failed message. */
+  abandon(): void {
+    this.release(true)
   }
 
   private release(dropCalls: boolean): void {

@@ -54,7 +54,7 @@ export class MessagesMachine {
   private sieveIndex = -1
   /** Runs of text blocks so far: only the first may start with reasoning. */
   private textRuns = 0
-  /** Upstream sent `error`: what was held is not flushed (nor repaired into calls) into a failed message. */
+  /** Upstream failed (an `error` event, or the stream broke off): what was held went out as text, and nothing is finished or repaired into calls. */
   private failed = false
 
   constructor(private readonly settings: AnthropicSettings) {
@@ -101,9 +101,7 @@ export class MessagesMachine {
         this.writer.upstream(event)
         break
       case 'error':
-        this.failed = true
-        this.sieve = null
-        this.hold?.discard()
+        this.fail()
         this.writer.upstream(event)
         break
       default:
@@ -115,6 +113,16 @@ export class MessagesMachine {
   /** The upstream stream ended: flush what is held (a stream cut before `message_delta` still gets its blocks). */
   end(): MessagesStreamEvent[] {
     if (!this.failed) this.finish()
+    return this.writer.take()
+  }
+
+  /**
+   * The upstream broke off (a malformed event, a failed source): what was
+   * held goes out as text, in the block open now, and the message is left
+   * unfinished for the error that follows.
+   */
+  abort(): MessagesStreamEvent[] {
+    this.fail()
     return this.writer.take()
   }
 
@@ -138,6 +146,21 @@ export class MessagesMachine {
     this.sieve = null
     this.write(sieve.end())
     this.out({ type: 'close' })
+  }
+
+  /**
+   * Upstream failed: what the sieve held is text (and thinking), never a
+   * call, and so is what `prefer-native` held after a rescued call, the
+   * rescued calls left out; the blocks stay open, as upstream left its own.
+   */
+  private fail(): void {
+    if (this.failed) return
+    this.failed = true
+    const sieve = this.sieve
+    this.sieve = null
+    // a started call's abort is no error here: the message fails anyway
+    if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
+    this.hold?.abandon()
   }
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */

@@ -1,4 +1,5 @@
 /** `sieveMessagesStream`: the machine over an upstream Messages stream. */
+import { isAdapterStop } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
 import { MessagesMachine } from './machine.js'
 import { anthropicSettings, type AnthropicSieveOptions } from './options.js'
@@ -23,8 +24,10 @@ import type { MessagesStreamEvent } from './writer.js'
  * `streamArguments` when a call already sent fails, and `invalid-chunk`
  * (with `field`) for an event of the wrong shape: not an object, a block
  * event without an integer `index`, a `content_block` or `delta` that is not
- * an object, text that is not a string. Options and the source are checked
- * when it is called. Leaving the loop early closes the source.
+ * an object, text that is not a string. Before `invalid-chunk`, an error the
+ * source throws, or an upstream `error` event, the text the sieve held goes
+ * out as text (never as a call). Options and the source are checked when it
+ * is called. Leaving the loop early closes the source.
  */
 export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {
   const source = events as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined
@@ -35,7 +38,21 @@ export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> |
 }
 
 async function* run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine): AsyncGenerator<MessagesStreamEvent, void, undefined> {
-  // for await closes the source when this throws (a conflict) or the consumer leaves early
-  for await (const event of events) yield* machine.event(event)
+  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
+  let yielding = false
+  try {
+    // for await closes the source when this throws (a conflict) or the consumer leaves early
+    for await (const event of events) {
+      const out = machine.event(event)
+      yielding = true
+      yield* out
+      yielding = false
+    }
+  } catch (error) {
+    // the upstream broke off (a malformed event, the source threw): what was held goes out before the error
+    if (yielding || isAdapterStop(error)) throw error
+    yield* machine.abort()
+    throw error
+  }
   yield* machine.end()
 }

@@ -10,7 +10,10 @@
  * arrive. What ends the
  * input (`data: [DONE]`, an upstream error event, a cut connection) first
  * lets the sieve give out what it held, then goes out itself; anything
- * upstream sends after `[DONE]` or an error passes as it came.
+ * upstream sends after `[DONE]` or an error passes as it came. `[DONE]` is
+ * the stream's end (a block it cut may still give its complete calls); an
+ * error, a cut or an event over the limit is a break (`Sieve.abort`: what
+ * was held is text, and no call comes from it).
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
@@ -75,6 +78,13 @@ type Stop =
   /** The body failed: the output fails with the same error. */
   | { kind: 'failed'; error: unknown }
 
+/**
+ * Thrown into the adapter when the upstream's events broke off (an error
+ * event, a failed body, an event over the limit): the adapter gives out what
+ * its sieve held as text, never as a call, and the stop is written after it.
+ */
+class UpstreamBrokeOff extends Error {}
+
 /** True for an event the SDKs take as an error: named `error`, or data with an `error` member, or a Responses `error` event. */
 function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<string, unknown>, kind: RouteKind): boolean {
   return event.event === 'error' || (parsed.error !== undefined && parsed.error !== null) || (kind === 'responses' && parsed.type === 'error')
@@ -112,7 +122,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
         event = await events.next()
       } catch (error) {
         stop = error instanceof SseLimitError ? { kind: 'limit', frame: errorFrame(kind, 'event-too-large', error.message) } : { kind: 'failed', error }
-        return
+        throw new UpstreamBrokeOff()
       }
       if (event === undefined) return
       if (event.kind === 'comment') {
@@ -136,7 +146,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       const chunk = parsed as Record<string, unknown>
       if (isUpstreamError(event, chunk, kind)) {
         stop = { kind: 'frame', frame: eventFrame(event) }
-        return
+        throw new UpstreamBrokeOff()
       }
       if (!(kind === 'chat' ? readableChunk(chunk) : readableResponsesEvent(chunk))) {
         // the sieve would refuse it (invalid-chunk) and end the answer: it is the upstream's, so it goes on as it came
@@ -159,13 +169,20 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
         yield sseFrame(JSON.stringify(chunk), event)
       }
     } catch (error) {
-      // native-conflict or call-aborted: the stream stops rather than send a call that could run twice or half
+      if (error instanceof UpstreamBrokeOff) return yield* stopped()
+      // native-conflict, call-aborted or invalid-chunk (after what the sieve held): the stream stops rather than
+      // send a call that could run twice or half
       const code = (error as { code?: unknown }).code
       report.note = `stopped: ${typeof code === 'string' ? code : (error as Error).message}`
       yield errorFrame(kind, typeof code === 'string' ? code : 'repair-failed', (error as Error).message)
       await events.cancel(error)
       return
     }
+    yield* stopped()
+  }
+
+  /** What stopped the input, once the adapter gave out what its sieve held: written, or the failure thrown. */
+  async function* stopped(): AsyncGenerator<string> {
     const why = stop
     if (why?.kind === 'failed') {
       report.note = `upstream failed: ${(why.error as Error)?.message ?? String(why.error)}`

@@ -116,6 +116,18 @@ export class ChoiceTurn {
     return pieces
   }
 
+  /**
+   * The stream broke off before this choice finished: what the sieve held,
+   * as content and reasoning (never a call, and no finish: the stream fails
+   * next). A rescued call already streamed is left to that failure.
+   */
+  abort(): Piece[] {
+    this.finished = true
+    const pieces: Piece[] = []
+    this.write(this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'), pieces)
+    return pieces
+  }
+
   private finish(reason: FinishReason, pieces: Piece[]): void {
     this.finished = true
     this.actions(this.sieve.end(), pieces)

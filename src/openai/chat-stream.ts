@@ -3,7 +3,7 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { index as indexOf, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { index as indexOf, isAdapterStop, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
 
 /** A chunk as {@link sieveChatStream} gives it: the input's type, with DeepSeek's `delta.reasoning_content`. */
@@ -51,7 +51,9 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   `invalid-chunk` (with `field`, its path in the chunk) for a chunk of the
  *   wrong shape: not an object, `choices` not a list, a choice or `delta`
  *   not an object, `content` not a string, `tool_calls` not a list of
- *   objects with an index.
+ *   objects with an index. Before `invalid-chunk`, or an error the upstream
+ *   iterator throws, the text the sieves held goes out as `content` (and
+ *   `reasoning_content`), never as a call.
  */
 export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
   const resolved = resolveAdapterOptions(options)
@@ -62,32 +64,61 @@ async function* run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: Resolv
   const turns = new Map<number, ChoiceTurn>()
   /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
   let last: ChatCompletionChunk | undefined
-  for await (const chunk of chunks) {
-    record(chunk, 'chunk')
-    last = chunk
-    const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
-    // usage-only chunks (and anything else without choices) are not ours to change
-    if (choices === undefined || choices.length === 0) {
-      yield chunk
-      continue
+  /** The pieces of the chunk being read: when a later choice of it fails, those already made still go out. */
+  let pieces: Array<[number, Piece[]]> = []
+  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
+  let yielding = false
+  try {
+    for await (const chunk of chunks) {
+      record(chunk, 'chunk')
+      last = chunk
+      const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
+      // usage-only chunks (and anything else without choices) are not ours to change
+      if (choices === undefined || choices.length === 0) {
+        yielding = true
+        yield chunk
+        yielding = false
+        continue
+      }
+      pieces = []
+      for (const [i, choice] of choices.entries()) {
+        record(choice, `choices[${i}]`)
+        // a server that sends one choice may leave its index out
+        const index = choice.index === undefined ? 0 : indexOf(choice.index, `choices[${i}].index`)
+        let turn = turns.get(index)
+        if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
+        // a choice that already finished is no longer a turn: what follows it goes as it came
+        if (turn.finished) pieces.push([index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
+        else pieces.push([index, turn.take(choice, `choices[${i}]`)])
+      }
+      const made = pieces
+      pieces = []
+      yielding = true
+      yield* chunksOf(chunk, made, true)
+      yielding = false
     }
-    const pieces: Array<[number, Piece[]]> = []
-    for (const [i, choice] of choices.entries()) {
-      record(choice, `choices[${i}]`)
-      // a server that sends one choice may leave its index out
-      const index = choice.index === undefined ? 0 : indexOf(choice.index, `choices[${i}].index`)
-      let turn = turns.get(index)
-      if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
-      // a choice that already finished is no longer a turn: what follows it goes as it came
-      if (turn.finished) pieces.push([index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
-      else pieces.push([index, turn.take(choice, `choices[${i}]`)])
-    }
-    yield* chunksOf(chunk, pieces, true)
+  } catch (error) {
+    // the upstream broke off (its iterator threw, or a chunk of the wrong shape came): what the sieves held goes
+    // out first, as text, so that nothing of the answer is lost; a stop of the adapter's own (a conflict, an
+    // aborted call) is a refusal to send more, and sends nothing more
+    if (yielding || last === undefined || isAdapterStop(error)) throw error
+    for (const [index, turn] of turns) if (!turn.finished) add(pieces, index, turn.abort())
+    yield* chunksOf(last, pieces, false)
+    throw error
   }
   if (last === undefined) return
-  const pieces: Array<[number, Piece[]]> = []
-  for (const [index, turn] of turns) if (!turn.finished) pieces.push([index, turn.end()])
-  yield* chunksOf(last, pieces, false)
+  const ends: Array<[number, Piece[]]> = []
+  for (const [index, turn] of turns) if (!turn.finished) ends.push([index, turn.end()])
+  yield* chunksOf(last, ends, false)
+}
+
+
+/** Adds a choice's pieces after those it already has in `pieces`. */
+function add(pieces: Array<[number, Piece[]]>, index: number, more: Piece[]): void {
+  if (more.length === 0) return
+  const own = pieces.find(([i]) => i === index)
+  if (own === undefined) pieces.push([index, more])
+  else own[1].push(...more)
 }
 
 /** A choice's fields other than its delta, finish and index (`logprobs`, provider extensions). */

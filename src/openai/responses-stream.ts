@@ -5,6 +5,7 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import {
   createActionSieve,
+  isAdapterStop,
   keyText,
   NativeConflictGate,
   optionalArray,
@@ -112,86 +113,120 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
     for (const part of parts.values()) endPart(part)
     for (const part of parts.values()) part.items.write(part.gate.finish())
   }
-
-  for await (const event of events) {
-    record(event, 'event')
-    if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
-    const key = `${keyText(event.item_id)}:${keyText(event.content_index)}`
-    const part = parts.get(key)
-    switch (event.type) {
-      case 'response.output_item.added': {
-        const item = event.item as Record<string, unknown> & { id: string; type: string }
-        if (item?.type === 'message' && typeof item.id === 'string') {
-          messages.set(item.id, item)
-          break
-        }
-        if (item?.type === 'function_call') {
-          sawNative = true
-          for (const p of parts.values()) p.gate.sawNative()
-        }
-        pass({ ...event, output_index: mapped(event.output_index) })
-        break
-      }
-      case 'response.content_part.added': {
-        const message = messages.get(event.item_id as string)
-        const p = event.part as { type?: string }
-        if (message !== undefined && p?.type === 'output_text') {
-          openPart(key, message)
-          break
-        }
-        if (message !== undefined) release(event.item_id as string, event.output_index)
-        pass({ ...event, output_index: mapped(event.output_index) })
-        break
-      }
-      case 'response.output_text.delta': {
-        // a server that skips content_part.added still has its text read
-        const message = messages.get(event.item_id as string)
-        const p = part ?? (message === undefined ? undefined : openPart(key, message))
-        if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
-        else p.items.write(p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
-        break
-      }
-      case 'response.output_text.done':
-        if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
-        else endPart(part)
-        break
-      case 'response.content_part.done':
-      case 'response.output_text.annotation.added':
-        // our items wrote their own done events, from the cleaned text; annotations point into the raw one
-        if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
-        break
-      case 'response.output_item.done': {
-        const item = event.item as { id?: string; type?: string }
-        if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
-          const own = [...parts].filter(([k]) => k.startsWith(`${item.id}:`))
-          for (const [, p] of own) endPart(p)
-          if (own.length > 0) break
-          // a message whose text never came as deltas: nothing was read, so it goes out as it came
-          release(item.id, event.output_index)
-        }
-        const index = mapped(event.output_index)
-        finals.set(index, event.item as Record<string, unknown>)
-        pass({ ...event, output_index: index })
-        break
-      }
-      case 'response.completed':
-      case 'response.incomplete':
-      case 'response.failed': {
-        finish()
-        const response = optionalRecord(event.response, 'response')
-        const upstreamOutput = optionalArray(response?.output, 'response.output') ?? []
-        // an item that passed through without its done event is in upstream's output, at its upstream index
-        for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
-        const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
-        pass(response === undefined ? event : { ...event, response: { ...response, output } })
-        break
-      }
-      default:
-        pass(typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event)
+  /**
+   * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
+   * part's sieve held goes out as text and reasoning, never as a call (so the rescued calls `prefer-native`
+   * held go too). `close`: the items are closed as well, for a failed response's own `output`.
+   */
+  const abort = (close: boolean): void => {
+    for (const part of parts.values()) {
+      if (part.ended) continue
+      part.ended = true
+      part.items.write(part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
+      if (close) part.items.end()
     }
+  }
+
+  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
+  let yielding = false
+  try {
+    for await (const event of events) {
+      record(event, 'event')
+      if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
+      const key = `${keyText(event.item_id)}:${keyText(event.content_index)}`
+      const part = parts.get(key)
+      switch (event.type) {
+        case 'response.output_item.added': {
+          const item = event.item as Record<string, unknown> & { id: string; type: string }
+          if (item?.type === 'message' && typeof item.id === 'string') {
+            messages.set(item.id, item)
+            break
+          }
+          if (item?.type === 'function_call') {
+            sawNative = true
+            for (const p of parts.values()) p.gate.sawNative()
+          }
+          pass({ ...event, output_index: mapped(event.output_index) })
+          break
+        }
+        case 'response.content_part.added': {
+          const message = messages.get(event.item_id as string)
+          const p = event.part as { type?: string }
+          if (message !== undefined && p?.type === 'output_text') {
+            openPart(key, message)
+            break
+          }
+          if (message !== undefined) release(event.item_id as string, event.output_index)
+          pass({ ...event, output_index: mapped(event.output_index) })
+          break
+        }
+        case 'response.output_text.delta': {
+          // a server that skips content_part.added still has its text read
+          const message = messages.get(event.item_id as string)
+          const p = part ?? (message === undefined ? undefined : openPart(key, message))
+          if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
+          else p.items.write(p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
+          break
+        }
+        case 'response.output_text.done':
+          if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+          else endPart(part)
+          break
+        case 'response.content_part.done':
+        case 'response.output_text.annotation.added':
+          // our items wrote their own done events, from the cleaned text; annotations point into the raw one
+          if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+          break
+        case 'response.output_item.done': {
+          const item = event.item as { id?: string; type?: string }
+          if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
+            const own = [...parts].filter(([k]) => k.startsWith(`${item.id}:`))
+            for (const [, p] of own) endPart(p)
+            if (own.length > 0) break
+            // a message whose text never came as deltas: nothing was read, so it goes out as it came
+            release(item.id, event.output_index)
+          }
+          const index = mapped(event.output_index)
+          finals.set(index, event.item as Record<string, unknown>)
+          pass({ ...event, output_index: index })
+          break
+        }
+        case 'response.completed':
+        case 'response.incomplete':
+        case 'response.failed': {
+          const response = optionalRecord(event.response, 'response')
+          const upstreamOutput = optionalArray(response?.output, 'response.output') ?? []
+          // a failed response ended at an error: nothing held may become a call there
+          if (event.type === 'response.failed') abort(true)
+          else finish()
+          // an item that passed through without its done event is in upstream's output, at its upstream index
+          for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
+          const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
+          pass(response === undefined ? event : { ...event, response: { ...response, output } })
+          break
+        }
+        case 'error':
+          // the stream's error event: what the sieves held goes before it, as text
+          abort(false)
+          pass(event)
+          break
+        default:
+          pass(typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event)
+      }
+      yielding = true
+      yield* out.splice(0)
+      yielding = false
+    }
+  } catch (error) {
+    // the upstream broke off (its iterator threw, or an event of the wrong shape came): what the sieves held goes out
+    // first; a stop of the adapter's own (a conflict, an aborted call) sends nothing more
+    if (yielding || isAdapterStop(error)) throw error
+    abort(false)
     yield* out.splice(0)
+    throw error
   }
   // a stream cut before its completion: what the sieves held still goes out
   finish()
   yield* out.splice(0)
 }
+

@@ -53,6 +53,9 @@ interface TextPart {
  *   for an event of the wrong shape: not an object, a text delta that is
  *   not a string, a final `response` that is not an object or whose
  *   `output` is not a list. Fields the adapter does not act on pass through.
+ *   Before `invalid-chunk`, an error the source throws, an `error` event or
+ *   `response.failed`, the text the sieves held goes out as text (never as
+ *   a call; the rescued calls `prefer-native` held are dropped).
  */
 export function sieveResponsesStream<T extends ResponseStreamEvent>(events: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<T> {
   const resolved = resolveAdapterOptions(options)

@@ -5,7 +5,7 @@
  * look-ahead that decides a backtick run standing in a candidate.
  */
 import { DONE, candidateBits, candidateStep } from './inline-html.js'
-import { applyMark, next, scan, type Ahead, type LineMark, type LineState } from './lines.js'
+import { advanceLines, applyMark, next, type LineMark, type LineState } from './lines.js'
 import { codeAt } from './codes.js'
 
 /** Longest look past a backtick run for the end of the tag or autolink it stands in (past it: a run after all). */
@@ -22,7 +22,6 @@ export const candidateLookahead = 256
 export class LineCursor {
   private at = 0
   private state: LineState
-  private readonly ahead: Ahead = { lt: -1, lf: -1, cr: -1 }
   /** The points where the lexer changed the state ({@link mark}), in order: a position and the change. */
   private marks: Array<{ pos: number; m: LineMark }> | null = null
 
@@ -39,7 +38,6 @@ export class LineCursor {
     if (pos < this.at) {
       this.at = 0
       this.state = this.initial
-      this.ahead.lt = this.ahead.lf = this.ahead.cr = -1
       // a mark at the text's start (a held tag there, `tokens-html.ts`) holds from the start on
       const first = this.marks?.[0]
       if (first !== undefined && first.pos === 0) this.state = applyMark(this.state, first.m)
@@ -47,11 +45,11 @@ export class LineCursor {
     if (this.marks !== null) {
       for (const { pos: k, m } of this.marks) {
         if (k <= this.at || k > pos) continue
-        this.state = applyMark(scan(this.state, text, this.at, k, this.ahead), m)
+        this.state = applyMark(advanceLines(this.state, text, this.at, k), m)
         this.at = k
       }
     }
-    if (pos > this.at) this.state = scan(this.state, text, this.at, pos, this.ahead)
+    if (pos > this.at) this.state = advanceLines(this.state, text, this.at, pos)
     this.at = pos
     return this.state
   }

@@ -285,7 +285,7 @@ const lf = codes.lineFeed
 const cr = codes.carriageReturn
 const lt = codes.lessThan
 
-/** Sentinel of {@link advance}: indented code starts in the text. */
+/** Sentinel of {@link walk}: indented code starts in the text. */
 const CODE_STARTS = -1
 
 /** One character, from any position: the line part, then the inline HTML candidate (`inline-html.ts`). */
@@ -356,41 +356,37 @@ export function endsParagraph(ls: LineState): boolean {
   return (next(ls, cr) & CODE_OK) !== 0
 }
 
-/** Where the next `<`, line feed and CR are, so a long quiet line costs three `indexOf`s, not one step per character. */
-export interface Ahead {
-  lt: number
-  lf: number
-  cr: number
-}
-
 /** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line ending or `<` counts. */
 export function quiet(ls: LineState): boolean {
   return (ls & (POSITION | candidateBits)) === linePositions.mid && settled(ls & KIND)
 }
 
 /**
- * The line state after `text[from, to)` of a lexer run's text (see
- * `line-cursor.ts`). Mid-line on an ordinary line nothing counts until the
- * next line feed or `<`: a short stretch is read in a loop; a long one
- * jumps there, with the positions kept in `ahead` across calls, so a run
- * pays one `indexOf` per `<` and line feed at most (and none for the short
- * steps between tokens, where a search could run on to the end of the text).
+ * The line state after `text[from, to)`, given the state at `from`; with
+ * `findCode`, {@link CODE_STARTS} if indented code starts in it. Mid-line on
+ * an ordinary line nothing counts until the next line feed or `<`: a few
+ * characters are read in a loop with a cheap test per character, a long
+ * stretch by searches within the piece, each searched for again only once
+ * the reading passes it (a search per line, not a step per character).
  */
-export function scan(ls: LineState, text: string, from: number, to: number, ahead: Ahead): LineState {
+function walk(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
   let i = from
+  let nextLt = -1
+  let nextLf = -1
+  let nextCr = -1
   while (i < to) {
     if (quiet(ls)) {
-      if (to - i <= 32) {
+      if (to - i > 64) {
+        if (nextLt < i) nextLt = firstIn(text, '<', i, to)
+        if (nextLf < i) nextLf = firstIn(text, '\n', i, to)
+        if (nextCr < i) nextCr = firstIn(text, '\r', i, to)
+        i = Math.min(nextLt, nextLf, nextCr)
+      } else {
         while (i < to) {
           const c = codeAt(text, i)
           if (c === lf || c === lt || c === cr) break
           i++
         }
-      } else {
-        if (ahead.lt < i) ahead.lt = indexOr(text, '<', i)
-        if (ahead.lf < i) ahead.lf = indexOr(text, '\n', i)
-        if (ahead.cr < i) ahead.cr = indexOr(text, '\r', i)
-        i = Math.min(ahead.lt, ahead.lf, ahead.cr)
       }
       if (i >= to) return ls
     } else if ((ls & POSITION) === linePositions.mid && settled(ls & KIND)) {
@@ -407,53 +403,13 @@ export function scan(ls: LineState, text: string, from: number, to: number, ahea
       // a line ending is `next`'s to read
       if (h === 0 || i >= to) continue
     }
-    ls = next(ls, codeAt(text, i))
-    i++
-  }
-  return ls
-}
-
-function indexOr(text: string, ch: string, from: number): number {
-  const i = text.indexOf(ch, from)
-  return i < 0 ? text.length : i
-}
-
-/**
- * The line state after `text[from, to)`, given the state at `from`; with
- * `findCode`, {@link CODE_STARTS} if indented code starts in it. For the
- * pieces the fast path reads: a few characters in one loop with a cheap test
- * per character, a long quiet stretch by searches within the piece. The
- * lexer's cursor reads its texts with {@link scan}.
- */
-function advance(ls: LineState, text: string, from: number, to: number, findCode: boolean): LineState {
-  let i = from
-  // where the next `<`, line feed and CR stand from `i` on (`to`: none before it), each searched for again only
-  // once `i` passes it: a long stretch costs a search per line, not a step per character
-  let nextLt = -1
-  let nextLf = -1
-  let nextCr = -1
-  for (;;) {
-    if (quiet(ls)) {
-      if (to - i > 64) {
-        if (nextLt < i) nextLt = firstIn(text, '<', i, to)
-        if (nextLf < i) nextLf = firstIn(text, '\n', i, to)
-        if (nextCr < i) nextCr = firstIn(text, '\r', i, to)
-        i = Math.min(nextLt, nextLf, nextCr)
-      } else {
-        while (i < to) {
-          const c = codeAt(text, i)
-          if (c === lf || c === lt || c === cr) break
-          i++
-        }
-      }
-    }
-    if (i >= to) return ls
     const c = codeAt(text, i)
     const after = next(ls, c)
     if (findCode && (c === codes.space || c === codes.tab) && mayStartCode(ls) && columnsOf(after) >= 4) return CODE_STARTS
     ls = after
     i++
   }
+  return ls
 }
 
 /**
@@ -469,7 +425,7 @@ function firstIn(text: string, ch: string, from: number, to: number): number {
 
 /** The line state after `text[from, to)`, given the state at `from`. */
 export function advanceLines(ls: LineState, text: string, from: number, to: number): LineState {
-  return advance(ls, text, from, to, false)
+  return walk(ls, text, from, to, false)
 }
 
 /**
@@ -478,5 +434,5 @@ export function advanceLines(ls: LineState, text: string, from: number, to: numb
  * would match). {@link advanceLines} without that check.
  */
 export function advanceUnlessCode(ls: LineState, text: string, from: number, to: number): LineState {
-  return advance(ls, text, from, to, true)
+  return walk(ls, text, from, to, true)
 }

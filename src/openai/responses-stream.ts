@@ -126,6 +126,8 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
       if (part.ended) continue
       part.ended = true
       part.items.write(part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
+      // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
+      part.gate.finish()
       if (close) part.items.end()
     }
   }

@@ -19,6 +19,7 @@ import { committed, releaseCapture, type DriverCore } from './capture.js'
 import type { ReasoningCalls } from './reasoning-calls.js'
 import { flushRun } from './state.js'
 import { tokenOf } from '../lexer/token-instance.js'
+import { phases } from '../lexer/json-scan.js'
 
 /**
  * Releases everything the driver `d` holds: the reasoning's undecided tail
@@ -54,7 +55,9 @@ export function releaseHeld(d: DriverCore, sink: ReasoningCalls | null): void {
       s.pending = ''
     }
     // reported as the stream's end reports a block it cut (a bare tag with nothing in it is text without a word)
-    const code = !cap.overflow && (cap.wrapper || committed(cap)) ? 'unterminated-block' : null
+    // a block that ends with its JSON counts as begun once its value has (a bare `[` or opener is a mention)
+    const begun = cap.json !== undefined ? cap.json.phase >= phases.value : cap.wrapper || committed(cap)
+    const code = !cap.overflow && begun ? 'unterminated-block' : null
     releaseCapture(d, code, 'the stream broke off inside the block')
   }
   const h = s.hold

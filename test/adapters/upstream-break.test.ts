@@ -113,6 +113,16 @@ describe('Responses stream: the upstream breaks off', () => {
     expect(out.at(-1)).toMatchObject({ type: 'error', code: 'server_error' })
     expect(out.some((e) => e.type === 'response.output_item.added' && (e.item as { type: string }).type === 'function_call')).toBe(false)
   })
+
+  it('should not support a call prefer-native held when the response fails or errors: nothing follows the end', async () => {
+    const failed = { type: 'response.failed', sequence_number: 99, response: { id: 'resp_1', status: 'failed', output: [] } }
+    const error = { type: 'error', sequence_number: 99, code: 'server_error', message: 'boom', param: null }
+    for (const end of [failed, error]) {
+      const { out } = await until(sieveResponsesStream(source([...head(`Reading. ${CALL} more`), end] as ResponseStreamEvent[]), { onConflict: 'prefer-native', generateId: counter() }))
+      expect(out.some((e) => e.type === 'response.output_item.added' && (e.item as { type: string }).type === 'function_call')).toBe(false)
+      expect(out.at(-1)).toMatchObject({ type: end.type })
+    }
+  })
 })
 
 describe('Messages stream: the upstream breaks off', () => {

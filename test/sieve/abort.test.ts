@@ -94,6 +94,23 @@ describe('abort', () => {
     expect(r.abort.some((e) => e.type === 'diagnostic')).toBe(false)
   })
 
+  it('should support a JSON block\'s opener with no value begun: text without a diagnostic, as at the end; a begun value: unterminated-block', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['pythonic', '[', false],
+      ['llama3-json', '{', false],
+      ['mistral', '[TOOL_CALLS]read_file[ARGS]', false],
+      ['mistral', '[TOOL_CALLS]read_file[ARGS]{"path": "a', true],
+    ]
+    for (const [dialect, text, begun] of cases) {
+      const r = aborted([text], { dialect })
+      expect(r.text).toBe(text)
+      expect(r.abort.filter((e) => e.type === 'diagnostic').map((e) => e.type === 'diagnostic' && e.code)).toEqual(begun ? ['unterminated-block'] : [])
+      const sieve = createSieve({ dialect })
+      const atEnd = [...sieve.push(text), ...sieve.end()].filter((e) => e.type === 'diagnostic')
+      if (!begun) expect(atEnd).toEqual([])
+    }
+  })
+
   it('should support whitespace and an opener\'s prefix before any reasoning: text', () => {
     const r = aborted(['  <thi'])
     expect(r.abort).toEqual([{ type: 'text', text: '  <thi' }])

@@ -58,7 +58,10 @@ export class SieveStream extends TransformStream<string, SieveEvent> {
  * throws a `ToolsieveError`, `invalid-option`), not at the first `next()`.
  * Leaving the loop early (`break`, `return()`, a throw) closes the source
  * (its `return()` is called). A non-string chunk throws `invalid-chunk` from
- * the iteration, after closing the source. The result can be iterated once.
+ * the iteration, after closing the source. When the source throws, or gives
+ * a chunk that is not a string, what the sieve held comes first, as text
+ * and reasoning and never as a call (`Sieve.abort`), then the error. The
+ * result can be iterated once.
  */
 export function sieveIterable(source: AsyncIterable<string | null | undefined> | Iterable<string | null | undefined>, options?: SieveOptions | null): AsyncIterableIterator<SieveEvent> {
   const iterable = source as Partial<AsyncIterable<unknown> & Iterable<unknown>> | null | undefined
@@ -70,7 +73,21 @@ export function sieveIterable(source: AsyncIterable<string | null | undefined> |
 }
 
 async function* run(source: AsyncIterable<string | null | undefined> | Iterable<string | null | undefined>, sieve: ReturnType<typeof createSieve>): AsyncGenerator<SieveEvent, void, undefined> {
-  // for await closes the source on any abrupt exit: a consumer's break or return(), or push throwing invalid-chunk
-  for await (const chunk of source) yield* sieve.push(chunk)
+  /** The consumer holds the generator at a yield: what it throws in there is its own, not the source's. */
+  let yielding = false
+  try {
+    // for await closes the source on any abrupt exit: a consumer's break or return(), or push throwing invalid-chunk
+    for await (const chunk of source) {
+      const events = sieve.push(chunk)
+      yielding = true
+      yield* events
+      yielding = false
+    }
+  } catch (error) {
+    if (yielding) throw error
+    // the source broke off (or gave a chunk that is no text): what the sieve held goes out first, never as a call
+    yield* sieve.abort()
+    throw error
+  }
   yield* sieve.end()
 }

@@ -86,6 +86,47 @@ describe('sieveIterable', () => {
     expect(log).toEqual(['closed'])
   })
 
+  it('should support a source that throws: what the sieve held comes first, as text and no call, then the error', async () => {
+    const broken = new Error('socket hang up')
+    const cut = '<｜DSML｜tool_calls><｜DSML｜invoke name="a"><｜DSML｜parameter name="p">v</｜DSML｜parameter></｜DSML｜invoke>'
+    async function* failing(): AsyncGenerator<string> {
+      yield 'hello '
+      yield cut
+      yield ' <｜DSML｜too'
+      throw broken
+    }
+    const out: SieveEvent[] = []
+    const error = await (async () => {
+      for await (const e of sieveIterable(failing())) out.push(e)
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(error).toBe(broken)
+    expect(out.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe(`hello ${cut} <｜DSML｜too`)
+    expect(out.some((e) => e.type === 'tool-call')).toBe(false)
+  })
+
+  it('should support a chunk that is not a string after held text: the held text, then invalid-chunk', async () => {
+    const out: SieveEvent[] = []
+    const error = await (async () => {
+      for await (const e of sieveIterable(from(['hello <｜DSML｜too', 42 as never]))) out.push(e)
+    })().then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect((error as ToolsieveError).code).toBe('invalid-chunk')
+    expect(out.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('hello <｜DSML｜too')
+  })
+
+  it('should support throw() from the consumer at a yield: the error is its own, nothing more is given', async () => {
+    const it = sieveIterable(from(['a', 'b <｜DSML｜too', 'c']))
+    expect((await it.next()).value).toMatchObject({ type: 'text', text: 'a' })
+    const mine = new Error('mine')
+    await expect(it.throw!(mine)).rejects.toBe(mine)
+    expect(await it.next()).toEqual({ done: true, value: undefined })
+  })
+
   it('should not support bad options or a source that is not iterable: thrown when called, before any next()', () => {
     expect(() => sieveIterable(from([]), { onInvalid: 'drop' as never })).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'onInvalid' }))
     expect(() => sieveIterable(42 as never)).toThrow(expect.objectContaining({ code: 'invalid-option', field: 'source' }))

@@ -225,7 +225,19 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
     return strict ? toErrors(out) : out
   }
 
-  // push and end catch inline, not through a shared callback: a closure per chunk showed in profiles at token-sized chunks
+  /** The stream's last word, `end` or `abort`: once; an internal error in it releases what is held, as in a push. */
+  function finish(last: () => void): SieveEvent[] {
+    if (finished) return []
+    try {
+      last()
+    } catch (e) {
+      driver.recover(e)
+    }
+    finished = true
+    return events()
+  }
+
+  // push catches inline, not through `finish`'s callback: a closure per chunk showed in profiles at token-sized chunks
   return {
     push: (chunk: string | null | undefined) => {
       if (finished) throw new ToolsieveError('sieve-finished', 'the sieve has ended; create a new one')
@@ -242,28 +254,9 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
       }
       return events()
     },
-    end: () => {
-      // a second end (a `finally` after the normal one) has nothing left to say
-      if (finished) return []
-      try {
-        driver.end()
-      } catch (e) {
-        driver.recover(e)
-      }
-      finished = true
-      return events()
-    },
-    abort: () => {
-      // after end() or a first abort() nothing is held: the same answer as a second end()
-      if (finished) return []
-      try {
-        driver.abort()
-      } catch (e) {
-        driver.recover(e)
-      }
-      finished = true
-      return events()
-    },
+    // a second end (a `finally` after the normal one) has nothing left to say, nor an abort after an end or an abort
+    end: () => finish(() => driver.end()),
+    abort: () => finish(() => driver.abort()),
     checkpoint: (): SieveCheckpoint => (quotedPrint === '' ? { version: 1, grammar: fingerprint, state: saveState(driver.s) } : { version: 1, grammar: fingerprint, quoted: quotedPrint, state: saveState(driver.s) }),
     stats: () => ({ ...driver.stats }),
     sawToolCallSyntax: () => driver.s.sawSyntax,

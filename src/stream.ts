@@ -6,6 +6,7 @@
  */
 import { createSieve } from './sieve/create.js'
 import { ToolsieveError } from './errors.js'
+import { readThrough } from './sieve/read-through.js'
 import type { SieveEvent, SieveOptions } from './types.js'
 
 /**
@@ -72,22 +73,12 @@ export function sieveIterable(source: AsyncIterable<string | null | undefined> |
   return run(source, sieve)
 }
 
-async function* run(source: AsyncIterable<string | null | undefined> | Iterable<string | null | undefined>, sieve: ReturnType<typeof createSieve>): AsyncGenerator<SieveEvent, void, undefined> {
-  /** The consumer holds the generator at a yield: what it throws in there is its own, not the source's. */
-  let yielding = false
-  try {
-    // for await closes the source on any abrupt exit: a consumer's break or return(), or push throwing invalid-chunk
-    for await (const chunk of source) {
-      const events = sieve.push(chunk)
-      yielding = true
-      yield* events
-      yielding = false
-    }
-  } catch (error) {
-    if (yielding) throw error
-    // the source broke off (or gave a chunk that is no text): what the sieve held goes out first, never as a call
-    yield* sieve.abort()
-    throw error
-  }
-  yield* sieve.end()
+function run(source: AsyncIterable<string | null | undefined> | Iterable<string | null | undefined>, sieve: ReturnType<typeof createSieve>): AsyncGenerator<SieveEvent, void, undefined> {
+  return readThrough(source, {
+    // a chunk that is no text throws invalid-chunk: a break like the source's own throw
+    item: (chunk) => sieve.push(chunk),
+    // what the sieve held goes out first, never as a call
+    broke: () => sieve.abort(),
+    end: () => sieve.end(),
+  })
 }

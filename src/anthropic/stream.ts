@@ -1,5 +1,6 @@
 /** `sieveMessagesStream`: the machine over an upstream Messages stream. */
 import { isAdapterStop } from '../adapters/index.js'
+import { readThrough } from '../sieve/read-through.js'
 import { ToolsieveError } from '../errors.js'
 import { MessagesMachine } from './machine.js'
 import { anthropicSettings, type AnthropicSieveOptions } from './options.js'
@@ -37,22 +38,12 @@ export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> |
   return run(events, new MessagesMachine(anthropicSettings(options)))
 }
 
-async function* run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine): AsyncGenerator<MessagesStreamEvent, void, undefined> {
-  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
-  let yielding = false
-  try {
-    // for await closes the source when this throws (a conflict) or the consumer leaves early
-    for await (const event of events) {
-      const out = machine.event(event)
-      yielding = true
-      yield* out
-      yielding = false
-    }
-  } catch (error) {
-    // the upstream broke off (a malformed event, the source threw): what was held goes out before the error
-    if (yielding || isAdapterStop(error)) throw error
-    yield* machine.abort()
-    throw error
-  }
-  yield* machine.end()
+function run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine): AsyncGenerator<MessagesStreamEvent, void, undefined> {
+  return readThrough(events, {
+    item: (event) => machine.event(event),
+    // the upstream broke off (a malformed event, the source threw): what was held goes out before the error; a
+    // conflict of the adapter's own sends nothing more
+    broke: (error) => (isAdapterStop(error) ? null : machine.abort()),
+    end: () => machine.end(),
+  })
 }

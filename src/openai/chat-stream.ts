@@ -5,6 +5,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { index as indexOf, isAdapterStop, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
+import { readThrough } from '../sieve/read-through.js'
 
 /** A chunk as {@link sieveChatStream} gives it: the input's type, with DeepSeek's `delta.reasoning_content`. */
 export type SievedChunk<T extends ChatCompletionChunk = ChatCompletionChunk> = Omit<T, 'choices'> & {
@@ -60,26 +61,19 @@ export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIter
   return run(chunks, resolved) as AsyncIterable<SievedChunk<T>>
 }
 
-async function* run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
+function run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
   const turns = new Map<number, ChoiceTurn>()
   /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
   let last: ChatCompletionChunk | undefined
   /** The pieces of the chunk being read: when a later choice of it fails, those already made still go out. */
   let pieces: Array<[number, Piece[]]> = []
-  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
-  let yielding = false
-  try {
-    for await (const chunk of chunks) {
+  return readThrough(chunks, {
+    item: (chunk) => {
       record(chunk, 'chunk')
       last = chunk
       const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
       // usage-only chunks (and anything else without choices) are not ours to change
-      if (choices === undefined || choices.length === 0) {
-        yielding = true
-        yield chunk
-        yielding = false
-        continue
-      }
+      if (choices === undefined || choices.length === 0) return [chunk]
       pieces = []
       for (const [i, choice] of choices.entries()) {
         record(choice, `choices[${i}]`)
@@ -93,23 +87,23 @@ async function* run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: Resolv
       }
       const made = pieces
       pieces = []
-      yielding = true
-      yield* chunksOf(chunk, made, true)
-      yielding = false
-    }
-  } catch (error) {
+      return chunksOf(chunk, made, true)
+    },
     // the upstream broke off (its iterator threw, or a chunk of the wrong shape came): what the sieves held goes
     // out first, as text, so that nothing of the answer is lost; a stop of the adapter's own (a conflict, an
     // aborted call) is a refusal to send more, and sends nothing more
-    if (yielding || last === undefined || isAdapterStop(error)) throw error
-    for (const [index, turn] of turns) if (!turn.finished) add(pieces, index, turn.abort())
-    yield* chunksOf(last, pieces, false)
-    throw error
-  }
-  if (last === undefined) return
-  const ends: Array<[number, Piece[]]> = []
-  for (const [index, turn] of turns) if (!turn.finished) ends.push([index, turn.end()])
-  yield* chunksOf(last, ends, false)
+    broke: (error) => {
+      if (last === undefined || isAdapterStop(error)) return null
+      for (const [index, turn] of turns) if (!turn.finished) add(pieces, index, turn.abort())
+      return chunksOf(last, pieces, false)
+    },
+    end: () => {
+      if (last === undefined) return []
+      const ends: Array<[number, Piece[]]> = []
+      for (const [index, turn] of turns) if (!turn.finished) ends.push([index, turn.end()])
+      return chunksOf(last, ends, false)
+    },
+  })
 }
 
 

@@ -17,6 +17,7 @@ import {
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
+import { readThrough } from '../sieve/read-through.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
@@ -62,7 +63,7 @@ export function sieveResponsesStream<T extends ResponseStreamEvent>(events: Asyn
   return run(events as AsyncIterable<AnyEvent>, resolved) as AsyncIterable<T>
 }
 
-async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
+function run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
   const out: AnyEvent[] = []
   /** The next sequence number: upstream's first, then one per event written. */
   let seq: number | undefined
@@ -132,10 +133,8 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
     }
   }
 
-  /** The consumer holds the generator at a yield: what it throws in there is its own, not the upstream's. */
-  let yielding = false
-  try {
-    for await (const event of events) {
+  return readThrough(events, {
+    item: (event) => {
       record(event, 'event')
       if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
       const key = `${keyText(event.item_id)}:${keyText(event.content_index)}`
@@ -218,20 +217,20 @@ async function* run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOp
         default:
           pass(typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event)
       }
-      yielding = true
-      yield* out.splice(0)
-      yielding = false
-    }
-  } catch (error) {
+      return out.splice(0)
+    },
     // the upstream broke off (its iterator threw, or an event of the wrong shape came): what the sieves held goes out
     // first; a stop of the adapter's own (a conflict, an aborted call) sends nothing more
-    if (yielding || isAdapterStop(error)) throw error
-    abort(false)
-    yield* out.splice(0)
-    throw error
-  }
-  // a stream cut before its completion: what the sieves held still goes out
-  finish()
-  yield* out.splice(0)
+    broke: (error) => {
+      if (isAdapterStop(error)) return null
+      abort(false)
+      return out.splice(0)
+    },
+    end: () => {
+      // a stream cut before its completion: what the sieves held still goes out
+      finish()
+      return out.splice(0)
+    },
+  })
 }
 

@@ -167,14 +167,6 @@ export function compileLiterals(lits: readonly string[], caseInsensitive = false
  */
 const growth = new WeakMap<CompiledDelimiter, TailMatcher>()
 
-/**
- * True when `rest` (a tail reaching the end of the text) is a prefix of a
- * match of `d` that is longer than `rest`: more input could change the token.
- */
-export function canGrow(d: CompiledDelimiter, rest: string): boolean {
-  return rest.length < d.maxLength && matcherOf(d).grows(rest, 0)
-}
-
 function matcherOf(d: CompiledDelimiter): TailMatcher {
   let m = growth.get(d)
   if (m === undefined) growth.set(d, (m = new TailMatcher([d])))

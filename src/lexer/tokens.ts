@@ -7,7 +7,7 @@ import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
 import { classUnits, codeAt, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
 import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
-import { canGrow, compileAttrGap, compileClose, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
+import { growsAt, compileAttrGap, compileClose, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
 import { charsOf, jsonNext, tagCategory, literalNext, literalOnly, openingModes, rowOf, tagTargets, type TagKey } from './structure.js'
@@ -383,7 +383,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const tagEndChars = [codes.greaterThan, codes.fullwidthGreaterThan].filter((c) => {
     const ch = String.fromCharCode(c)
     tagEnd.sticky.lastIndex = 0
-    return tagEnd.sticky.exec(ch)?.[0] === ch && !canGrow(tagEnd, ch)
+    return tagEnd.sticky.exec(ch)?.[0] === ch && !growsAt(tagEnd, ch, 0)
   })
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, paramCloses, releaseHints: () => f.releaseHints() }
 }

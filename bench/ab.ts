@@ -4,9 +4,12 @@
  * against the commit before it on the same machine load.
  *
  *   (cd /tmp/ref && npm run build) && npm run build
- *   npx tsx bench/ab.ts [--ref /tmp/ref] [--mb 4] [--rounds 5] [--adv 0.5]
+ *   npx tsx bench/ab.ts [--ref /tmp/ref] [--mb 4] [--rounds 5] [--warm 3] [--adv 0.5]
  *
- * Prints MB/s of CPU time (best of rounds) per chunking over bench turns (token-sized,
+ * Each side first reads the whole input `--warm` times untimed: the first
+ * passes run several times slower while the engine compiles, and a best
+ * round picked from them would measure how fast each side warms up, not
+ * how fast it reads. Prints MB/s of CPU time (best of rounds) per chunking over bench turns (token-sized,
  * 16, 4096, whole turn) and, for each adversarial input, its MB/s and how
  * many times slower it is than ordinary turns in the same chunking.
  */
@@ -24,6 +27,7 @@ const flag = (name: string, fallback: string): string => flagValue(args, name, f
 const refRoot = flag('--ref', '/tmp/ref')
 const mb = Number(flag('--mb', '4'))
 const rounds = Number(flag('--rounds', '5'))
+const warm = Number(flag('--warm', '3'))
 const advScale = Number(flag('--adv', '0.5'))
 const only = flag('--only', '')
 
@@ -62,8 +66,10 @@ const best = (xs: number[]): number => Math.min(...xs)
 function ab(docs: readonly string[][], docsB: readonly string[][], chars: number): [number, number] {
   const ta: number[] = []
   const tb: number[] = []
-  time(A, docs.slice(0, 50))
-  time(B, docsB.slice(0, 50))
+  for (let w = 0; w < warm; w++) {
+    time(A, docs)
+    time(B, docsB)
+  }
   for (let r = 0; r < rounds; r++) {
     if (r % 2 === 0) {
       ta.push(time(A, docs))
@@ -80,7 +86,7 @@ function ab(docs: readonly string[][], docsB: readonly string[][], chars: number
 const fmt = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1))
 const chars = turns.reduce((n, t) => n + t.text.length, 0)
 const ordinary = new Map<string, [number, number]>()
-console.log(`A = ${refRoot}, B = ${here}; ${turns.length} turns, ${(chars / MB).toFixed(1)} M chars, ${rounds} rounds (best)`)
+console.log(`A = ${refRoot}, B = ${here}; ${turns.length} turns, ${(chars / MB).toFixed(1)} M chars, ${warm} passes untimed, ${rounds} rounds (best)`)
 for (const [name, cut] of CHUNKINGS) {
   const docs = turns.map((t) => cut(t.text, t.id))
   const [a, b] = ab(docs, turnsB.map((t) => cut(t.text, t.id)), chars)

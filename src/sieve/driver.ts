@@ -109,8 +109,8 @@ export class Driver implements DriverCore, RunHost {
    * releases is the part not yet given out. References and counts, never
    * copies (a push only appends to what it holds): this is set per chunk.
    */
-  private readonly atPush: { chunk: string | null; capture: Capture | null; tokens: number; runBlocks: number; runParts: number; hold: Hold | null; parts: number; pending: string } = {
-    chunk: null, capture: null, tokens: 0, runBlocks: 0, runParts: 0, hold: null, parts: 0, pending: '',
+  private readonly atPush: { chunk: string | null; capture: Capture | null; tokens: number; runBlocks: number; runParts: number; hold: Hold | null; parts: number; pending: string; reasoning: string } = {
+    chunk: null, capture: null, tokens: 0, runBlocks: 0, runParts: 0, hold: null, parts: 0, pending: '', reasoning: '',
   }
 
   push(chunk: string): void {
@@ -127,6 +127,9 @@ export class Driver implements DriverCore, RunHost {
     p.hold = s.hold
     p.parts = s.hold === null ? 0 : s.hold.parts.length
     p.pending = s.pending
+    // the reasoning's held part (a closer's prefix, `</thi`; blanks before a `<think>`) comes before the chunk: a
+    // push that fails while it is held must release it too
+    p.reasoning = s.reasoning.phase === 'done' ? '' : s.reasoning.held
     if (s.reasoning.phase !== 'done') {
       chunk = splitReasoning(s.reasoning, this.opts.reasoningTags, chunk, this.reasoningSink ?? this.out)
       // the answer starts where the reasoning ended: its spans are offsets in the whole stream
@@ -779,10 +782,11 @@ export class Driver implements DriverCore, RunHost {
       const run = p.capture?.run
       // the run may have been folded since (every 4096 parts into a block): then what it held is in its blocks
       const held = run == null ? '' : run.blocks.slice(0, p.runBlocks).join('') + (run.blocks.length === p.runBlocks ? run.parts.slice(0, p.runParts).join('') : '')
-      all = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending, p.chunk].join('')
+      all = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending, p.reasoning, p.chunk].join('')
     } else if (missing > 0) {
       if (s.capture !== null) flushRun(s.capture)
-      all = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending].join('')
+      const reasoning = s.reasoning.phase === 'done' ? '' : s.reasoning.held
+      all = [...(s.capture?.tokens.map((t) => t.image) ?? []), ...(s.hold?.parts ?? []), s.pending, reasoning].join('')
     }
     const text = all.length > missing ? all.slice(all.length - missing) : all
     const start = this.out.emitted

@@ -148,6 +148,13 @@ class Actions implements ActionSieve {
   private reasoningDone = false
   private out: AdapterAction[] = []
   private ended = false
+  /**
+   * The first error `onDiagnostic` threw in the events being applied. A
+   * diagnostic is one event of a push among others (the text around a failed
+   * block, a call after it): the rest are applied before it is thrown, so the
+   * callback's throw leaves no half-applied push behind.
+   */
+  private failure: { error: unknown } | null = null
 
   constructor(
     private readonly sieve: Sieve,
@@ -158,7 +165,7 @@ class Actions implements ActionSieve {
   }
 
   push(chunk: string | null | undefined): AdapterAction[] {
-    return this.take(this.sieve.push(chunk))
+    return this.settle(this.take(this.sieve.push(chunk)))
   }
 
   end(): AdapterAction[] {
@@ -177,7 +184,20 @@ class Actions implements ActionSieve {
     this.take(last(), false)
     if (this.trimmer !== null) this.text(this.trimmer.end(), true)
     if (endReasoning && this.inReasoning) this.endReasoning()
-    return this.flush()
+    return this.settle(this.flush())
+  }
+
+  /**
+   * `out`, unless the callback threw while it was made: then its first error.
+   * A stream's callback never throws here (it holds its error until `out`
+   * has gone out: `HeldError`); a whole answer ends with the error, so what
+   * `out` had does not matter.
+   */
+  private settle(out: AdapterAction[]): AdapterAction[] {
+    const failure = this.failure
+    if (failure === null) return out
+    this.failure = null
+    throw failure.error
   }
 
   private take(events: SieveEvent[], flush = true): AdapterAction[] {
@@ -224,7 +244,11 @@ class Actions implements ActionSieve {
       }
       case 'diagnostic':
       case 'error':
-        this.resolved.onDiagnostic?.(e)
+        try {
+          this.resolved.onDiagnostic?.(e)
+        } catch (error) {
+          this.failure ??= { error }
+        }
         return
     }
   }

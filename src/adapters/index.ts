@@ -31,4 +31,5 @@ export {
   type TextAction,
 } from './actions.js'
 export { NativeConflictGate } from './conflict.js'
+export { HeldError } from './held-error.js'
 export { index, isRecord, keyText, malformed, optionalArray, optionalRecord, optionalString, record } from './chunks.js'

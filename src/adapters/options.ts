@@ -69,6 +69,10 @@ export interface AdapterOptions extends Omit<SieveOptions, 'tools' | 'quoted'> {
   /**
    * Called with every diagnostic (or, in strict mode, error) the sieve
    * reports: the adapters' wire formats have no place for them. Default: none.
+   * A throw ends the answer with its error, as an upstream break does: every
+   * diagnostic of that chunk is still reported, and a stream first sends
+   * everything the chunk made (text, calls) and what its sieve held, as
+   * text. The first error is the one thrown.
    */
   onDiagnostic?: ((event: DiagnosticEvent | ErrorEvent) => void) | null
 }

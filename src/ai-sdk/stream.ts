@@ -20,6 +20,7 @@
  */
 import {
   createActionSieve,
+  HeldError,
   isAdapterStop,
   malformed,
   NativeConflictGate,
@@ -233,7 +234,8 @@ class StreamSieve {
 export function sieveStreamParts(source: ReadableStream<StreamPartLike>, resolved: ResolvedAdapterOptions): ReadableStream<StreamPartLike> {
   const reader = source.getReader()
   const queue: StreamPartLike[] = []
-  const state = new StreamSieve(resolved, (p) => void queue.push(p))
+  const held = new HeldError()
+  const state = new StreamSieve(held.options(resolved), (p) => void queue.push(p))
   /** Set when the upstream broke off: the stream errors with it once what was held is read. */
   let failure: { error: unknown } | null = null
   let done = false
@@ -250,12 +252,17 @@ export function sieveStreamParts(source: ReadableStream<StreamPartLike>, resolve
               // a stream that closes without a finish part still gives out what the sieve holds
               state.end()
             } else state.part(next.value)
+            // what the part (or the end) made is queued: an onDiagnostic that threw while it was made fails the stream after it
+            const late = held.take()
+            if (late !== undefined) throw late.error
           } catch (error) {
             // the source is read no further (it may have failed itself)
             reader.cancel(error).catch(() => {})
-            if (isAdapterStop(error)) throw error
+            // taken before the release, which may call the callback again: the first error is the one the stream fails with
+            const first = held.take() ?? { error }
+            if (isAdapterStop(error)) throw first.error
             state.abort()
-            failure = { error }
+            failure = first
           }
         }
         for (const p of queue.splice(0)) controller.enqueue(p)

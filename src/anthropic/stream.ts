@@ -1,5 +1,5 @@
 /** `sieveMessagesStream`: the machine over an upstream Messages stream. */
-import { isAdapterStop } from '../adapters/index.js'
+import { HeldError, isAdapterStop } from '../adapters/index.js'
 import { readThrough } from '../sieve/read-through.js'
 import { ToolsieveError } from '../errors.js'
 import { MessagesMachine } from './machine.js'
@@ -35,12 +35,15 @@ export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> |
   if (source === null || typeof source !== 'object' || (typeof source[Symbol.asyncIterator] !== 'function' && typeof source[Symbol.iterator] !== 'function')) {
     throw new ToolsieveError('invalid-option', 'events: must be an async iterable of Messages stream events', 'events')
   }
-  return run(events, new MessagesMachine(anthropicSettings(options)))
+  const settings = anthropicSettings(options)
+  const held = new HeldError()
+  return run(events, new MessagesMachine({ ...held.options(settings), later: held.options(settings.later) }), held)
 }
 
-function run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine): AsyncGenerator<MessagesStreamEvent, void, undefined> {
+function run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine, held: HeldError): AsyncGenerator<MessagesStreamEvent, void, undefined> {
   return readThrough(events, {
     item: (event) => machine.event(event),
+    held: () => held.take(),
     // the upstream broke off (a malformed event, the source threw): what was held goes out before the error; a
     // conflict of the adapter's own sends nothing more
     broke: (error) => (isAdapterStop(error) ? null : machine.abort()),

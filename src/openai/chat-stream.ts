@@ -3,7 +3,7 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { index as indexOf, isAdapterStop, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { HeldError, index as indexOf, isAdapterStop, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
 import { readThrough } from '../sieve/read-through.js'
 
@@ -61,7 +61,9 @@ export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIter
   return run(chunks, resolved) as AsyncIterable<SievedChunk<T>>
 }
 
-function run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
+function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
+  const held = new HeldError()
+  const resolved = held.options(given)
   const turns = new Map<number, ChoiceTurn>()
   /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
   let last: ChatCompletionChunk | undefined
@@ -89,6 +91,7 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, resolved: ResolvedAdapt
       pieces = []
       return chunksOf(chunk, made, true)
     },
+    held: () => held.take(),
     // the upstream broke off (its iterator threw, or a chunk of the wrong shape came): what the sieves held goes
     // out first, as text, so that nothing of the answer is lost; a stop of the adapter's own (a conflict, an
     // aborted call) is a refusal to send more, and sends nothing more

@@ -5,6 +5,7 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import {
   createActionSieve,
+  HeldError,
   isAdapterStop,
   keyText,
   NativeConflictGate,
@@ -63,7 +64,9 @@ export function sieveResponsesStream<T extends ResponseStreamEvent>(events: Asyn
   return run(events as AsyncIterable<AnyEvent>, resolved) as AsyncIterable<T>
 }
 
-function run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
+function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
+  const held = new HeldError()
+  const resolved = held.options(given)
   const out: AnyEvent[] = []
   /** The next sequence number: upstream's first, then one per event written. */
   let seq: number | undefined
@@ -219,6 +222,7 @@ function run(events: AsyncIterable<AnyEvent>, resolved: ResolvedAdapterOptions):
       }
       return out.splice(0)
     },
+    held: () => held.take(),
     // the upstream broke off (its iterator threw, or an event of the wrong shape came): what the sieves held goes out
     // first; a stop of the adapter's own (a conflict, an aborted call) sends nothing more
     broke: (error) => {

@@ -11,6 +11,14 @@
 export interface Reading<I, O> {
   /** What one item makes; a throw refuses it, and the source broke off there. */
   item(item: I): Iterable<O>
+  /**
+   * An error met while an item (or the end) was read and held back, so that
+   * what it made goes out first (a user's `onDiagnostic` that threw inside a
+   * push): handed over once. Once the item's output is out it breaks the
+   * source off there; when the item then fails anyway, it is still the error
+   * thrown, having come first.
+   */
+  held?(): { error: unknown } | undefined
   /** What goes out before the error of a break; null: the error goes on alone (a stop of the reader's own). */
   broke(error: unknown): Iterable<O> | null
   /** What goes out once the source is over. */
@@ -27,12 +35,25 @@ export async function* readThrough<I, O>(source: AsyncIterable<I> | Iterable<I>,
       yielding = true
       yield* out
       yielding = false
+      const late = reading.held?.()
+      if (late !== undefined) throw late.error
     }
   } catch (error) {
-    const held = yielding ? null : reading.broke(error)
-    if (held === null) throw error
+    if (yielding) throw error
+    // taken before the break's release, which may call the callback again: the first error is the one thrown
+    const first = reading.held?.() ?? { error }
+    const held = reading.broke(error)
+    if (held === null) throw first.error
     yield* held
-    throw error
+    throw first.error
   }
-  yield* reading.end()
+  let last: Iterable<O>
+  try {
+    last = reading.end()
+  } catch (error) {
+    throw (reading.held?.() ?? { error }).error
+  }
+  yield* last
+  const late = reading.held?.()
+  if (late !== undefined) throw late.error
 }

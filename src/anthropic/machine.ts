@@ -69,7 +69,8 @@ export class MessagesMachine {
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block
-        if (block.type === 'text') this.openText(event.index, block.text ?? '')
+        // after an error nothing more is read: a text block that still starts passes as upstream sent it
+        if (block.type === 'text' && !this.failed) this.openText(event.index, block.text ?? '')
         else {
           // another kind of block ends the run of text: what the sieve held goes before it
           this.endRun()
@@ -151,7 +152,8 @@ export class MessagesMachine {
   /**
    * Upstream failed: what the sieve held is text (and thinking), never a
    * call, and so is what `prefer-native` held after a rescued call, the
-   * rescued calls left out; the blocks stay open, as upstream left its own.
+   * rescued calls left out; the blocks stay open, as upstream left its own,
+   * and nothing of the adapter's own follows.
    */
   private fail(): void {
     if (this.failed) return
@@ -161,6 +163,7 @@ export class MessagesMachine {
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
     this.hold?.abandon()
+    this.writer.abandon()
   }
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */

@@ -61,6 +61,15 @@ export class BlockWriter {
     this.open = null
   }
 
+  /**
+   * The message failed: the open block stays open, as upstream's own do
+   * after an error, so a block upstream still starts after it does not close
+   * it (no stop of the adapter's follows the error).
+   */
+  abandon(): void {
+    this.open = null
+  }
+
   /** Opens a rescued call's `tool_use` block; its input comes as deltas. */
   callStart(id: string, name: string): void {
     this.close()

@@ -120,6 +120,19 @@ export class TextPartItems {
     this.close()
   }
 
+  /**
+   * The part broke off (an error event, a failed source): the open item gets
+   * no done events, as upstream's own items get none after an error, and is
+   * recorded as it stood, `incomplete`, so that a failed response that still
+   * follows lists it with the text that went out.
+   */
+  cut(): void {
+    const s = this.open
+    if (s === undefined) return
+    this.open = undefined
+    this.sink.record(s.outputIndex, this.item(s, s.text.join(''), 'incomplete'))
+  }
+
   /** The open segment of this kind, opening it (and closing another) when needed. */
   private segment(kind: Segment['kind']): Segment {
     if (this.open?.kind === kind) return this.open
@@ -145,20 +158,21 @@ export class TextPartItems {
     this.open = undefined
     const text = s.text.join('')
     const at = { item_id: s.id, output_index: s.outputIndex, content_index: 0 }
+    const item = this.item(s, text, 'completed')
     if (s.kind === 'message') {
-      const part = { type: 'output_text' as const, text, annotations: [] }
       this.sink.emit({ type: 'response.output_text.done', ...at, text, logprobs: [] })
-      this.sink.emit({ type: 'response.content_part.done', ...at, part })
-      const item = { ...this.message, id: s.id, status: 'completed', content: [part] }
-      this.sink.emit({ type: 'response.output_item.done', output_index: s.outputIndex, item: item as never })
-      this.sink.record(s.outputIndex, item)
+      this.sink.emit({ type: 'response.content_part.done', ...at, part: { type: 'output_text', text, annotations: [] } })
     } else {
-      const part = { type: 'reasoning_text' as const, text }
       this.sink.emit({ type: 'response.reasoning_text.done', ...at, text })
-      this.sink.emit({ type: 'response.content_part.done', ...at, part })
-      const item = { type: 'reasoning', id: s.id, summary: [], content: [part], status: 'completed' }
-      this.sink.emit({ type: 'response.output_item.done', output_index: s.outputIndex, item: item as never })
-      this.sink.record(s.outputIndex, item)
+      this.sink.emit({ type: 'response.content_part.done', ...at, part: { type: 'reasoning_text', text } })
     }
+    this.sink.emit({ type: 'response.output_item.done', output_index: s.outputIndex, item: item as never })
+    this.sink.record(s.outputIndex, item)
+  }
+
+  /** A segment's item with its text, as `response.output_item.done` and the response's `output` carry it. */
+  private item(s: Segment, text: string, status: 'completed' | 'incomplete'): Record<string, unknown> {
+    if (s.kind === 'message') return { ...this.message, id: s.id, status, content: [{ type: 'output_text', text, annotations: [] }] }
+    return { type: 'reasoning', id: s.id, summary: [], content: [{ type: 'reasoning_text', text }], status }
   }
 }

@@ -81,6 +81,13 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const parts = new Map<string, TextPart>()
   let sawNative = false
   let firstPart = true
+  /**
+   * An `error` event came, which ends the stream: what the sieves held went
+   * out before it, and nothing more is read through a sieve (a message that
+   * starts later passes as upstream wrote it), so no item of the adapter's
+   * own opens after it.
+   */
+  let stopped = false
   const sink: ItemSink = {
     emit: (event) => out.push({ ...(event as AnyEvent), sequence_number: seq === undefined ? 0 : seq++ }),
     nextIndex: () => nextIndex++,
@@ -123,7 +130,9 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   /**
    * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
    * part's sieve held goes out as text and reasoning, never as a call (so the rescued calls `prefer-native`
-   * held go too). `close`: the items are closed as well, for a failed response's own `output`.
+   * held go too). `close`: the items are closed as well (a failed response, whose `output` lists them); else
+   * they stay open, as upstream's own do after an error, and are listed as they stood if a failed response
+   * still follows.
    */
   const abort = (close: boolean): void => {
     for (const part of parts.values()) {
@@ -133,6 +142,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
       // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
       part.gate.finish()
       if (close) part.items.end()
+      else part.items.cut()
     }
   }
 
@@ -145,7 +155,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
       switch (event.type) {
         case 'response.output_item.added': {
           const item = event.item as Record<string, unknown> & { id: string; type: string }
-          if (item?.type === 'message' && typeof item.id === 'string') {
+          if (item?.type === 'message' && typeof item.id === 'string' && !stopped) {
             messages.set(item.id, item)
             break
           }
@@ -159,7 +169,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
         case 'response.content_part.added': {
           const message = messages.get(event.item_id as string)
           const p = event.part as { type?: string }
-          if (message !== undefined && p?.type === 'output_text') {
+          if (message !== undefined && p?.type === 'output_text' && !stopped) {
             openPart(key, message)
             break
           }
@@ -170,7 +180,8 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
         case 'response.output_text.delta': {
           // a server that skips content_part.added still has its text read
           const message = messages.get(event.item_id as string)
-          const p = part ?? (message === undefined ? undefined : openPart(key, message))
+          const p = part ?? (message === undefined || stopped ? undefined : openPart(key, message))
+          if (p === undefined && message !== undefined) release(event.item_id as string, event.output_index)
           if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
           else p.items.write(p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
           break
@@ -215,6 +226,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
         case 'error':
           // the stream's error event: what the sieves held goes before it, as text
           abort(false)
+          stopped = true
           pass(event)
           break
         default:

@@ -31,6 +31,26 @@ export interface TokenInfo {
   json?: JsonPart
 }
 
+/**
+ * The one array every plain match is returned in. Chevrotain reads a custom
+ * matcher's image (and `payload`, never set on this one) before it asks for
+ * the next match, so a result per token is not needed: in a dense block the
+ * `exec()` arrays were a sixth of everything the sieve allocated.
+ */
+const shared = [''] as unknown as CustomPatternMatcherReturn
+
+/** `image` as a custom matcher's result, in {@link shared}. */
+export function matched(image: string): CustomPatternMatcherReturn {
+  shared[0] = image
+  return shared
+}
+
+/** What the sticky `re` matches at `offset` of `text`, or null: a test, not an `exec()` array. */
+export function stickyAt(re: RegExp, text: string, offset: number): string | null {
+  re.lastIndex = offset
+  return re.test(text) ? text.substring(offset, re.lastIndex) : null
+}
+
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
 
 /** Builds token types; every one is registered with its {@link TokenInfo}. */
@@ -89,8 +109,8 @@ export class TokenFactory {
   /** A token matching `re` (sticky) at the offset. */
   regex(name: string, category: CategoryName, push: ModeName | null, re: RegExp, hint: number[], lineBreaks: boolean): TokenType {
     return this.make(name, category, push, (text, offset) => {
-      re.lastIndex = offset
-      return re.exec(text)
+      const image = stickyAt(re, text, offset)
+      return image === null ? null : matched(image)
     }, hint, lineBreaks)
   }
 
@@ -108,20 +128,19 @@ export class TokenFactory {
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
-      d.sticky.lastIndex = offset
-      const m = d.sticky.exec(text)
-      if (m === null) return null
+      const image = stickyAt(d.sticky, text, offset)
+      if (image === null) return null
       if (!c.final && growsAt(d, text, offset)) return null
       // past a paragraph's second halt, no tag before its end waits (`Holds.halted`): it stays text
       if (offset < c.noHoldBefore && (holds || onlyBacktickFence)) return null
       if (opensParameter) {
-        c.rawOpener = tagKey(m[0])
+        c.rawOpener = tagKey(image)
         c.rawNext = null
       }
-      if (opensJson) c.json = { scan: initialScan(), before: jsonBefore(c.captureLimit, m[0].length) }
-      if (!holds) return m
+      if (opensJson) c.json = { scan: initialScan(), before: jsonBefore(c.captureLimit, image.length) }
+      if (!holds) return matched(image)
       c.holdDepth = c.levels.length
-      const r = [m[0]] as CustomPatternMatcherReturn
+      const r = [image] as CustomPatternMatcherReturn
       r.payload = { levels: c.levels.slice(), holdDepth: c.holdDepth, fenceCh: c.fenceCh, fenceLen: c.fenceLen, fenceDepth: c.fenceDepth, fenceIndent: c.fenceIndent } satisfies MarkdownState
       return r
     }, d.firstChars, false)
@@ -137,20 +156,18 @@ export class TokenFactory {
     const ctx = this.ctx
     const own = (text: string, offset: number): string | null => {
       for (const x of all) {
-        x.sticky.lastIndex = offset
-        const m = x.sticky.exec(text)
-        if (m !== null && tagKey(m[0]) === ctx.current.rawOpener) return m[0]
+        const image = stickyAt(x.sticky, text, offset)
+        if (image !== null && tagKey(image) === ctx.current.rawOpener) return image
       }
       return null
     }
     return this.make(name, 'ParamClose', push, (text, offset) => {
       const c = ctx.current
-      d.sticky.lastIndex = offset
-      const m = d.sticky.exec(text)
-      if (m === null || tagKey(m[0]) !== c.rawOpener) return null
+      const image = stickyAt(d.sticky, text, offset)
+      if (image === null || tagKey(image) !== c.rawOpener) return null
       if (!c.final && growsAt(d, text, offset)) return null
       if (offset + 1 < text.length && own(text, offset + 1) !== null) return null
-      return m
+      return matched(image)
     }, d.firstChars, false)
   }
 
@@ -160,10 +177,9 @@ export class TokenFactory {
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (!when(c)) return null
-      d.sticky.lastIndex = offset
-      const m = d.sticky.exec(text)
-      if (m === null || (!c.final && growsAt(d, text, offset))) return null
-      return m
+      const image = stickyAt(d.sticky, text, offset)
+      if (image === null || (!c.final && growsAt(d, text, offset))) return null
+      return matched(image)
     }, d.firstChars, false)
   }
 

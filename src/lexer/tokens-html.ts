@@ -36,7 +36,7 @@ import { enterCode, leaveCode } from './lines.js'
 import type { CategoryName } from './kinds.js'
 import { spanOrProse, state, type Decision, type GuardSettings } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
-import type { TokenFactory } from './token-factory.js'
+import { matched, stickyAt, type TokenFactory } from './token-factory.js'
 import { apply } from './tokens-markdown.js'
 
 /** An opening tag that may start a block in prose (or a hold in a pending span): the token the comment guard puts before it. */
@@ -90,13 +90,12 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       const c = ctx.current
       // no comment open here (nearly every `<`): told by the line state, with no match of the opener tried
       if (!inline || offset < c.noHoldBefore === hold || !commentLive(c.lines.stateAt(text, offset))) return null
-      o.d.sticky.lastIndex = offset
-      const m = o.d.sticky.exec(text)
-      if (m === null || (!c.final && growsAt(o.d, text, offset))) return null
-      if (!hold) return m
+      const image = stickyAt(o.d.sticky, text, offset)
+      if (image === null || (!c.final && growsAt(o.d, text, offset))) return null
+      if (!hold) return matched(image)
       c.lines.kill(text, offset)
       const levels = [...c.levels, commentLevel]
-      return apply(c, { target: modes.spanHold, md: state(levels, levels.length) }, m[0])
+      return apply(c, { target: modes.spanHold, md: state(levels, levels.length) }, image)
     }, o.d.firstChars, false)
 
   /** A `<code>` or `</code>` tag the text end cuts: held until it is known. */
@@ -179,7 +178,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
     const set = classUnits(excluded)
     return f.regex(`${mode}.Text`, 'Text', null, new RegExp(`[^${set}]+`, 'y'), f.allCharsExcept(excluded), true)
   }
-  const one = (mode: ModeName, ch: number) => f.make(`${mode}.Text1`, 'Text', null, (t, o) => [t.charAt(o)], [ch], ch === codes.lineFeed)
+  const one = (mode: ModeName, ch: number) => f.make(`${mode}.Text1`, 'Text', null, (t, o) => matched(t.charAt(o)), [ch], ch === codes.lineFeed)
 
   /** The end of a kind 1 or 2 block's closer, held while cut: the rest of that line follows (`htmlEnd`). */
   const closer = (mode: ModeName, at: (text: string, offset: number) => Answer, ch: number): TokenType[] => [

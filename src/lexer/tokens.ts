@@ -16,7 +16,7 @@ import { htmlTokens, type Opener } from './tokens-html.js'
 import { TailMatcher } from './tail.js'
 import { jsonBlockTokens } from './json-tokens.js'
 import { messageStartTokens } from './start-tokens.js'
-import { TokenFactory, type TokenInfo } from './token-factory.js'
+import { TokenFactory, matched, stickyAt, type TokenInfo } from './token-factory.js'
 
 const roles: Role[] = ['wrapper', 'invoke', 'parameter']
 /** The frame name of `Grammar.blocks`' literal delimiters (no frame can be named so: names are words). */
@@ -175,13 +175,12 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   // every value raw (`values.strings: 'raw'`): a parameter tag's end always leads into a raw value
   const rawValues = grammar.values?.strings === 'raw'
   const stringAttr = () => f.make(`${modes.tagParameter}.Attr`, 'Attr', null, (text, offset) => {
-    attribute.lastIndex = offset
-    const m = attribute.exec(text)
-    if (m === null) return null
+    const image = stickyAt(attribute, text, offset)
+    if (image === null) return null
     const c = ctx.current
     // the first value of a name wins, as the block parser reads it
-    if (c.rawNext === null) c.rawNext = stringFlag(m[0], stringName)
-    return m
+    if (c.rawNext === null) c.rawNext = stringFlag(image, stringName)
+    return matched(image)
   }, [codes.space, codes.tab, codes.carriageReturn, codes.lineFeed], true)
 
   const md = markdownTokens(f, guard)
@@ -195,7 +194,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
     return f.regex(`${mode}.${category}`, category, push, new RegExp(`[^${set}]+`, 'y'), f.allCharsExcept(excluded), lineBreaks)
   }
   const oneChar = (mode: ModeName, category: CategoryName, push: ModeName | null, chars: number[]) =>
-    f.make(`${mode}.${category}1`, category, push, (t, o) => [t.charAt(o)], chars, true)
+    f.make(`${mode}.${category}1`, category, push, (t, o) => matched(t.charAt(o)), chars, true)
   // a call, not a list held here: the exec closures keep this scope, and the list is for the analysis only
   const anyChar = () => f.allCharsExcept([])
   const ws = (mode: ModeName) => f.regex(`${mode}.Ws`, 'Ws', null, /[ \t\r]+/y, [codes.space, codes.tab, codes.carriageReturn], false)

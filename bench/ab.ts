@@ -21,6 +21,7 @@ import { ADVERSARIAL } from './adversarial.js'
 import { flagValue } from '../scripts/args.js'
 
 type Lib = typeof import('../src/index.js')
+type SieveOptions = Parameters<Lib['createSieve']>[0]
 
 const args = process.argv.slice(2)
 const flag = (name: string, fallback: string): string => flagValue(args, name, fallback)
@@ -47,11 +48,11 @@ const turnsB = generateTurns({ seed: 20240601, size: mb * MB })
 
 let sink = 0
 /** Milliseconds to stream every chunk list through a fresh sieve each. */
-function time(lib: Lib, docs: readonly string[][]): number {
+function time(lib: Lib, docs: readonly string[][], options?: SieveOptions): number {
   // CPU time, not wall time: the machine is shared, and time spent waiting for a core is not the sieve's
   const t0 = process.cpuUsage()
   for (const chunks of docs) {
-    const s = lib.createSieve()
+    const s = lib.createSieve(options)
     for (const c of chunks) sink += s.push(c).length
     sink += s.end().length
   }
@@ -63,20 +64,20 @@ function time(lib: Lib, docs: readonly string[][]): number {
 const best = (xs: number[]): number => Math.min(...xs)
 
 /** MB/s of A over `docs` and B over `docsB`, the same chunks (`chars` UTF-16 units in all), alternating rounds. */
-function ab(docs: readonly string[][], docsB: readonly string[][], chars: number): [number, number] {
+function ab(docs: readonly string[][], docsB: readonly string[][], chars: number, options?: SieveOptions): [number, number] {
   const ta: number[] = []
   const tb: number[] = []
   for (let w = 0; w < warm; w++) {
-    time(A, docs)
-    time(B, docsB)
+    time(A, docs, options)
+    time(B, docsB, options)
   }
   for (let r = 0; r < rounds; r++) {
     if (r % 2 === 0) {
-      ta.push(time(A, docs))
-      tb.push(time(B, docsB))
+      ta.push(time(A, docs, options))
+      tb.push(time(B, docsB, options))
     } else {
-      tb.push(time(B, docsB))
-      ta.push(time(A, docs))
+      tb.push(time(B, docsB, options))
+      ta.push(time(A, docs, options))
     }
   }
   const rate = (ms: number): number => chars / MB / (ms / 1000)
@@ -99,7 +100,8 @@ for (const make of ADVERSARIAL) {
   const cells: string[] = []
   for (const [name, cut] of CHUNKINGS) {
     if (name === '16') continue
-    const [a, b] = ab([cut(adv.text, 1)], [cut(make(advScale).text, 1)], adv.text.length)
+    // with the input's own options (streamed-parameters streams its arguments)
+    const [a, b] = ab([cut(adv.text, 1)], [cut(make(advScale).text, 1)], adv.text.length, adv.options)
     const [oa, ob] = ordinary.get(name)!
     cells.push(`${name} A ${fmt(a)} (${(oa / a).toFixed(1)}×) B ${fmt(b)} (${(ob / b).toFixed(1)}×)`)
   }

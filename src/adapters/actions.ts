@@ -74,6 +74,15 @@ export interface CallAbortAction {
   code: DiagnosticCode
 }
 
+/**
+ * The point of the text where the adapter asked for a {@link ActionSieve.mark}:
+ * everything pushed before the ask has gone out before it. Marks come in the
+ * order they were asked for.
+ */
+export interface MarkAction {
+  type: 'mark'
+}
+
 /** What {@link ActionSieve} gives, in stream order. */
 export type AdapterAction =
   | TextAction
@@ -84,6 +93,7 @@ export type AdapterAction =
   | CallDeltaAction
   | CallEndAction
   | CallAbortAction
+  | MarkAction
 
 /** A sieve that answers in {@link AdapterAction}s. */
 export interface ActionSieve {
@@ -100,6 +110,17 @@ export interface ActionSieve {
    * `abort()`, `[]`.
    */
   abort(): AdapterAction[]
+  /**
+   * Upstream sent something here that the adapter passes through unsieved (a
+   * refusal, a native call, a citation): a `mark` action comes out where it
+   * stands in the text, after all that was pushed before it, so the adapter
+   * writes it there and not ahead of text the sieve still holds. At once
+   * when the sieve holds nothing; else in the push (or `end`, `abort`) that
+   * gives out the last of that text, which is cut at the mark if need be.
+   * Inside a block that becomes a call, after the call. Whitespace the
+   * blank-line trimmer holds is no longer the sieve's and may follow it.
+   */
+  mark(): AdapterAction[]
   /** Rescued calls that reached `call-end` so far. */
   readonly calls: number
 }
@@ -148,6 +169,20 @@ class Actions implements ActionSieve {
   private reasoningDone = false
   private out: AdapterAction[] = []
   private ended = false
+  /** Characters pushed into the sieve. */
+  private pushed = 0
+  /**
+   * Characters of the input the sieve's events gave out: text, reasoning,
+   * the reasoning's tags and calls' raw, which rebuild the input, so this
+   * reaches `pushed` when the sieve holds nothing.
+   */
+  private given = 0
+  /**
+   * The `pushed` count at each mark not yet given: text pushed before it
+   * was still held (`hello <｜DSML｜too`, a possible tag start, and the
+   * mark asked for after that chunk). Ascending; each is above `given`.
+   */
+  private marks: number[] = []
   /**
    * The first error `onDiagnostic` threw in the events being applied. A
    * diagnostic is one event of a push among others (the text around a failed
@@ -165,7 +200,15 @@ class Actions implements ActionSieve {
   }
 
   push(chunk: string | null | undefined): AdapterAction[] {
-    return this.settle(this.take(this.sieve.push(chunk)))
+    const events = this.sieve.push(chunk)
+    this.pushed += chunk?.length ?? 0
+    return this.settle(this.take(events))
+  }
+
+  mark(): AdapterAction[] {
+    if (this.ended || this.given >= this.pushed) return [{ type: 'mark' }]
+    this.marks.push(this.pushed)
+    return []
   }
 
   end(): AdapterAction[] {
@@ -182,6 +225,8 @@ class Actions implements ActionSieve {
     if (this.ended) return []
     this.ended = true
     this.take(last(), false)
+    // the sieve gave out all it held; a mark still waiting would mean its count was off, and it goes now
+    for (const _ of this.marks.splice(0)) this.emit({ type: 'mark' })
     if (this.trimmer !== null) this.text(this.trimmer.end(), true)
     if (endReasoning && this.inReasoning) this.endReasoning()
     return this.settle(this.flush())
@@ -214,19 +259,21 @@ class Actions implements ActionSieve {
   private apply(e: SieveEvent): void {
     switch (e.type) {
       case 'text':
-        return this.text(e.text, false)
+        return this.spend(e.text, (text) => this.text(text, false))
       case 'reasoning-start':
         if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
-        return
+        return this.spent(e.raw.length)
       case 'reasoning':
-        if (e.text === '') return
-        if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
-        return this.emit({ type: 'reasoning', text: e.text })
+        return this.spend(e.text, (text) => {
+          if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+          this.emit({ type: 'reasoning', text })
+        })
       case 'reasoning-end':
         if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
         // the blank lines after `</think>` start no answer, on any wire
         this.trimmer?.reasoningEnd()
-        return this.endReasoning()
+        this.endReasoning()
+        return this.spent(e.raw.length)
       case 'tool-call-start':
         return this.start(e.id, e.name)
       case 'tool-call-delta': {
@@ -235,7 +282,8 @@ class Actions implements ActionSieve {
         return
       }
       case 'tool-call':
-        return this.finish(e)
+        this.finish(e)
+        return this.spent(e.raw.length)
       case 'tool-call-abort': {
         const index = this.open.get(e.id)
         if (index === undefined) return
@@ -250,6 +298,33 @@ class Actions implements ActionSieve {
           this.failure ??= { error }
         }
         return
+    }
+  }
+
+  /**
+   * Text or reasoning the sieve gave out, written piece by piece with the
+   * marks that fall inside it between the pieces: `<｜DSML｜too` + `k`
+   * released as one text with a mark after `too` writes `<｜DSML｜too`, the
+   * mark, `k`.
+   */
+  private spend(text: string, write: (piece: string) => void): void {
+    let from = 0
+    while (this.marks.length > 0 && this.marks[0]! - this.given < text.length - from) {
+      const to = from + this.marks[0]! - this.given
+      write(text.slice(from, to))
+      this.spent(to - from)
+      from = to
+    }
+    if (from < text.length) write(text.slice(from))
+    this.spent(text.length - from)
+  }
+
+  /** `length` more characters of the input went out: the marks they reach come next. */
+  private spent(length: number): void {
+    this.given += length
+    while (this.marks.length > 0 && this.marks[0]! <= this.given) {
+      this.marks.shift()
+      this.emit({ type: 'mark' })
     }
   }
 

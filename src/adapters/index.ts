@@ -25,6 +25,7 @@ export {
   type CallDeltaAction,
   type CallEndAction,
   type CallStartAction,
+  type MarkAction,
   type ReasoningAction,
   type ReasoningEndAction,
   type ReasoningStartAction,
@@ -32,4 +33,5 @@ export {
 } from './actions.js'
 export { NativeConflictGate } from './conflict.js'
 export { HeldError } from './held-error.js'
+export { Passed } from './passed.js'
 export { index, isRecord, keyText, malformed, optionalArray, optionalRecord, optionalString, record } from './chunks.js'

@@ -54,6 +54,12 @@ export class MessagesMachine {
   private sieveIndex = -1
   /** Runs of text blocks so far: only the first may start with reasoning. */
   private textRuns = 0
+  /**
+   * Deltas of an upstream text block other than its text (a
+   * `citations_delta`), waiting at the sieve's marks for the text it held
+   * when they came, so that they do not go out ahead of it.
+   */
+  private readonly waiting: Array<Extract<Item, { type: 'text-delta' }>> = []
   /** Upstream failed (an `error` event, or the stream broke off): what was held went out as text, and nothing is finished or repaired into calls. */
   private failed = false
 
@@ -86,7 +92,10 @@ export class MessagesMachine {
       case 'content_block_delta':
         if (this.sieve !== null && event.index === this.sieveIndex) {
           if (event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
-          else this.out({ type: 'text-delta', delta: event.delta })
+          else {
+            this.waiting.push({ type: 'text-delta', delta: event.delta })
+            this.write(this.sieve.mark())
+          }
         } else this.out({ type: 'upstream', event })
         break
       case 'content_block_stop':
@@ -161,7 +170,7 @@ export class MessagesMachine {
     const sieve = this.sieve
     this.sieve = null
     // a started call's abort is no error here: the message fails anyway
-    if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
+    if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
     this.writer.abandon()
   }
@@ -175,7 +184,7 @@ export class MessagesMachine {
   }
 
   private write(actions: AdapterAction[]): void {
-    for (const a of actions) this.out(a)
+    for (const a of actions) this.out(a.type === 'mark' ? this.waiting.shift()! : a)
   }
 
   /** Everything written goes through here, so that `prefer-native` can hold it in order. */

@@ -4,10 +4,11 @@
  * (a WHATWG `ReadableStream` that pulls one output event at a time, so
  * nothing waits for the whole body).
  *
- * What is not a chunk to repair keeps its place: comments (keep-alives),
- * data that is not a JSON object and chunks of a shape the sieve does not
- * read (a `null` choice, content as an array of parts) go out when they
- * arrive. What ends the
+ * What is not a chunk to repair keeps its place: comments (keep-alives) go
+ * out when they arrive; data that is not a JSON object and chunks of a
+ * shape the sieve does not read (a `null` choice, content as an array of
+ * parts) go through the adapter unread, which writes them as they came
+ * after the text its sieve held from before them. What ends the
  * input (`data: [DONE]`, an upstream error event, a cut connection) first
  * lets the sieve give out what it held, then goes out itself; anything
  * upstream sends after `[DONE]` or an error passes as it came. `[DONE]` is
@@ -17,6 +18,7 @@
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
+import { Passed } from '../adapters/index.js'
 import { sieveChatStream } from '../openai/chat-stream.js'
 import { sieveResponsesStream } from '../openai/responses-stream.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
@@ -114,8 +116,8 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   let unread = 0
   const write = (text: string): void => controller.enqueue(encoder.encode(text))
 
-  /** The upstream's chunks for the sieve; what is not one is written where it stood. */
-  async function* chunks(): AsyncGenerator<Record<string, unknown>> {
+  /** The upstream's chunks for the sieve; what is not one goes as it came, {@link Passed} through the adapter to keep its place. */
+  async function* chunks(): AsyncGenerator<Record<string, unknown> | Passed> {
     for (;;) {
       let event: SseEvent | undefined
       try {
@@ -140,7 +142,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
         parsed = undefined
       }
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        write(eventFrame(event))
+        yield new Passed(eventFrame(event))
         continue
       }
       const chunk = parsed as Record<string, unknown>
@@ -151,7 +153,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       if (!(kind === 'chat' ? readableChunk(chunk) : readableResponsesEvent(chunk))) {
         // the sieve would refuse it (invalid-chunk) and end the answer: it is the upstream's, so it goes on as it came
         unread++
-        write(eventFrame(event))
+        yield new Passed(eventFrame(event))
         continue
       }
       name = event.event
@@ -164,6 +166,10 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   async function* frames(): AsyncGenerator<string> {
     try {
       for await (const chunk of out) {
+        if (chunk instanceof Passed) {
+          yield chunk.value
+          continue
+        }
         report.rescued += count.sent(chunk)
         const event = kind === 'responses' ? (named && typeof chunk.type === 'string' ? chunk.type : undefined) : name
         yield sseFrame(JSON.stringify(chunk), event)

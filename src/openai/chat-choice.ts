@@ -14,6 +14,7 @@ import {
   optionalRecord,
   optionalString,
   record,
+  type Passed,
   type ActionSieve,
   type AdapterAction,
   type ResolvedAdapterOptions,
@@ -35,7 +36,18 @@ export interface Piece {
   finish_reason?: Choice['finish_reason']
   /** The upstream choice's other fields (`logprobs`, extensions): on the first piece made from it. */
   extra?: Record<string, unknown>
+  /** Not a delta: a chunk passed unread, to go out as it came here. */
+  passed?: Passed
 }
+
+/** A chunk passed unread, waiting for the text each open choice held when it came: it goes out when the last (`left`) has given it out. */
+export interface Wait {
+  left: number
+  passed: Passed
+}
+
+/** Whether a delta carries something the model wrote: a field other than its role (said once, before the text) that is not null or empty. */
+const says = (lead: Record<string, unknown>): boolean => Object.entries(lead).some(([k, v]) => k !== 'role' && v !== null && v !== undefined && v !== '')
 
 type FinishReason = Choice['finish_reason']
 
@@ -77,6 +89,13 @@ export class ChoiceTurn {
   private sentCalls = false
   /** The turn got its finish reason; chunks after it pass as they are. */
   finished = false
+  /**
+   * What waits for the text the sieve held when it came, one per mark of the
+   * sieve, in order: pieces upstream sent that are not sieved (a refusal,
+   * reasoning of its own, native calls), which would otherwise go out ahead
+   * of `hello <｜DSML｜too` held as a possible tag start; chunks passed unread.
+   */
+  private readonly waiting: Array<Piece | Wait> = []
 
   constructor(private readonly resolved: ResolvedAdapterOptions) {
     this.sieve = createActionSieve(resolved, { oneText: true })
@@ -99,13 +118,22 @@ export class ChoiceTurn {
     const legacy = legacyFunctionCall(legacyCall, `${at}.delta.function_call`)
     optionalString(finish, `${at}.finish_reason`)
     const pieces: Piece[] = []
-    if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
+    if (says(lead)) this.after({ delta: lead }, pieces)
+    else if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
     this.actions(this.sieve.push(text), pieces)
+    // counted and checked against the rescued calls now: only their writing waits
     const natives = this.nativeDeltas(calls, legacy)
-    if (natives.length > 0) pieces.push({ delta: { tool_calls: natives } })
+    if (natives.length > 0) this.after({ delta: { tool_calls: natives } }, pieces)
     if (finish !== null && finish !== undefined) this.finish(finish, pieces)
     if (pieces.length === 0 && Object.keys(extra).length > 0) pieces.push({ delta: {} })
     if (pieces.length > 0 && Object.keys(extra).length > 0) pieces[0]!.extra = extra
+    return pieces
+  }
+
+  /** A chunk passed unread: its piece, if this choice is the last it waited for (now, or at a later mark). */
+  behind(wait: Wait): Piece[] {
+    const pieces: Piece[] = []
+    this.after(wait, pieces)
     return pieces
   }
 
@@ -124,7 +152,7 @@ export class ChoiceTurn {
   abort(): Piece[] {
     this.finished = true
     const pieces: Piece[] = []
-    this.write(this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'), pieces)
+    this.write(this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'), pieces)
     return pieces
   }
 
@@ -135,6 +163,12 @@ export class ChoiceTurn {
     const finish_reason = this.sentCalls && callsFinish.has(reason) ? 'tool_calls' : reason
     // a stream that ended without a finish gets one only when calls went out (they are what the consumer acts on)
     if (finish_reason !== null) pieces.push({ delta: {}, finish_reason })
+  }
+
+  /** `item` goes out after the text pushed so far: at the sieve's mark for it. */
+  private after(item: Piece | Wait, pieces: Piece[]): void {
+    this.waiting.push(item)
+    this.actions(this.sieve.mark(), pieces)
   }
 
   private actions(actions: AdapterAction[], pieces: Piece[]): void {
@@ -162,6 +196,12 @@ export class ChoiceTurn {
           break
         case 'call-abort':
           throw abortedCallError(a)
+        case 'mark': {
+          const item = this.waiting.shift()!
+          if (!('left' in item)) pieces.push(item)
+          else if (--item.left === 0) pieces.push({ delta: {}, passed: item.passed })
+          break
+        }
         case 'call-end':
         case 'reasoning-start':
         case 'reasoning-end':

@@ -3,7 +3,7 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { HeldError, index as indexOf, isAdapterStop, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { HeldError, index as indexOf, isAdapterStop, Passed, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
 import { readThrough } from '../sieve/read-through.js'
 
@@ -41,6 +41,9 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   ones; a legacy `delta.function_call` becomes a tool call. A turn with
  *   native and rescued calls throws `native-conflict` (default), or with
  *   `onConflict: 'prefer-native'` its rescued calls are dropped.
+ * - What passes through unsieved (a refusal, upstream reasoning, native
+ *   calls; the role and null fields aside) keeps its place: it goes out
+ *   after the text the sieve held from before it.
  *
  * ```ts
  * const stream = await client.chat.completions.create({ model, messages, stream: true })
@@ -69,8 +72,18 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
   let last: ChatCompletionChunk | undefined
   /** The pieces of the chunk being read: when a later choice of it fails, those already made still go out. */
   let pieces: Array<[number, Piece[]]> = []
+  /** A chunk passed unread goes out after the text every open choice held when it came. */
+  const passOn = (passed: Passed): Iterable<ChatCompletionChunk> => {
+    const open = [...turns].filter(([, turn]) => !turn.finished)
+    if (last === undefined || open.length === 0) return [passed as never]
+    const wait = { left: open.length, passed }
+    const made: Array<[number, Piece[]]> = []
+    for (const [index, turn] of open) add(made, index, turn.behind(wait))
+    return chunksOf(last, made, false)
+  }
   return readThrough(chunks, {
     item: (chunk) => {
+      if (chunk instanceof Passed) return passOn(chunk)
       record(chunk, 'chunk')
       last = chunk
       const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
@@ -139,13 +152,17 @@ function* chunksOf(chunk: ChatCompletionChunk, pieces: Array<[number, Piece[]]>,
   }
   for (let k = 0; k < count; k++) {
     const choices: ChatCompletionChunk.Choice[] = []
+    const passed: Passed[] = []
     for (const [index, list] of pieces) {
       const piece = list[k]
       if (piece === undefined) continue
-      choices.push({ ...piece.extra, index, delta: piece.delta, finish_reason: piece.finish_reason ?? null } as ChatCompletionChunk.Choice)
+      if (piece.passed !== undefined) passed.push(piece.passed)
+      else choices.push({ ...piece.extra, index, delta: piece.delta, finish_reason: piece.finish_reason ?? null } as ChatCompletionChunk.Choice)
     }
     const out = { ...top, choices } as ChatCompletionChunk
     if (k === count - 1 && usage !== undefined && keepEmpty) out.usage = usage
-    yield out
+    if (choices.length > 0 || out.usage !== undefined) yield out
+    // a chunk passed unread goes out as it came (toolsieve/fetch writes it)
+    for (const p of passed) yield p as never
   }
 }

@@ -12,9 +12,11 @@ import {
   optionalArray,
   optionalRecord,
   optionalString,
+  Passed,
   record,
   resolveAdapterOptions,
   type ActionSieve,
+  type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
@@ -30,6 +32,20 @@ interface TextPart {
   items: TextPartItems
   gate: NativeConflictGate
   ended: boolean
+  /** What waits at the sieve's marks, in order (see {@link Wait}). */
+  waiting: Wait[]
+}
+
+/**
+ * An event passed through while text parts held text from before it (a
+ * server that starts an item before its message's done, a chunk passed
+ * unread): it waits for each of them (`left`) to give that text out, so it
+ * does not go out ahead of it, and is made then (its output index mapped in
+ * the order things go out).
+ */
+interface Wait {
+  left: number
+  make: () => AnyEvent | Passed
 }
 
 /**
@@ -46,7 +62,8 @@ interface TextPart {
  *   the cleaned text; output indexes and sequence numbers are renumbered
  *   over the whole stream; `response.completed`'s `response.output` lists
  *   the items as they went out.
- * - Everything else passes through, renumbered. A native function_call item
+ * - Everything else passes through, renumbered, after the text the sieves
+ *   held from before it (never ahead of it). A native function_call item
  *   in a response with rescued calls is a conflict, as for chat
  *   (`onConflict`).
  *
@@ -64,10 +81,12 @@ export function sieveResponsesStream<T extends ResponseStreamEvent>(events: Asyn
   return run(events as AsyncIterable<AnyEvent>, resolved) as AsyncIterable<T>
 }
 
-function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): AsyncGenerator<AnyEvent> {
+function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): AsyncGenerator<AnyEvent | Passed> {
   const held = new HeldError()
   const resolved = held.options(given)
-  const out: AnyEvent[] = []
+  const out: Array<AnyEvent | Passed> = []
+  /** The events passed through that wait, in the order they came: one goes out once it and those before it wait for nothing. */
+  const queue: Wait[] = []
   /** The next sequence number: upstream's first, then one per event written. */
   let seq: number | undefined
   let nextIndex = 0
@@ -93,7 +112,35 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     nextIndex: () => nextIndex++,
     record: (index, item) => void finals.set(index, item),
   }
-  const pass = (event: AnyEvent): void => void out.push(seq === undefined ? event : { ...event, sequence_number: seq++ })
+  const write = (event: AnyEvent | Passed): void => void out.push(seq === undefined || event instanceof Passed ? event : { ...event, sequence_number: seq++ })
+  const flush = (): void => {
+    while (queue.length > 0 && queue[0]!.left === 0) write(queue.shift()!.make())
+  }
+  /** Passes an event through, after the text the open parts hold from before it. */
+  const pass = (make: () => AnyEvent | Passed): void => {
+    const holding = [...parts.values()].filter((p) => !p.ended)
+    const wait: Wait = { left: holding.length, make }
+    queue.push(wait)
+    for (const p of holding) {
+      p.waiting.push(wait)
+      writePart(p, p.sieve.mark())
+    }
+    flush()
+  }
+  /** A part's actions, with what waited at each mark in them written there. `logprobs` go on the first text. */
+  const writePart = (part: TextPart, actions: AdapterAction[], logprobs: unknown[] = []): void => {
+    let from = 0
+    for (let i = 0; i < actions.length; i++) {
+      if (actions[i]!.type !== 'mark') continue
+      const before = actions.slice(from, i)
+      part.items.write(before, logprobs)
+      if (before.some((a) => a.type === 'text')) logprobs = []
+      from = i + 1
+      part.waiting.shift()!.left--
+      flush()
+    }
+    part.items.write(from === 0 ? actions : actions.slice(from), logprobs)
+  }
   const mapped = (index: unknown): number => {
     const upstream = typeof index === 'number' ? index : -1
     let ours = passIndex.get(upstream)
@@ -103,7 +150,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const endPart = (part: TextPart): void => {
     if (part.ended) return
     part.ended = true
-    part.items.write(part.gate.pass(part.sieve.end()))
+    writePart(part, part.gate.pass(part.sieve.end()))
     part.items.end()
   }
   /** A text part of a held message: read through its own sieve (the first one starts in the reasoning with `thinking`). */
@@ -112,7 +159,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     firstPart = false
     const gate = new NativeConflictGate(resolved.onConflict)
     if (sawNative) gate.sawNative()
-    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false }
+    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false, waiting: [] }
     parts.set(key, part)
     return part
   }
@@ -121,11 +168,11 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     const message = messages.get(id)
     if (message === undefined) return
     messages.delete(id)
-    pass({ type: 'response.output_item.added', output_index: mapped(outputIndex), item: message, sequence_number: 0 })
+    pass(() => ({ type: 'response.output_item.added', output_index: mapped(outputIndex), item: message, sequence_number: 0 }))
   }
   const finish = (): void => {
     for (const part of parts.values()) endPart(part)
-    for (const part of parts.values()) part.items.write(part.gate.finish())
+    for (const part of parts.values()) writePart(part, part.gate.finish())
   }
   /**
    * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
@@ -138,7 +185,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     for (const part of parts.values()) {
       if (part.ended) continue
       part.ended = true
-      part.items.write(part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning'))
+      writePart(part, part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
       // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
       part.gate.finish()
       if (close) part.items.end()
@@ -148,6 +195,10 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
 
   return readThrough(events, {
     item: (event) => {
+      if (event instanceof Passed) {
+        pass(() => event)
+        return out.splice(0)
+      }
       record(event, 'event')
       if (seq === undefined) seq = typeof event.sequence_number === 'number' ? event.sequence_number : 0
       const key = `${keyText(event.item_id)}:${keyText(event.content_index)}`
@@ -163,7 +214,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             sawNative = true
             for (const p of parts.values()) p.gate.sawNative()
           }
-          pass({ ...event, output_index: mapped(event.output_index) })
+          pass(() => ({ ...event, output_index: mapped(event.output_index) }))
           break
         }
         case 'response.content_part.added': {
@@ -174,7 +225,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             break
           }
           if (message !== undefined) release(event.item_id as string, event.output_index)
-          pass({ ...event, output_index: mapped(event.output_index) })
+          pass(() => ({ ...event, output_index: mapped(event.output_index) }))
           break
         }
         case 'response.output_text.delta': {
@@ -182,18 +233,18 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           const message = messages.get(event.item_id as string)
           const p = part ?? (message === undefined || stopped ? undefined : openPart(key, message))
           if (p === undefined && message !== undefined) release(event.item_id as string, event.output_index)
-          if (p === undefined || p.ended) pass({ ...event, output_index: mapped(event.output_index) })
-          else p.items.write(p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
+          if (p === undefined || p.ended) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          else writePart(p, p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
           break
         }
         case 'response.output_text.done':
-          if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+          if (part === undefined) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
           else endPart(part)
           break
         case 'response.content_part.done':
         case 'response.output_text.annotation.added':
           // our items wrote their own done events, from the cleaned text; annotations point into the raw one
-          if (part === undefined) pass({ ...event, output_index: mapped(event.output_index) })
+          if (part === undefined) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
           break
         case 'response.output_item.done': {
           const item = event.item as { id?: string; type?: string }
@@ -204,9 +255,11 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             // a message whose text never came as deltas: nothing was read, so it goes out as it came
             release(item.id, event.output_index)
           }
-          const index = mapped(event.output_index)
-          finals.set(index, event.item as Record<string, unknown>)
-          pass({ ...event, output_index: index })
+          pass(() => {
+            const index = mapped(event.output_index)
+            finals.set(index, event.item as Record<string, unknown>)
+            return { ...event, output_index: index }
+          })
           break
         }
         case 'response.completed':
@@ -220,17 +273,17 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           // an item that passed through without its done event is in upstream's output, at its upstream index
           for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
           const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
-          pass(response === undefined ? event : { ...event, response: { ...response, output } })
+          pass(() => (response === undefined ? event : { ...event, response: { ...response, output } }))
           break
         }
         case 'error':
           // the stream's error event: what the sieves held goes before it, as text
           abort(false)
           stopped = true
-          pass(event)
+          pass(() => event)
           break
         default:
-          pass(typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event)
+          pass(() => (typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event))
       }
       return out.splice(0)
     },

@@ -12,10 +12,10 @@ import { ToolsieveError } from '../errors.js'
 import { defaultGrammar } from '../grammar/default.js'
 import type { BlockSpec, CallSpec, Delimiter, DialectPack, NameSource, TagSpelling, ValueRules } from '../dialects/types.js'
 import type { FormattableCall } from '../types.js'
-import { attribute, inputOf, mayClose, safeJson } from './format.js'
+import { attribute, callAt, inputOf, mayClose, safeJson } from './format.js'
 import { tagStartChars } from './spelling.js'
 import { spellingOf } from '../dialects/spelling.js'
-import { entries, jsonType, pythonString, quoted, writeContainer, writeJson, writeObjectLiteral, writePython, writeScalar } from './literals.js'
+import { entries, jsonType, pythonString, quoted, writeContainer, writeJson, writeObjectLiteral, writePython, writeScalar, WrittenJson } from './literals.js'
 
 
 /** The call, its input and its id, checked once. */
@@ -154,13 +154,14 @@ function guardJson(json: string, closers: Array<string | undefined>): string {
 function jsonCall(c: Call, ctx: Ctx, closers: Array<string | undefined>): string {
   const call = ctx.block.call
   const id = idOf(call.id, c)
+  const input = new WrittenJson(writeJson(c.input, ctx.values, `${c.where}.input`))
   let obj: Record<string, unknown>
-  if (call.name.from === 'json-key') obj = { [c.name]: c.input }
+  if (call.name.from === 'json-key') obj = { [c.name]: input }
   else {
     obj = {}
     if (call.name.from === 'json-field') obj[call.name.field] = c.name
     const args = call.arguments
-    obj[args.kind === 'json' && args.field !== undefined ? args.field : 'arguments'] = c.input
+    obj[args.kind === 'json' && args.field !== undefined ? args.field : 'arguments'] = input
     if (id !== undefined && call.id?.from === 'json-field') obj[call.id.field ?? 'id'] = id
   }
   return guardJson(writeJson(obj, ctx.values, c.where), closers)
@@ -232,8 +233,9 @@ function writeCall(c: Call, ctx: Ctx): { text: string; blockAttrs: Array<[string
   return { text, blockAttrs: own ? attrs : [], blockValue: own ? value : undefined }
 }
 
-function checkCall(call: FormattableCall, index: number): Call {
+function checkCall(given: unknown, index: number): Call {
   const where = `calls[${index}]`
+  const call = callAt(given, index)
   if (typeof call.name !== 'string' || call.name === '') throw new ToolsieveError('invalid-option', `${where} needs a non-empty name`, `${where}.name`)
   const id = (call as { id?: unknown }).id
   if (id !== undefined && typeof id !== 'string') throw new ToolsieveError('invalid-option', `${where}.id must be a string`, `${where}.id`)

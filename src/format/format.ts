@@ -51,6 +51,12 @@ export function safeJson(json: string, starts: ReadonlySet<string>): string {
   return out
 }
 
+/** `calls[i]` as a call: an object (its fields are checked where they are read). */
+export function callAt(call: unknown, i: number): FormattableCall {
+  if (call === null || typeof call !== 'object' || Array.isArray(call)) throw new ToolsieveError('invalid-option', `calls[${i}] must be an object with a name and an input, got ${call === null ? 'null' : Array.isArray(call) ? 'an array' : typeof call}`, `calls[${i}]`)
+  return call as FormattableCall
+}
+
 export function inputOf(call: FormattableCall, i: number): Record<string, unknown> {
   if (call.input !== undefined) {
     if (isPlainObject(call.input)) return call.input
@@ -101,6 +107,7 @@ export function formatToolCalls(calls: readonly FormattableCall[], options: Form
     return formatDialect(calls, resolveDialect(options.dialect), options.variant)
   }
   if (options.variant !== undefined) throw new ToolsieveError('invalid-option', 'variant names a block of a dialect: give dialect too', 'variant')
+  if (!Array.isArray(calls)) throw new ToolsieveError('invalid-option', 'calls must be an array', 'calls')
   const grammar = options.grammar ?? defaultGrammar
   const { spelling, frame } = resolveSpelling(grammar, options.spelling)
   const names = { wrapper: localName(grammar, 'wrapper', frame), invoke: localName(grammar, 'invoke', frame), parameter: localName(grammar, 'parameter', frame) }
@@ -111,7 +118,8 @@ export function formatToolCalls(calls: readonly FormattableCall[], options: Form
   const open = (local: string, attrs: string) => sp.open + local + attrs + sp.end
   const close = (local: string) => sp.close + local + sp.end
   const lines = [open(names.wrapper, '')]
-  calls.forEach((call, i) => {
+  calls.forEach((given, i) => {
+    const call = callAt(given, i)
     if (typeof call.name !== 'string' || call.name === '') throw new ToolsieveError('invalid-option', `calls[${i}] needs a non-empty name`, `calls[${i}].name`)
     lines.push(open(names.invoke, ` ${nameAttr}="${attribute(call.name)}"`))
     for (const [key, value] of Object.entries(inputOf(call, i))) {

@@ -15,6 +15,16 @@ const fail = (where: Where, why: string): never => {
   throw new ToolsieveError('invalid-option', `${where} ${why}`, where.replace(/\.input\..*$/, '.input'))
 }
 
+/**
+ * JSON text already written, which {@link writeJson} puts in as it is: a
+ * call's input written on its own, so that a refusal inside it names its
+ * path in the caller's call (`calls[2].input.k`), not in the object a pack
+ * writes around it (`calls[2].arguments.k`, or the tool's name as a key).
+ */
+export class WrittenJson {
+  constructor(readonly text: string) {}
+}
+
 /** JavaScript's number text in Python's `repr` spelling: the exponent has at least two digits. */
 export function pythonNumber(n: number): string {
   if (!Number.isFinite(n)) return 'null'
@@ -45,6 +55,7 @@ function plain(v: unknown, where: Where): unknown {
 /** JSON text with the pack's separators (compact without them) and number spelling. */
 export function writeJson(value: unknown, rules: Pick<ValueRules, 'json' | 'numbers' | 'sortKeys'>, where: Where, depth = 0): string {
   if (depth > 1000) fail(where, 'nests too deeply to be written')
+  if (value instanceof WrittenJson) return value.text
   const v = plain(value, where)
   const item = rules.json?.itemSeparator ?? ','
   const key = rules.json?.keySeparator ?? ':'

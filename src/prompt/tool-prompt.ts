@@ -88,7 +88,17 @@ function sectionRules(dialect: NonNullable<ToolPromptOptions['dialect']>, varian
   blockOf(pack, variant)
   // a pack on the default grammar is DSML: taught as DeepSeek's encoders write it
   if (pack.grammar === 'default') return () => rules('dsml')
-  return () => dialectRules(pack, variant)
+  let text: string
+  try {
+    text = dialectRules(pack, variant)
+  } catch (e) {
+    // the refusal names the example's call (calls[0]), a list the caller never gave: the pack is at fault
+    if (e instanceof ToolsieveError && e.code === 'invalid-option') {
+      throw new ToolsieveError('invalid-option', `dialect "${pack.name}" cannot write the prompt's example call: ${e.message.replace(/^calls\[0\]\.?/, 'its ')}`, 'dialect')
+    }
+    throw e
+  }
+  return () => text
 }
 
 /**

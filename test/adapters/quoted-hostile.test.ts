@@ -89,6 +89,16 @@ describe('the list a quoted source came from', () => {
   it('should support the quoted option keeping its own name by default', () => {
     expect(refusal(() => quotedTexts([null]))).toMatchObject({ code: 'invalid-option', field: 'quoted[0]' })
   })
+
+  it('should support an assistant message whose content is null beside its tool_calls, as OpenAI writes it: it quotes nothing, the user\'s example still is', () => {
+    const example = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="ls">\n<｜DSML｜parameter name="dir" string="true">a</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
+    const messages = [{ role: 'user', content: `Run this: ${example}` }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'ls', arguments: '{"dir":"b"}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'ok' }]
+    expect(quotedTexts(messages)).toEqual([`Run this: ${example}`])
+    const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: example, refusal: null } }] }
+    const message = sieveChatCompletion(completion as Parameters<typeof sieveChatCompletion>[0], { quoted: messages }).choices[0]!.message
+    expect(message.content).toBe(example)
+    expect(message.tool_calls).toBeUndefined()
+  })
 })
 
 describe('adapter options that cannot be read', () => {

@@ -83,6 +83,15 @@ export interface MarkAction {
   type: 'mark'
 }
 
+/**
+ * How many passed-through items may wait behind the text a sieve holds.
+ * Held text is bounded by the capture limit, but what passes beside it is
+ * not: a `<` held while a native call streams a thousand argument deltas
+ * would hold every delta (memory, and that call's own streaming) until text
+ * came. Past this many, what waits goes out ahead of the held text.
+ */
+export const maxMarks = 32
+
 /** What {@link ActionSieve} gives, in stream order. */
 export type AdapterAction =
   | TextAction
@@ -119,6 +128,8 @@ export interface ActionSieve {
    * gives out the last of that text, which is cut at the mark if need be.
    * Inside a block that becomes a call, after the call. Whitespace the
    * blank-line trimmer holds is no longer the sieve's and may follow it.
+   * At most {@link maxMarks} wait for the same held text; past that they
+   * come at once, ahead of it.
    */
   mark(): AdapterAction[]
   /** Rescued calls that reached `call-end` so far. */
@@ -184,6 +195,12 @@ class Actions implements ActionSieve {
    */
   private marks: number[] = []
   /**
+   * After {@link maxMarks} marks waited for the same held text: the `pushed`
+   * count then. Until the sieve has given out that much, a mark comes at
+   * once, ahead of the held text, as passed-through items went before marks.
+   */
+  private unheld = 0
+  /**
    * The first error `onDiagnostic` threw in the events being applied. A
    * diagnostic is one event of a push among others (the text around a failed
    * block, a call after it): the rest are applied before it is thrown, so the
@@ -206,7 +223,15 @@ class Actions implements ActionSieve {
   }
 
   mark(): AdapterAction[] {
-    if (this.ended || this.given >= this.pushed) return [{ type: 'mark' }]
+    if (this.ended || this.given >= this.pushed || this.given < this.unheld) return [{ type: 'mark' }]
+    if (this.marks.length >= maxMarks) {
+      // the held text has had its share of waiting: what waits goes now, and what comes before it is out goes at once
+      this.unheld = this.pushed
+      const all: AdapterAction[] = this.marks.map(() => ({ type: 'mark' }))
+      this.marks.length = 0
+      all.push({ type: 'mark' })
+      return all
+    }
     this.marks.push(this.pushed)
     return []
   }

@@ -129,3 +129,31 @@ describe('sieveMessagesStream: what passes through keeps its place', () => {
     expect((await finalMessage(out)).content).toMatchObject([{ type: 'text', text: `${held}k`, citations: [citation] }])
   })
 })
+
+describe('sieveChatStream: what waits behind held text is bounded', () => {
+  it('should not support holding a native call\'s stream until text comes: past a few dozen items they go ahead of the held text', async () => {
+    const deltas = 200
+    let read = 0
+    let firstNativeAt = -1
+    async function* upstream(): AsyncGenerator<ChatCompletionChunk> {
+      yield chunk({ role: 'assistant', content: 'Let me check <' })
+      yield chunk({ tool_calls: [{ index: 0, id: 'n1', type: 'function', function: { name: 'ls', arguments: '' } }] })
+      for (let i = 0; i < deltas; i++) {
+        read++
+        yield chunk({ tool_calls: [{ index: 0, function: { arguments: 'x' } }] })
+      }
+      read++
+      yield chunk({}, 'tool_calls')
+    }
+    const out: ChatCompletionChunk[] = []
+    for await (const c of sieveChatStream(upstream(), { generateId: counter() })) {
+      if (firstNativeAt < 0 && c.choices[0]?.delta.tool_calls !== undefined) firstNativeAt = read
+      out.push(c)
+    }
+    // the native call streams once its items have waited their share, long before the stream ends
+    expect(firstNativeAt).toBeGreaterThan(0)
+    expect(firstNativeAt).toBeLessThan(deltas / 2)
+    // and nothing is lost or made up: the held `<` is text, the call is the native one with all its arguments
+    expect(accumulate(out)).toMatchObject({ content: 'Let me check <', calls: [{ id: 'n1', name: 'ls', arguments: 'x'.repeat(deltas) }], finish: 'tool_calls' })
+  })
+})

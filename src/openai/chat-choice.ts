@@ -125,8 +125,12 @@ export class ChoiceTurn {
     const natives = this.nativeDeltas(calls, legacy)
     if (natives.length > 0) this.after({ delta: { tool_calls: natives } }, pieces)
     if (finish !== null && finish !== undefined) this.finish(finish, pieces)
-    if (pieces.length === 0 && Object.keys(extra).length > 0) pieces.push({ delta: {} })
-    if (pieces.length > 0 && Object.keys(extra).length > 0) pieces[0]!.extra = extra
+    if (Object.keys(extra).length > 0) {
+      // on the first piece made of this choice: a chunk passed unread that a mark released here goes out as it came
+      const own = pieces.find((p) => p.passed === undefined)
+      if (own !== undefined) own.extra = extra
+      else pieces.push({ delta: {}, extra })
+    }
     return pieces
   }
 

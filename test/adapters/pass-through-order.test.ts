@@ -157,3 +157,18 @@ describe('sieveChatStream: what waits behind held text is bounded', () => {
     expect(accumulate(out)).toMatchObject({ content: 'Let me check <', calls: [{ id: 'n1', name: 'ls', arguments: 'x'.repeat(deltas) }], finish: 'tool_calls' })
   })
 })
+
+describe('sieveChatStream: a chunk passed unread keeps the fields of the chunk after it', () => {
+  it('should support logprobs on a chunk whose text a passed chunk waited for', async () => {
+    const { Passed } = await import('../../src/adapters/index.js')
+    const logprobs = { content: [{ token: 'T', logprob: -0.1, bytes: null, top_logprobs: [] }] }
+    for (const second of ['nk>hmm', 'nk>']) {
+      const input = [chunk({ role: 'assistant', content: '<thi' }), new Passed('P') as never, { ...chunk({ content: second }), choices: [{ index: 0, delta: { content: second }, finish_reason: null, logprobs }] }, chunk({}, 'stop')]
+      const out = (await collect(sieveChatStream(iterate(input as ChatCompletionChunk[])))) as unknown[]
+      const at = out.findIndex((c) => c instanceof Passed)
+      expect(at).toBeGreaterThan(0)
+      const carried = out.filter((c): c is ChatCompletionChunk => !(c instanceof Passed)).flatMap((c) => c.choices).filter((c) => c.logprobs !== undefined)
+      expect(carried.map((c) => c.logprobs)).toEqual([logprobs])
+    }
+  })
+})

@@ -3,8 +3,10 @@
  * stream parts and content (the two lines' parts agree on everything used
  * here), DSML answers, awkward chunkings, and each SDK line loaded for real.
  */
+import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
 import { sdkLines, type SdkLine } from '../helpers/sdk-lines.js'
 import { awkward } from './stream-helpers.js'
+import { counter } from './openai-helpers.js'
 
 export { awkward }
 
@@ -112,3 +114,37 @@ export function textsOf(parts: ReadonlyArray<Record<string, any>>): { text: stri
   for (const id of open) violations.push(`text part ${id} never ended`)
   return { text, ids: [...seen], violations }
 }
+
+/** A stream part, as the middleware's specs read it. */
+export type Part = Record<string, unknown> & { type: string }
+
+/**
+ * The parts the middleware's `wrapStream` gives for an upstream of `parts`
+ * that then ends, or fails with `end`: read to the end, or to the error
+ * (returned as `error`). No SDK: the middleware over a bare `doStream`.
+ */
+export async function middlewareParts(parts: readonly unknown[], options: object = {}, end?: Error): Promise<{ out: Part[]; error: unknown }> {
+  let i = 0
+  const upstreamParts = new ReadableStream<unknown>({
+    pull(c) {
+      if (i < parts.length) c.enqueue(parts[i++])
+      else if (end !== undefined) c.error(end)
+      else c.close()
+    },
+  })
+  const { stream } = await toolsieveMiddleware({ generateId: counter(), ...options }).wrapStream({ doStream: async () => ({ stream: upstreamParts }), params: { prompt: [] } } as never)
+  const out: Part[] = []
+  const reader = (stream as ReadableStream<Part>).getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { out, error: undefined }
+      out.push(value)
+    }
+  } catch (error) {
+    return { out, error }
+  }
+}
+
+/** The text of the parts' text deltas, joined. */
+export const deltaText = (out: readonly Part[]): string => out.map((p) => (p.type === 'text-delta' ? (p.delta as string) : '')).join('')

@@ -9,12 +9,13 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { sieveFetch } from '../../src/fetch/index.js'
 import { sieveChatCompletion, sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
 import type { DiagnosticEvent, ErrorEvent } from '../../src/index.js'
 import { upstream } from './anthropic-helpers.js'
+import { deltaText as textOfParts, middlewareParts } from './ai-sdk-helpers.js'
+import { source, until } from './stream-helpers.js'
 import { accumulate, block, chunk, counter, invoke, param } from './openai-helpers.js'
 import { responseEvents } from './openai-responses-helpers.js'
 import { bodyOf, chatChunk, dataOf, framesOf, sseHeaders, stubFetch } from '../fetch/helpers.js'
@@ -44,26 +45,6 @@ function throwing(): { onDiagnostic: (e: DiagnosticEvent | ErrorEvent) => void; 
       throw error
     },
   }
-}
-
-/** What an iteration gave before it failed, and what it failed with. */
-async function until<T>(items: AsyncIterable<T>): Promise<{ out: T[]; error: unknown }> {
-  const out: T[] = []
-  try {
-    for await (const item of items) out.push(item)
-  } catch (error) {
-    return { out, error }
-  }
-  return { out, error: undefined }
-}
-
-/** `items`, then a throw of `end` if given; `taken.read` counts the items the adapter took. */
-async function* source<T>(items: readonly T[], end?: Error, taken = { read: 0 }): AsyncGenerator<T> {
-  for (const item of items) {
-    taken.read++
-    yield item
-  }
-  if (end !== undefined) throw end
 }
 
 const quiet = { onDiagnostic: () => {} }
@@ -170,45 +151,20 @@ describe('Messages stream: an onDiagnostic that throws', () => {
 })
 
 describe('AI SDK stream: an onDiagnostic that throws', () => {
-  type Part = Record<string, unknown> & { type: string }
-  /** The parts the wrapped stream gave before it failed, and the failure. */
-  async function wrapped(parts: readonly unknown[], options: object, end?: Error): Promise<{ out: Part[]; error: unknown }> {
-    let i = 0
-    const upstreamParts = new ReadableStream<unknown>({
-      pull(c) {
-        if (i < parts.length) c.enqueue(parts[i++])
-        else if (end !== undefined) c.error(end)
-        else c.close()
-      },
-    })
-    const { stream } = await toolsieveMiddleware({ generateId: counter(), ...options }).wrapStream({ doStream: async () => ({ stream: upstreamParts }), params: { prompt: [] } } as never)
-    const out: Part[] = []
-    const reader = (stream as ReadableStream<Part>).getReader()
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) return { out, error: undefined }
-        out.push(value)
-      }
-    } catch (error) {
-      return { out, error }
-    }
-  }
   const head = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: PUSH }]
   const rest = [{ type: 'text-delta', id: 't', delta: ' later' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }]
-  const textOf = (out: Part[]) => out.map((p) => (p.type === 'text-delta' ? (p.delta as string) : '')).join('')
 
   it('should support the rest of the push after its diagnostic: its text and its call go out, then what was held, then the error', async () => {
     const callback = throwing()
-    const { out, error } = await wrapped([...head, ...rest], { onDiagnostic: callback.onDiagnostic })
-    expect(textOf(out)).toBe(`Hi ${BAD} then and <｜DSML｜too`)
+    const { out, error } = await middlewareParts([...head, ...rest], { onDiagnostic: callback.onDiagnostic })
+    expect(textOfParts(out)).toBe(`Hi ${BAD} then and <｜DSML｜too`)
     expect(out.filter((p) => p.type === 'tool-call').map((p) => p.toolName)).toEqual(['read_file'])
     expect(error).toBe(callback.thrown[0])
   })
 
   it('should support the same answer as an upstream break right after that part', async () => {
-    const { out } = await wrapped([...head, ...rest], throwing())
-    const cut = await wrapped(head, quiet, broken)
+    const { out } = await middlewareParts([...head, ...rest], throwing())
+    const cut = await middlewareParts(head, quiet, broken)
     expect(out).toEqual(cut.out)
   })
 })

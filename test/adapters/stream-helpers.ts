@@ -54,3 +54,23 @@ export async function drain<T>(readable: ReadableStream<T>): Promise<T[]> {
     out.push(value)
   }
 }
+
+/** What an iteration gave before it failed, and what it failed with. */
+export async function until<T>(items: AsyncIterable<T>): Promise<{ out: T[]; error: unknown }> {
+  const out: T[] = []
+  try {
+    for await (const item of items) out.push(item)
+  } catch (error) {
+    return { out, error }
+  }
+  return { out, error: undefined }
+}
+
+/** An upstream of `items`, then a throw of `end` if given; `taken.read` counts the items the adapter took. */
+export async function* source<T>(items: readonly T[], end?: Error, taken = { read: 0 }): AsyncGenerator<T> {
+  for (const item of items) {
+    taken.read++
+    yield item
+  }
+  if (end !== undefined) throw end
+}

@@ -7,35 +7,19 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
 import { block, chunk, counter, invoke, param } from './openai-helpers.js'
 import { responseEvents } from './openai-responses-helpers.js'
 import { upstream } from './anthropic-helpers.js'
+import { deltaText as textOfParts, middlewareParts } from './ai-sdk-helpers.js'
+import { source, until } from './stream-helpers.js'
 
 const HELD = 'hello <｜DSML｜too'
 const CALL = block(invoke('read_file', param('path', 'a.ts')))
 /** A block the break cuts after its complete invoke: the stream's end would make it a call (unclosed-wrapper). */
 const CUT = CALL.slice(0, CALL.lastIndexOf('</｜DSML｜tool_calls>'))
 const broken = new Error('socket hang up')
-
-/** What an iteration gave before it failed, and what it failed with. */
-async function until<T>(items: AsyncIterable<T>): Promise<{ out: T[]; error: unknown }> {
-  const out: T[] = []
-  try {
-    for await (const item of items) out.push(item)
-  } catch (error) {
-    return { out, error }
-  }
-  return { out, error: undefined }
-}
-
-/** `items`, then `end`: a throw, or (undefined) nothing. */
-async function* source<T>(items: readonly T[], end?: Error): AsyncGenerator<T> {
-  for (const item of items) yield item
-  if (end !== undefined) throw end
-}
 
 const invalidChunk = expect.objectContaining({ name: 'ToolsieveError', code: 'invalid-chunk' })
 
@@ -160,42 +144,17 @@ describe('Messages stream: the upstream breaks off', () => {
 })
 
 describe('AI SDK stream: the upstream breaks off', () => {
-  type Part = Record<string, unknown> & { type: string }
-  /** The parts the wrapped stream gave before it failed, and the failure. */
-  async function wrapped(parts: readonly unknown[], end?: Error): Promise<{ out: Part[]; error: unknown }> {
-    let i = 0
-    const upstreamParts = new ReadableStream<unknown>({
-      pull(c) {
-        if (i < parts.length) c.enqueue(parts[i++])
-        else if (end !== undefined) c.error(end)
-        else c.close()
-      },
-    })
-    const { stream } = await toolsieveMiddleware({ generateId: counter() }).wrapStream({ doStream: async () => ({ stream: upstreamParts }), params: { prompt: [] } } as never)
-    const out: Part[] = []
-    const reader = (stream as ReadableStream<Part>).getReader()
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) return { out, error: undefined }
-        out.push(value)
-      }
-    } catch (error) {
-      return { out, error }
-    }
-  }
-  const textOf = (out: Part[]) => out.map((p) => (p.type === 'text-delta' ? (p.delta as string) : '')).join('')
   const start = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }]
 
   it('should support a part of the wrong shape after held text: the held text, then invalid-chunk', async () => {
-    const { out, error } = await wrapped([...start, { type: 'text-delta', id: 't', delta: HELD }, { type: 'text-delta', id: 't', delta: 7 }])
-    expect(textOf(out)).toBe(HELD)
+    const { out, error } = await middlewareParts([...start, { type: 'text-delta', id: 't', delta: HELD }, { type: 'text-delta', id: 't', delta: 7 }], {})
+    expect(textOfParts(out)).toBe(HELD)
     expect(error).toEqual(invalidChunk)
   })
 
   it('should support a source that fails after a cut block: its markup as text, no tool call, then the error', async () => {
-    const { out, error } = await wrapped([...start, { type: 'text-delta', id: 't', delta: `Reading. ${CUT}` }], broken)
-    expect(textOf(out)).toBe(`Reading. ${CUT}`)
+    const { out, error } = await middlewareParts([...start, { type: 'text-delta', id: 't', delta: `Reading. ${CUT}` }], {}, broken)
+    expect(textOfParts(out)).toBe(`Reading. ${CUT}`)
     expect(out.some((p) => p.type === 'tool-call')).toBe(false)
     expect(error).toBe(broken)
   })
@@ -203,9 +162,9 @@ describe('AI SDK stream: the upstream breaks off', () => {
   it('should support an error part after a cut block: its markup as text before it, no tool call', async () => {
     const failure = { type: 'error', error: 'overloaded' }
     const finish = { type: 'finish', finishReason: 'error', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }
-    const { out, error } = await wrapped([...start, { type: 'text-delta', id: 't', delta: `Reading. ${CUT}` }, failure, finish])
+    const { out, error } = await middlewareParts([...start, { type: 'text-delta', id: 't', delta: `Reading. ${CUT}` }, failure, finish], {})
     expect(error).toBeUndefined()
-    expect(textOf(out)).toBe(`Reading. ${CUT}`)
+    expect(textOfParts(out)).toBe(`Reading. ${CUT}`)
     expect(out.some((p) => p.type === 'tool-call')).toBe(false)
     const lastText = out.map((p) => p.type).lastIndexOf('text-delta')
     expect(out.findIndex((p) => p.type === 'error')).toBeGreaterThan(lastText)

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createActionSieve, quotedTexts, resolveAdapterOptions, sieveTools, type AdapterAction, type AdapterOptions } from '../../src/adapters/index.js'
-import { ToolsieveError } from '../../src/index.js'
+import type { ToolsieveError } from '../../src/index.js'
 import type { DiagnosticEvent, ErrorEvent } from '../../src/types.js'
+import { refusal } from '../helpers/refusal.js'
 
 const call = (name: string, params: string) => `<｜DSML｜tool_calls>\n<｜DSML｜invoke name="${name}">\n${params}\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>`
 const param = (k: string, v: string, s = true) => `<｜DSML｜parameter name="${k}" string="${s}">${v}</｜DSML｜parameter>`
@@ -16,15 +17,7 @@ function actions(input: string, options: AdapterOptions = {}): AdapterAction[] {
   return [...sieve.push(input), ...sieve.end()]
 }
 
-function refused(options: unknown): ToolsieveError {
-  try {
-    resolveAdapterOptions(options as AdapterOptions)
-  } catch (e) {
-    expect(e).toBeInstanceOf(ToolsieveError)
-    return e as ToolsieveError
-  }
-  throw new Error('the options were accepted')
-}
+const refused = (options: unknown): ToolsieveError => refusal(() => resolveAdapterOptions(options as AdapterOptions))
 
 describe('actions', () => {
   it('should support a call as start, its whole arguments, end (no streamArguments)', () => {

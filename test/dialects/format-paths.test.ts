@@ -5,23 +5,14 @@
  * `buildToolPrompt`, whose caller gave no calls, names its `dialect`.
  */
 import { describe, expect, it } from 'vitest'
-import { buildToolPrompt, dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
+import { buildToolPrompt, dialects, formatToolCalls } from '../../src/index.js'
+import { refusal } from '../helpers/refusal.js'
 
 const packs = [undefined, ...Object.keys(dialects)]
 const fine = { name: 'get_weather', input: { city: 'Paris' } }
 /** A value no writer can write, in any pack's value spelling: it holds itself. */
 const cyclic: Record<string, unknown> = {}
 cyclic.self = cyclic
-
-function refusal(f: () => unknown): { code?: string; field?: string; message: string } {
-  try {
-    f()
-  } catch (e) {
-    expect(e).toBeInstanceOf(ToolsieveError)
-    return e as ToolsieveError
-  }
-  throw new Error('expected a refusal')
-}
 
 describe('formatToolCalls naming the call at fault', () => {
   it('should not support a value that cannot be written in the third call: its path in that call\'s input, in every pack', () => {

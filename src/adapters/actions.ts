@@ -284,15 +284,12 @@ class Actions implements ActionSieve {
   private apply(e: SieveEvent): void {
     switch (e.type) {
       case 'text':
-        return this.spend(e.text, (text) => this.text(text, false))
+        return this.spend(e.text, false)
       case 'reasoning-start':
         if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
         return this.spent(e.raw.length)
       case 'reasoning':
-        return this.spend(e.text, (text) => {
-          if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
-          this.emit({ type: 'reasoning', text })
-        })
+        return this.spend(e.text, true)
       case 'reasoning-end':
         if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
         // the blank lines after `</think>` start no answer, on any wire
@@ -332,16 +329,23 @@ class Actions implements ActionSieve {
    * released as one text with a mark after `too` writes `<｜DSML｜too`, the
    * mark, `k`.
    */
-  private spend(text: string, write: (piece: string) => void): void {
+  private spend(text: string, reasoning: boolean): void {
     let from = 0
     while (this.marks.length > 0 && this.marks[0]! - this.given < text.length - from) {
       const to = from + this.marks[0]! - this.given
-      write(text.slice(from, to))
+      this.piece(text.slice(from, to), reasoning)
       this.spent(to - from)
       from = to
     }
-    if (from < text.length) write(text.slice(from))
+    if (from < text.length) this.piece(text.slice(from), reasoning)
     this.spent(text.length - from)
+  }
+
+  /** A piece of answer text or of reasoning, as it goes out (a method, not a closure made per event: this runs per push). */
+  private piece(text: string, reasoning: boolean): void {
+    if (!reasoning) return this.text(text, false)
+    if (!this.inReasoning && !this.reasoningDone) this.startReasoning()
+    this.emit({ type: 'reasoning', text })
   }
 
   /** `length` more characters of the input went out: the marks they reach come next. */

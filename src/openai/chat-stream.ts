@@ -122,7 +122,6 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
   })
 }
 
-
 /** Adds a choice's pieces after those it already has in `pieces`. */
 function add(pieces: Array<[number, Piece[]]>, index: number, more: Piece[]): void {
   if (more.length === 0) return

@@ -381,8 +381,7 @@ export function buildModes(grammar: Grammar, ctx: { current: LexContext }): Comp
   const maxDelimiter = Math.max(3, ...[...opens.values(), ...closes.values()].flat().map(([, d]) => d.maxLength))
   const tagEndChars = [codes.greaterThan, codes.fullwidthGreaterThan].filter((c) => {
     const ch = String.fromCharCode(c)
-    tagEnd.sticky.lastIndex = 0
-    return tagEnd.sticky.exec(ch)?.[0] === ch && !growsAt(tagEnd, ch, 0)
+    return stickyAt(tagEnd.sticky, ch, 0) === ch && !growsAt(tagEnd, ch, 0)
   })
   return { modes: out, info: f.info, maxDelimiter, tagStartChars, tails: f.tails, tagEndChars, delimiterTokens, prefixModes: f.prefixModes, paramCloses, releaseHints: () => f.releaseHints() }
 }

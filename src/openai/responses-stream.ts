@@ -147,6 +147,8 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     if (ours === undefined) passIndex.set(upstream, (ours = nextIndex++))
     return ours
   }
+  /** Passes `event` through as it came, at its output index as mapped when it goes out. */
+  const passAsIs = (event: AnyEvent): void => pass(() => ({ ...event, output_index: mapped(event.output_index) }))
   const endPart = (part: TextPart): void => {
     if (part.ended) return
     part.ended = true
@@ -214,7 +216,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             sawNative = true
             for (const p of parts.values()) p.gate.sawNative()
           }
-          pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          passAsIs(event)
           break
         }
         case 'response.content_part.added': {
@@ -225,7 +227,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             break
           }
           if (message !== undefined) release(event.item_id as string, event.output_index)
-          pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          passAsIs(event)
           break
         }
         case 'response.output_text.delta': {
@@ -233,18 +235,18 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           const message = messages.get(event.item_id as string)
           const p = part ?? (message === undefined || stopped ? undefined : openPart(key, message))
           if (p === undefined && message !== undefined) release(event.item_id as string, event.output_index)
-          if (p === undefined || p.ended) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          if (p === undefined || p.ended) passAsIs(event)
           else writePart(p, p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
           break
         }
         case 'response.output_text.done':
-          if (part === undefined) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          if (part === undefined) passAsIs(event)
           else endPart(part)
           break
         case 'response.content_part.done':
         case 'response.output_text.annotation.added':
           // our items wrote their own done events, from the cleaned text; annotations point into the raw one
-          if (part === undefined) pass(() => ({ ...event, output_index: mapped(event.output_index) }))
+          if (part === undefined) passAsIs(event)
           break
         case 'response.output_item.done': {
           const item = event.item as { id?: string; type?: string }

@@ -11,6 +11,13 @@ import type { IToken, TokenType } from 'chevrotain'
 import { cat, type CategoryName } from './kinds.js'
 import type { CompiledLexer } from './lexer.js'
 
+/**
+ * The `startOffset` of a token made outside a lexer run, which no text
+ * places. An integer, not NaN: one NaN makes V8 store the field of every
+ * token of the shape as a boxed double, 16 bytes more per token held.
+ */
+export const unplaced = -1
+
 export function tokenOf(type: TokenType, image: string, startOffset: number): IToken {
   return { image, startOffset, tokenTypeIdx: type.tokenTypeIdx!, tokenType: type }
 }
@@ -18,7 +25,7 @@ export function tokenOf(type: TokenType, image: string, startOffset: number): IT
 /**
  * The role category of one of `lexer`'s tokens (docs/STYLE.md §8): its
  * type's, from the lexer's table. A token made here of a category type
- * itself (`tokenOf(lexer.typeByName.get('InvokeClose'), '', NaN)`: the empty
+ * itself (`tokenOf(lexer.typeByName.get('InvokeClose'), '', unplaced)`: the empty
  * closers of a self-closing invoke, of a wrapper or a CDATA the stream left
  * open, the Incomplete of a tail held at the stream's end) has no entry
  * there: its category is its type.

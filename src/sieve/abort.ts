@@ -18,7 +18,7 @@
 import { committed, releaseCapture, type DriverCore } from './capture.js'
 import type { ReasoningCalls } from './reasoning-calls.js'
 import { flushRun } from './state.js'
-import { tokenOf } from '../lexer/token-instance.js'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { phases } from '../lexer/json-scan.js'
 
 /**
@@ -50,7 +50,7 @@ export function releaseHeld(d: DriverCore, sink: ReasoningCalls | null): void {
     flushRun(cap)
     if (s.pending !== '') {
       // inside a block the pending text (a closer's start, deferred attribute text) is the block's: its span covers it
-      cap.tokens.push(tokenOf(d.lexer.typeByName.get('Incomplete')!, s.pending, NaN))
+      cap.tokens.push(tokenOf(d.lexer.typeByName.get('Incomplete')!, s.pending, unplaced))
       cap.length += s.pending.length
       s.pending = ''
     }

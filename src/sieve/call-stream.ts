@@ -16,7 +16,7 @@
  * and tells this stream (`complete`, `abort`).
  */
 import type { IToken } from 'chevrotain'
-import { categoryOf, tokenOf } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
 import { readTagHead, type Attributes } from '../parser/tag-attributes.js'
@@ -123,7 +123,7 @@ export class CallStream {
   ) {
     host.s.calls ??= initialCallStream()
     const type = (name: string) => lexer.typeByName.get(name)!
-    this.close = [tokenOf(type('InvokeClose'), '', NaN), tokenOf(type('WrapperClose'), '', NaN)]
+    this.close = [tokenOf(type('InvokeClose'), '', -1), tokenOf(type('WrapperClose'), '', unplaced)]
   }
 
   private get st(): CallStreamState {

@@ -16,7 +16,7 @@ import type { Validator } from '../schema/validate.js'
 import type { Node } from '../values/node.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { cat } from '../lexer/kinds.js'
-import { tokenOf } from '../lexer/token-instance.js'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
 import { callId, type CallId } from './ids.js'
 
@@ -170,7 +170,7 @@ function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: n
 }
 
 /** An empty tag end: the whole of a settled invoke's opening tag in the tokens the block grammar is given. */
-const emptyTagEnd = tokenOf(cat.TagEnd, '', NaN)
+const emptyTagEnd = tokenOf(cat.TagEnd, '', unplaced)
 
 /**
  * The block's tokens for its parse, each invoke the call stream settled

@@ -11,7 +11,7 @@ import type { CategoryName } from '../lexer/kinds.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { categoryOf, tokenOf } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { buildCalls, type BlockOutcome } from './calls.js'
 import type { Emitter } from './emitter.js'
@@ -119,8 +119,8 @@ export function cutCdata(d: DriverCore): { text: string; base: number } | null {
   const open = cap.start + head - kept[k]!.image.length
   // the section's tokens are rewritten from here: a streamed reading of them reads the new ones
   d.calls?.rewind(k + 1, cap.start + head)
-  if (at > 0) kept.push(tokenOf(d.lexer.typeByName.get('CDataText')!, content.slice(0, at), NaN))
-  kept.push(tokenOf(d.lexer.typeByName.get('CDataClose')!, '', NaN))
+  if (at > 0) kept.push(tokenOf(d.lexer.typeByName.get('CDataText')!, content.slice(0, at), unplaced))
+  kept.push(tokenOf(d.lexer.typeByName.get('CDataClose')!, '', unplaced))
   cap.tokens = kept
   cap.length -= content.length - at
   cap.repairedCdata = { start: open, end: cap.start + cap.length }
@@ -233,7 +233,7 @@ export function endCapture(d: DriverCore): void {
   d.stats.blocksParsed++
   const done = cap.tokens.slice(0, cap.lastClose)
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
-  done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', NaN))
+  done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', unplaced))
   const head = joined(done)
   const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.known(cap.start, done))
   if (!outcome.ok) {

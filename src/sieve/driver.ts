@@ -7,7 +7,7 @@
  * state. `README.md` here draws a chunk's life.
  */
 import type { IToken } from 'chevrotain'
-import { tokenOf } from '../lexer/token-instance.js'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { tokenMemo, type TokenMemo } from '../lexer/token-memo.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
@@ -517,7 +517,7 @@ export class Driver implements DriverCore, RunHost {
     if (s.capture?.json !== undefined) s.pending = endJsonBlock(this)
     if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
       // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
-      s.capture.tokens.push(tokenOf(this.lexer.typeByName.get('Incomplete')!, s.pending, NaN))
+      s.capture.tokens.push(tokenOf(this.lexer.typeByName.get('Incomplete')!, s.pending, unplaced))
       s.capture.length += s.pending.length
       s.pending = ''
       s.carry = null
@@ -568,7 +568,7 @@ export class Driver implements DriverCore, RunHost {
       else if (category === 'InvokeClose') cap.lastClose = cap.tokens.length
       if (info.selfClose === true) {
         // `<invoke name="x"/>`: its closer, empty, so the block parser sees a whole invoke and the raw stays the input's
-        cap.tokens.push(tokenOf(this.lexer.typeByName.get('InvokeClose')!, '', NaN))
+        cap.tokens.push(tokenOf(this.lexer.typeByName.get('InvokeClose')!, '', unplaced))
         cap.lastClose = cap.tokens.length
       }
       if (target !== null) s.mode = target
@@ -590,7 +590,7 @@ export class Driver implements DriverCore, RunHost {
         if (cap.overflow) s.capture = null
         else {
           // the wrapper closer it never had, empty: its raw markup stays the input's
-          cap.tokens.push(tokenOf(this.lexer.typeByName.get('WrapperClose')!, '', NaN))
+          cap.tokens.push(tokenOf(this.lexer.typeByName.get('WrapperClose')!, '', unplaced))
           completeBlock(this, cap)
         }
         // the closer leads between invokes; after a block of its own the text is prose

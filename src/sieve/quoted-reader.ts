@@ -25,7 +25,7 @@ import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshContext } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { parseBlock } from '../parser/block-parser.js'
-import { tokenOf } from '../lexer/token-instance.js'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { ToolTable } from '../schema/tools.js'
 import { decodeInvoke, type ValueOptions } from '../values/decode.js'
 import { callInput } from './calls.js'
@@ -79,8 +79,8 @@ class Reader {
     const g = lexer.grammar
     const names = (g.roles.invoke ?? []).map((r) => (typeof r === 'string' ? r : r.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     this.names = new RegExp(names.length === 0 ? '(?!)' : names.join('|'), g.caseInsensitive === false ? 'g' : 'gi')
-    this.close = tokenOf(lexer.typeByName.get('InvokeClose')!, '', NaN)
-    this.wrapperClose = tokenOf(lexer.typeByName.get('WrapperClose')!, '', NaN)
+    this.close = tokenOf(lexer.typeByName.get('InvokeClose')!, '', unplaced)
+    this.wrapperClose = tokenOf(lexer.typeByName.get('WrapperClose')!, '', unplaced)
   }
 
   read(text: string): void {

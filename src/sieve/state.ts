@@ -3,7 +3,7 @@
  * of its tokens. Every field here goes into a checkpoint.
  */
 import type { IToken, TokenType } from 'chevrotain'
-import { tokenOf } from '../lexer/token-instance.js'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshMarkdown, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { streamStart } from '../lexer/lines.js'
@@ -194,7 +194,7 @@ export function flushRun(cap: Capture): void {
   // most runs are a few chunks and never folded: one join, no concatenation to flatten later
   const tail = parts.length === 1 ? parts[0]! : parts.join('')
   const image = blocks.length === 0 ? tail : blocks.join('') + tail
-  cap.tokens.push(tokenOf(cap.run.type, image, NaN))
+  cap.tokens.push(tokenOf(cap.run.type, image, unplaced))
   cap.run = null
 }
 
@@ -224,6 +224,6 @@ export function loadTokens(lexer: CompiledLexer, saved: Array<[string, string]>)
   return saved.map(([name, image]) => {
     const type = lexer.typeByName.get(name)
     if (type === undefined) throw new Error(`unknown token type ${name}`)
-    return tokenOf(type, image, NaN)
+    return tokenOf(type, image, unplaced)
   })
 }

@@ -26,6 +26,8 @@ export interface CompiledDelimiter {
   caseInsensitive: boolean
   /** An opening tag start: complete only once a non-name character follows. */
   needsBoundary: boolean
+  /** The last image matched (`delimiterAt`), reused when the next match spells the same. */
+  last: string
 }
 
 function piecesOf(seq: FrameSequence, names: string[]): Piece[] {
@@ -77,6 +79,7 @@ function compile(seqs: Piece[][], flags: string, tail = ''): CompiledDelimiter {
     seqs,
     caseInsensitive: flags.includes('i'),
     needsBoundary: tail !== '',
+    last: '',
   }
 }
 

@@ -51,6 +51,24 @@ export function stickyAt(re: RegExp, text: string, offset: number): string | nul
   return re.test(text) ? text.substring(offset, re.lastIndex) : null
 }
 
+/**
+ * What the delimiter `d` matches at `offset`, or null, as {@link stickyAt};
+ * a match spelled as the last one was is that same string. A block spells
+ * its tags alike: one string serves them all, where a slice per token kept
+ * its chunk alive for as long as the capture held the token.
+ */
+export function delimiterAt(d: CompiledDelimiter, text: string, offset: number): string | null {
+  const re = d.sticky
+  re.lastIndex = offset
+  if (!re.test(text)) return null
+  const last = d.last
+  if (re.lastIndex - offset === last.length && text.startsWith(last, offset)) return last
+  const image = text.substring(offset, re.lastIndex)
+  // kept as a copy: a slice would keep its whole chunk alive for as long as the grammar is
+  d.last = image.split('').join('')
+  return image
+}
+
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null
 
 /** Builds token types; every one is registered with its {@link TokenInfo}. */
@@ -128,7 +146,7 @@ export class TokenFactory {
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (onlyBacktickFence && c.fenceCh !== codes.graveAccent) return null
-      const image = stickyAt(d.sticky, text, offset)
+      const image = delimiterAt(d, text, offset)
       if (image === null) return null
       if (!c.final && growsAt(d, text, offset)) return null
       // past a paragraph's second halt, no tag before its end waits (`Holds.halted`): it stays text
@@ -156,14 +174,14 @@ export class TokenFactory {
     const ctx = this.ctx
     const own = (text: string, offset: number): string | null => {
       for (const x of all) {
-        const image = stickyAt(x.sticky, text, offset)
+        const image = delimiterAt(x, text, offset)
         if (image !== null && tagKey(image) === ctx.current.rawOpener) return image
       }
       return null
     }
     return this.make(name, 'ParamClose', push, (text, offset) => {
       const c = ctx.current
-      const image = stickyAt(d.sticky, text, offset)
+      const image = delimiterAt(d, text, offset)
       if (image === null || tagKey(image) !== c.rawOpener) return null
       if (!c.final && growsAt(d, text, offset)) return null
       if (offset + 1 < text.length && own(text, offset + 1) !== null) return null
@@ -177,7 +195,7 @@ export class TokenFactory {
     return this.make(name, category, push, (text, offset) => {
       const c = ctx.current
       if (!when(c)) return null
-      const image = stickyAt(d.sticky, text, offset)
+      const image = delimiterAt(d, text, offset)
       if (image === null || (!c.final && growsAt(d, text, offset))) return null
       return matched(image)
     }, d.firstChars, false)

@@ -36,7 +36,7 @@ import { enterCode, leaveCode } from './lines.js'
 import type { CategoryName } from './kinds.js'
 import { spanOrProse, state, type Decision, type GuardSettings } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
-import { matched, stickyAt, type TokenFactory } from './token-factory.js'
+import { delimiterAt, matched, type TokenFactory } from './token-factory.js'
 import { apply } from './tokens-markdown.js'
 
 /** An opening tag that may start a block in prose (or a hold in a pending span): the token the comment guard puts before it. */
@@ -90,7 +90,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       const c = ctx.current
       // no comment open here (nearly every `<`): told by the line state, with no match of the opener tried
       if (!inline || offset < c.noHoldBefore === hold || !commentLive(c.lines.stateAt(text, offset))) return null
-      const image = stickyAt(o.d.sticky, text, offset)
+      const image = delimiterAt(o.d, text, offset)
       if (image === null || (!c.final && growsAt(o.d, text, offset))) return null
       if (!hold) return matched(image)
       c.lines.kill(text, offset)

@@ -122,7 +122,7 @@ function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined): string
   const spec = ctx.block.call.arguments
   const sp = ctx.sp
   const out: string[] = []
-  for (const [key, v] of entries(c.input, ctx.values.sortKeys === true)) {
+  for (const [key, v] of entries(c.input, ctx.values.sortKeys === true, `${c.where}.input`)) {
     if (key === '') throw new ToolsieveError('invalid-option', `${c.where} has an empty parameter name`, `${c.where}.input`)
     const where = `${c.where}.input.${key}`
     if (spec.kind === 'elements') {
@@ -168,7 +168,7 @@ function jsonCall(c: Call, ctx: Ctx, closers: Array<string | undefined>): string
 }
 
 function pythonCall(c: Call): string {
-  const args = entries(c.input, false).map(([k, v]) => {
+  const args = entries(c.input, false, `${c.where}.input`).map(([k, v]) => {
     if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(k)) throw new ToolsieveError('invalid-option', `${c.where} has the key ${JSON.stringify(k)}, which is not a Python keyword`, `${c.where}.input`)
     return `${k}=${writePython(v, `${c.where}.input.${k}`)}`
   })

@@ -77,8 +77,9 @@ export function inputOf(call: FormattableCall, i: number): Record<string, unknow
  * tag strings; or as a dialect pack's chat template writes them
  * (`{ dialect: 'qwen3-coder' }`, a pack's name or the pack itself, with
  * `variant` naming one of its blocks), calls joined as the template joins
- * them. Keys whose value is `undefined` (or a function) are left out,
- * as `JSON.stringify` would. Throws `invalid-option` for an empty tool or
+ * them. Values are read as `JSON.stringify(input)` reads them: keys whose
+ * value is `undefined` (or a function) are left out, and a value with a
+ * `toJSON` (a `Date`) is what that gives. Throws `invalid-option` for an empty tool or
  * parameter name, which no reader could give back.
  *
  * ```ts
@@ -130,14 +131,16 @@ export function formatToolCalls(calls: readonly FormattableCall[], options: Form
       // thing a raw value cannot carry): then it is JSON, tag starts escaped
       if (typeof value === 'string' && !mayClose(value, names.parameter, starts)) body = value
       else {
-        let json: string | undefined
+        // as JSON.stringify(input) writes the value: toJSON called once, with its key (a Date is its ISO text)
+        let json: string
         try {
-          json = JSON.stringify(value) as string | undefined
+          json = JSON.stringify({ [key]: value })
         } catch (e) {
-          throw new ToolsieveError('invalid-option', `calls[${i}].input.${key} cannot be written as JSON: ${(e as Error).message}`, `calls[${i}].input`)
+          throw new ToolsieveError('invalid-option', `calls[${i}].input.${key} cannot be written as JSON: ${(e as Error)?.message ?? String(e)}`, `calls[${i}].input`)
         }
-        if (json === undefined) continue
-        body = safeJson(json, starts)
+        // left out, as JSON.stringify leaves it out (undefined, a function, a toJSON that gave nothing)
+        if (json === '{}') continue
+        body = safeJson(json.slice(JSON.stringify(key).length + 2, -1), starts)
         isString = false
       }
       lines.push(open(names.parameter, ` ${nameAttr}="${attribute(key)}" ${stringAttr}="${isString}"`) + body + close(names.parameter))

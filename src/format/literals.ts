@@ -6,7 +6,6 @@
  */
 import { ToolsieveError } from '../errors.js'
 import type { ValueRules } from '../dialects/types.js'
-import { isPlainObject } from '../values/own.js'
 
 /** A path for errors: `calls[0].input.a`. */
 export type Where = string
@@ -36,36 +35,62 @@ function number(n: number, rules: Pick<ValueRules, 'numbers'>): string {
   return rules.numbers === 'python' ? pythonNumber(n) : JSON.stringify(n)
 }
 
-/** The entries written: `undefined` and functions are left out, as `JSON.stringify` leaves them out. */
-export function entries(o: Record<string, unknown>, sort: boolean): Array<[string, unknown]> {
-  const list = Object.entries(o).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol')
-  return sort ? list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : list
-}
-
-/** Through `toJSON` and JSON's own reading, so a Date or a class instance is written as `JSON.stringify` writes it. */
-function plain(v: unknown, where: Where): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || isPlainObject(v)) return v
+/**
+ * What `JSON.stringify` writes for `v` found under `key`: the result of its
+ * `toJSON(key)` (a `Date`'s ISO text, a caller's own object), a `Number`,
+ * `String`, `Boolean` or `BigInt` object as its primitive, anything else as
+ * it is. Called once per value, as `JSON.stringify` calls it, so that a call
+ * comes back as the call whose `arguments` are `JSON.stringify(input)`.
+ */
+export function jsonValue(v: unknown, key: string, where: Where): unknown {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'bigint')) return v
   try {
-    return JSON.parse(JSON.stringify(v) ?? 'null') as unknown
+    const toJSON = (v as { toJSON?: unknown }).toJSON
+    const out: unknown = typeof toJSON === 'function' ? toJSON.call(v, key) : v
+    if (out instanceof Number) return Number(out)
+    if (out instanceof String) return String(out)
+    if (out instanceof Boolean || out instanceof BigInt) return out.valueOf()
+    return out
   } catch (e) {
-    return fail(where, `cannot be written as JSON: ${(e as Error).message}`)
+    // a toJSON that throws, or a value that cannot be read (a revoked proxy): JSON.stringify throws there too
+    return fail(where, `cannot be written as JSON: ${(e as Error)?.message ?? String(e)}`)
   }
 }
 
+/** Leaves out what `JSON.stringify` leaves out of an object, and writes as `null` in a list. */
+const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
+
+/** The entries written, each value as {@link jsonValue} gives it: `undefined`, functions and symbols are left out, as `JSON.stringify` leaves them out. */
+export function entries(o: Record<string, unknown>, sort: boolean, where: Where): Array<[string, unknown]> {
+  const list: Array<[string, unknown]> = []
+  for (const [k, given] of Object.entries(o)) {
+    const v = omitted(given) ? given : jsonValue(given, k, `${where}.${k}`)
+    if (!omitted(v)) list.push([k, v])
+  }
+  return sort ? list.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : list
+}
+
+/** A list's items as {@link jsonValue} gives them, `null` for what `JSON.stringify` writes as `null`. */
+function items(list: readonly unknown[], where: Where): unknown[] {
+  return list.map((x, i) => {
+    const v = omitted(x) ? x : jsonValue(x, String(i), `${where}[${i}]`)
+    return omitted(v) ? null : v
+  })
+}
+
 /** JSON text with the pack's separators (compact without them) and number spelling. */
-export function writeJson(value: unknown, rules: Pick<ValueRules, 'json' | 'numbers' | 'sortKeys'>, where: Where, depth = 0): string {
+export function writeJson(v: unknown, rules: Pick<ValueRules, 'json' | 'numbers' | 'sortKeys'>, where: Where, depth = 0): string {
   if (depth > 1000) fail(where, 'nests too deeply to be written')
-  if (value instanceof WrittenJson) return value.text
-  const v = plain(value, where)
+  if (v instanceof WrittenJson) return v.text
   const item = rules.json?.itemSeparator ?? ','
   const key = rules.json?.keySeparator ?? ':'
   if (v === null || typeof v === 'boolean') return String(v)
   if (typeof v === 'number') return number(v, rules)
   if (typeof v === 'string') return JSON.stringify(v)
   if (typeof v === 'bigint') return fail(where, 'is a BigInt, which JSON cannot hold')
-  if (Array.isArray(v)) return '[' + v.map((x, i) => (x === undefined || typeof x === 'function' ? 'null' : writeJson(x, rules, `${where}[${i}]`, depth + 1))).join(item) + ']'
+  if (Array.isArray(v)) return '[' + items(v, where).map((x, i) => writeJson(x, rules, `${where}[${i}]`, depth + 1)).join(item) + ']'
   const o = v as Record<string, unknown>
-  return '{' + entries(o, rules.sortKeys === true).map(([k, x]) => JSON.stringify(k) + key + writeJson(x, rules, `${where}.${k}`, depth + 1)).join(item) + '}'
+  return '{' + entries(o, rules.sortKeys === true, where).map(([k, x]) => JSON.stringify(k) + key + writeJson(x, rules, `${where}.${k}`, depth + 1)).join(item) + '}'
 }
 
 /** Python's `repr` of a string: single quotes unless the text has one and no double quote. */
@@ -85,34 +110,32 @@ export function pythonString(s: string): string {
 }
 
 /** A Python literal (`repr`): `True`, `None`, `{'a': [1, 2]}`. */
-export function writePython(value: unknown, where: Where, depth = 0): string {
+export function writePython(v: unknown, where: Where, depth = 0): string {
   if (depth > 1000) fail(where, 'nests too deeply to be written')
-  const v = plain(value, where)
   if (v === null) return 'None'
   if (typeof v === 'boolean') return v ? 'True' : 'False'
   if (typeof v === 'number') return Number.isFinite(v) ? pythonNumber(v) : 'None'
   if (typeof v === 'string') return pythonString(v)
   if (typeof v === 'bigint') return String(v)
-  if (Array.isArray(v)) return '[' + v.map((x, i) => writePython(x ?? null, `${where}[${i}]`, depth + 1)).join(', ') + ']'
-  return '{' + entries(v as Record<string, unknown>, false).map(([k, x]) => pythonString(k) + ': ' + writePython(x, `${where}.${k}`, depth + 1)).join(', ') + '}'
+  if (Array.isArray(v)) return '[' + items(v, where).map((x, i) => writePython(x, `${where}[${i}]`, depth + 1)).join(', ') + ']'
+  return '{' + entries(v as Record<string, unknown>, false, where).map(([k, x]) => pythonString(k) + ': ' + writePython(x, `${where}.${k}`, depth + 1)).join(', ') + '}'
 }
 
 const bareKey = /^[\p{L}\p{N}_$.-]+$/u
 
 /** Gemma 4's object literal: bare keys, strings between quote tokens, the pack's `true`/`false`/`null`. */
-export function writeObjectLiteral(value: unknown, rules: ValueRules, where: Where, depth = 0): string {
+export function writeObjectLiteral(v: unknown, rules: ValueRules, where: Where, depth = 0): string {
   if (depth > 1000) fail(where, 'nests too deeply to be written')
-  const v = plain(value, where)
   const lit = rules.literals
   if (v === null) return lit.null
   if (typeof v === 'boolean') return v ? lit.true : lit.false
   if (typeof v === 'number') return Number.isFinite(v) ? number(v, rules) : lit.null
   if (typeof v === 'string') return quoted(v, rules, where)
   if (typeof v === 'bigint') return String(v)
-  if (Array.isArray(v)) return '[' + v.map((x, i) => writeObjectLiteral(x ?? null, rules, `${where}[${i}]`, depth + 1)).join(',') + ']'
+  if (Array.isArray(v)) return '[' + items(v, where).map((x, i) => writeObjectLiteral(x, rules, `${where}[${i}]`, depth + 1)).join(',') + ']'
   return (
     '{' +
-    entries(v as Record<string, unknown>, rules.sortKeys === true)
+    entries(v as Record<string, unknown>, rules.sortKeys === true, where)
       .map(([k, x]) => {
         if (!bareKey.test(k)) fail(where, `has the key ${JSON.stringify(k)}, which a bare-key object literal cannot write`)
         return k + ':' + writeObjectLiteral(x, rules, `${where}.${k}`, depth + 1)

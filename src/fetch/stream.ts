@@ -14,7 +14,9 @@
  * upstream sends after `[DONE]` or an error passes as it came. `[DONE]` is
  * the stream's end (a block it cut may still give its complete calls); an
  * error, a cut or an event over the limit is a break (`Sieve.abort`: what
- * was held is text, and no call comes from it).
+ * was held is text, and no call comes from it). An error the caller's
+ * `onDiagnostic` throws ends the output as a failed upstream body does: the
+ * body fails with it, after what the sieve held.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
@@ -101,9 +103,32 @@ function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<stri
  */
 export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => void, limit?: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
+  /**
+   * The first error the caller's `onDiagnostic` threw. The adapter ends with
+   * it after what the sieve held; it is the caller's, no failure of the
+   * repair, so the body fails with it as it fails with an upstream body's
+   * error, instead of an error event under a code of ours (or under a `code`
+   * of its own that would read as one of ours).
+   */
+  let thrown: { error: unknown } | undefined
+  const given = options.onDiagnostic
+  const adapterOptions: OpenAIAdapterOptions =
+    typeof given !== 'function'
+      ? options
+      : {
+          ...options,
+          onDiagnostic: (event) => {
+            try {
+              given(event)
+            } catch (error) {
+              thrown ??= { error }
+              throw error
+            }
+          },
+        }
   // made first: the adapter checks its options when called, and the chunks are only read once the output is
   const input = chunks()
-  const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, options) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, options)) as AsyncIterable<Record<string, unknown>>
+  const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, adapterOptions) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, adapterOptions)) as AsyncIterable<Record<string, unknown>>
   const events = new EventReader(body.getReader(), limit)
   const count = new RescueCount(kind)
   let controller!: ReadableStreamDefaultController<Uint8Array>
@@ -176,6 +201,11 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       }
     } catch (error) {
       if (error instanceof UpstreamBrokeOff) return yield* stopped()
+      if (thrown !== undefined && error === thrown.error) {
+        report.note = `stopped: onDiagnostic threw: ${(error as Error)?.message ?? String(error)}`
+        await events.cancel(error)
+        throw error
+      }
       // native-conflict, call-aborted or invalid-chunk (after what the sieve held): the stream stops rather than
       // send a call that could run twice or half
       const code = (error as { code?: unknown }).code

@@ -1,0 +1,87 @@
+/**
+ * toolsieve/fetch when the caller's `onDiagnostic` throws while a stream is
+ * repaired. The error is the caller's, not a failure of the repair: the body
+ * sends what the chunk made and what the sieve held, then fails with that
+ * very error, as it fails when the upstream's body does. No error event
+ * with a code of the library's own stands in for it (the error codes an
+ * event carries are the library's stable ones: `native-conflict`,
+ * `call-aborted`, `invalid-chunk`, `event-too-large`), and a `code` the
+ * callback's error carries is not written as if it were one of them.
+ */
+import { describe, expect, it } from 'vitest'
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import { sieveFetch, type RepairReport } from '../../src/fetch/index.js'
+import { accumulate, block, counter, invoke, param } from '../adapters/openai-helpers.js'
+import { bodyOf, chatChunk, dataOf, sseHeaders, stubFetch } from './helpers.js'
+
+const BAD = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">oops</｜DSML｜tool_calls>'
+const CALL = block(invoke('read_file', param('path', 'a.ts')))
+/** One chunk: text, a failed block (its malformed-block diagnostic), text, a call, and text the sieve holds at its end. */
+const PUSH = `Hi ${BAD} then ${CALL} and <｜DSML｜too`
+const frame = (data: unknown, event?: string) => `${event === undefined ? '' : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`
+
+/** The repaired body's text up to its end or failure, the failure, and the report. */
+async function read(route: 'chat' | 'responses', pieces: string[], thrown: unknown): Promise<{ text: string; error: unknown; report: RepairReport | undefined }> {
+  const stub = stubFetch(() => new Response(bodyOf(pieces), { headers: sseHeaders }))
+  let report: RepairReport | undefined
+  const onDiagnostic = () => {
+    throw thrown
+  }
+  const fetch = sieveFetch({ generateId: counter(), onDiagnostic, onReport: (r) => (report = r) }, stub.fetch)
+  const request = route === 'chat' ? { model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }], stream: true } : { model: 'm', input: 'Read a.ts', stream: true }
+  const answer = await fetch(`http://upstream.test/v1/${route === 'chat' ? 'chat/completions' : 'responses'}`, { method: 'POST', body: JSON.stringify(request) })
+  const reader = answer.body!.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { text, error: undefined, report }
+      text += decoder.decode(value, { stream: true })
+    }
+  } catch (error) {
+    return { text, error, report }
+  }
+}
+
+const chatPieces = [frame(chatChunk({ role: 'assistant', content: '' })), frame(chatChunk({ content: PUSH })), frame(chatChunk({ content: ' later' })), frame(chatChunk({}, 'stop')), 'data: [DONE]\n\n']
+/** Error events (chat: data with `error`; Responses: type `error`) in the body. */
+const errorEvents = (text: string) => dataOf(text).filter((d) => typeof d === 'object' && d !== null && ('error' in d || (d as { type?: unknown }).type === 'error'))
+
+describe('sieveFetch, an onDiagnostic that throws', () => {
+  it('should support the body failing with the callback\'s own error after what the chunk made and what the sieve held', async () => {
+    const thrown = new Error('refused malformed-block')
+    const { text, error, report } = await read('chat', chatPieces, thrown)
+    const chunks = dataOf(text).filter((d) => typeof d === 'object' && d !== null && 'choices' in d) as ChatCompletionChunk[]
+    const got = accumulate(chunks)
+    expect(got.content).toBe(`Hi ${BAD} then  and <｜DSML｜too`)
+    expect(got.calls.map((c) => c.name)).toEqual(['read_file'])
+    expect(error).toBe(thrown)
+    expect(errorEvents(text)).toEqual([])
+    expect(text).not.toContain('repair-failed')
+    expect(report?.note).toContain('refused malformed-block')
+  })
+
+  it('should not support a code the callback\'s error carries being written as the library\'s: no native-conflict error event', async () => {
+    const thrown = Object.assign(new Error('my policy'), { code: 'native-conflict' })
+    const { text, error } = await read('chat', chatPieces, thrown)
+    expect(error).toBe(thrown)
+    expect(errorEvents(text)).toEqual([])
+  })
+
+  it('should support a Responses stream failing with the callback\'s own error after the text the sieve held', async () => {
+    const thrown = new Error('refused')
+    const at = { item_id: 'msg_1', output_index: 0, content_index: 0 }
+    const events = [
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'msg_1', type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+      { type: 'response.content_part.added', ...at, part: { type: 'output_text', text: '', annotations: [] } },
+      { type: 'response.output_text.delta', ...at, delta: PUSH, logprobs: [] },
+      { type: 'response.output_text.delta', ...at, delta: ' later', logprobs: [] },
+    ].map((e, i) => ({ ...e, sequence_number: i }))
+    const { text, error } = await read('responses', events.map((e) => frame(e, e.type)), thrown)
+    const deltas = (dataOf(text) as Array<{ type: string; delta?: string }>).filter((d) => d.type === 'response.output_text.delta').map((d) => d.delta)
+    expect(deltas.join('')).toBe(`Hi ${BAD} then and <｜DSML｜too`)
+    expect(error).toBe(thrown)
+    expect(errorEvents(text)).toEqual([])
+  })
+})

@@ -1,7 +1,7 @@
 /**
  * A fast-path answer: how a text (a chunk, or the pending tail and the
  * chunk) reads without the lexer, as data. The fast path only read the
- * sieve's state; the driver applies an answer (`Driver.apply`), so every
+ * sieve's state; the driver applies an answer (`apply.ts`), so every
  * change to that state, and every event, comes from one place. A fast-path reader
  * that cannot prove what the lexer would do answers null: "use the lexer".
  *

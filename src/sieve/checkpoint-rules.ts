@@ -131,7 +131,7 @@ function checkCapture(s: DriverState, ctx: RuleContext, at: string): void {
     check(cap.frame === '*' || cap.frame === (lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame ?? ''), f('frame'), "is not its opener's")
   } else check(cap.frame === '*' || frames(lexer).has(cap.frame), f('frame'), 'is not a frame of the grammar')
   let length = 0
-  // a block read whole is a block from its literal opener on (`Driver.switchMode`)
+  // a block read whole is a block from its literal opener on (`switchMode`, `walk.ts`)
   let invoke = !cap.wrapper || (cap.tokens.length > 0 && lexer.infoByIdx[cap.tokens[0]!.tokenTypeIdx]?.frame === literalFrame)
   let param = false
   for (let i = 0; i < cap.tokens.length; i++) {

@@ -39,8 +39,8 @@ export class FastPath extends MarkdownFastPath {
   }
 
   /**
-   * At a message's start (`Driver.atStart`), the start's decision on `text`
-   * (the pending tail and the chunk) as its matchers make it
+   * At a message's start (`atStart`, `json-reading.ts`), the start's
+   * decision on `text` (the pending tail and the chunk) as its matchers make it
    * (`lexer/start-tokens.ts`) when the message opens with text or the start
    * waits for more; null: a block opens, and the lexer reads its opener.
    */

@@ -34,7 +34,8 @@ export interface RunHost {
   readonly holds: Holds
   /**
    * The context of the lexer run whose tokens are being handled (its carry
-   * is the last run part's); null while recalled tokens are (`Driver.applyTokens`).
+   * is the last run part's); null while recalled tokens are
+   * (`applyTokens`, `apply.ts`).
    */
   ctxNow: LexContext | null
   /** The key a raw value's closer must spell for a run starting now (see `LexContext.rawOpener`). */
@@ -98,10 +99,10 @@ export class LexerRuns {
 
   /**
    * One run over `text` (the pending tail in it) from the driver's position
-   * and `mode`, in no windows, its tokens for the driver to walk: a block
-   * that ends with its JSON (`Driver.json`), whose run stops at the block's
-   * end, or a message's start (`Driver.atStart`), whose run stops where it
-   * decides for text.
+   * and `mode`, in no windows, its tokens for the driver to walk
+   * (`json-reading.ts`): a block that ends with its JSON (`json`), whose
+   * run stops at the block's end, or a message's start (`atStart`), whose
+   * run stops where it decides for text.
    */
   tokens(text: string, mode: ModeName): IToken[] {
     const s = this.d.s

@@ -35,7 +35,7 @@ export interface Capture {
    * `string` attribute is seen), so nothing inside the block becomes a call.
    */
   overflow: boolean
-  /** The opener's spelling family: a block that breaks is skipped to a closer of this family (`Driver.interrupted`). */
+  /** The opener's spelling family: a block that breaks is skipped to a closer of this family (`interrupted`, `walk.ts`). */
   frame: string
   /** How many of `tokens` end with the last complete invoke's closer (0: none yet): what the stream's end can keep. */
   lastClose: number

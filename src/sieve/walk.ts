@@ -1,0 +1,208 @@
+/**
+ * The token walk (docs/DESIGN.md, "The sieve's shape"): every token a lexer
+ * run makes, or a fast-path answer recalls, goes through `walkToken` once,
+ * and by the token's mode and role (`lexer/structure.ts`) it leaves as
+ * text, joins a capture or a hold, skips a failed block's rest, or opens
+ * a capture or a hold. With the handlers it calls (`capture.ts`,
+ * `holds.ts`, `json-block.ts`, `call-stream.ts`) it is the one writer of
+ * the sieve's state. It runs per token: free functions of the driver,
+ * called directly, with nothing made per call.
+ */
+import type { IToken } from 'chevrotain'
+import { tokenOf, unplaced } from '../lexer/token-instance.js'
+import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/context.js'
+import { modes, type ModeName } from '../lexer/modes.js'
+import type { TokenInfo } from '../lexer/token-factory.js'
+import type { JsonPayload } from '../lexer/json-tokens.js'
+import { literalFrame } from '../lexer/tokens.js'
+import { committed, completeBlock, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
+import type { CaptureRules } from './capture-rules.js'
+import type { Holds } from './holds.js'
+import { jsonCapture, jsonMention, jsonToken } from './json-block.js'
+import { flushRun, type Restart } from './state.js'
+
+/** What the walk needs of the driver beyond its core. */
+export interface WalkHost extends DriverCore {
+  readonly holds: Holds
+  /** Which tokens continue a capture: a reader's memo of the structure table (`capture-rules.ts`). */
+  readonly rules: CaptureRules
+  /** The run whose tokens these are (`RunHost.ctxNow`): its carry is cleared where a token leaves the run's mode. */
+  ctxNow: LexContext | null
+  lineAt(text: string, offset: number, startLine: LineState): LineState
+}
+
+/** One token of a run over `text` (`RunHost.token`, which the driver hands here). */
+export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState, carry0: RunCarry | null): Restart | null {
+  const s = d.s
+  // a token that moves the Markdown state carries the state after it (a run, a line feed; a tag held after an
+  // unmatched backtick, the levels open at it)
+  if (tok.payload !== undefined && info.json === undefined) s.md = tok.payload as MarkdownState
+  const target = info.push
+  if (s.skip !== null) return skipped(d, tok, info, text, base, startLine)
+  const cap = s.capture
+  if (cap?.json !== undefined) return walkJsonToken(d, tok, info, text, base, startLine)
+  if (cap !== null) {
+    flushRun(cap)
+    const mode = s.mode
+    const category = info.category
+    // after an unclosed CDATA was cut at the stream's end, what follows may close the block, never open an invoke:
+    // an invoke there would come from the CDATA's content
+    if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined)) return interrupted(d, tok, info, text, base, startLine)
+    cap.tokens.push(tok)
+    cap.length += tok.image.length
+    if (category === 'InvokeOpen') cap.invokeSeen = true
+    else if (category === 'ParamOpen') cap.paramSeen = true
+    else if (category === 'ParamClose') s.raw = null
+    else if (category === 'InvokeClose') cap.lastClose = cap.tokens.length
+    if (info.selfClose === true) {
+      // `<invoke name="x"/>`: its closer, empty, so the block parser sees a whole invoke and the raw stays the input's
+      cap.tokens.push(tokenOf(d.lexer.typeByName.get('InvokeClose')!, '', unplaced))
+      cap.lastClose = cap.tokens.length
+    }
+    if (target !== null) s.mode = target
+    // read before an overflow lets the tag's tokens go
+    const raw = category === 'TagEnd' && mode === modes.tagParameter ? stringValueKey(d, cap.tokens) : null
+    if (cap.overflow || cap.length > d.opts.captureLimit) passOverflow(d, cap)
+    if (category === 'WrapperClose') {
+      // another block's closer inside a block read whole is its text: only its opener's own closers end it
+      const pairs = d.opts.readWhole?.pairs
+      if (pairs !== undefined && !cap.overflow && cap.tokens.length > 1 && info.frame === literalFrame && pairs.get(cap.tokens[0]!.image)?.has(tok.image) === false) {
+        return restartAfter(d, tok, text, base, startLine, modes.blockBody)
+      }
+      if (cap.overflow) s.capture = null
+      else completeBlock(d, cap)
+      return null
+    }
+    // a bare invoke is a block of its own where the grammar says so (`invokeBlocks`): done at its closer
+    if (category === 'InvokeClose' && !cap.wrapper && d.lexer.grammar.invokeBlocks === true) {
+      if (cap.overflow) s.capture = null
+      else {
+        // the wrapper closer it never had, empty: its raw markup stays the input's
+        cap.tokens.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', unplaced))
+        completeBlock(d, cap)
+      }
+      // the closer leads between invokes; after a block of its own the text is prose
+      return restartAfter(d, tok, text, base, startLine, modes.prose)
+    }
+    if (raw !== null) s.raw = raw
+    // the lexer switched as the tag's tokens say (its whole `string` attribute seen): nothing to do again
+    if ((raw !== null) === (target === modes.rawValue) || category !== 'TagEnd' || mode !== modes.tagParameter) return null
+    // the tag was cut (a window, or read without the lexer): lexed again from here in the mode its tokens say
+    return restartAfter(d, tok, text, base, startLine, raw !== null ? modes.rawValue : modes.value)
+  }
+  const h = s.hold
+  if (h !== null) return d.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? d.ctxNow!.carry!.len : null)
+  return switchMode(d, target, tok, text, base, startLine)
+}
+
+/**
+ * A token of a block that ends with its JSON (`json-tokens.ts`): the
+ * block's handler takes it; once the block is over, the run goes on after
+ * it from the mode it left (a mention: from right after the opener).
+ */
+export function walkJsonToken(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+  const s = d.s
+  s.pos = base + tok.startOffset
+  s.lineState = d.lineAt(text, tok.startOffset, startLine)
+  if (d.ctxNow !== null) d.ctxNow.carry = null
+  const part = info.json!
+  if (part === 'mention') return jsonMention(d, text.substring(tok.startOffset))
+  const payload = tok.payload as JsonPayload | undefined
+  if (!jsonToken(d, part, tok.image, payload?.scan, payload?.why)) return null
+  const at = tok.startOffset + tok.image.length
+  return { text: text.substring(at), base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: null }
+}
+
+/**
+ * Lexing goes on after `tok` in `mode`: a restart when `text` goes on
+ * past it (its tokens were lexed in the mode `tok` pushes), else the mode
+ * the next text starts in.
+ */
+function restartAfter(d: WalkHost, tok: IToken, text: string, base: number, startLine: LineState, mode: ModeName): Restart | null {
+  const s = d.s
+  const at = tok.startOffset + tok.image.length
+  s.mode = mode
+  // a backtick run the token ended with means nothing in the new mode: it must not be carried into it
+  if (d.ctxNow !== null) d.ctxNow.carry = null
+  if (at >= text.length) return null
+  return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: d.lineAt(text, at, startLine), carry: null }
+}
+
+/**
+ * A token that cannot continue the capture. A mention (a wrapper with no
+ * invoke yet, a bare invoke tag with nothing after it) is released and the
+ * token read as prose reads it. A block that broke is released with a
+ * diagnostic, and what is left of it is skipped as text up to the closer
+ * that balances its opener: no call comes from inside a failed block.
+ */
+function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+  const s = d.s
+  const cap = s.capture!
+  const mode = s.mode
+  if (!committed(cap)) {
+    releaseCapture(d, null, '')
+    return switchMode(d, info.push, tok, text, base, startLine)
+  }
+  releaseCapture(d, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
+  const between = mode === modes.wrapperBody || mode === modes.commentWrapper
+  // What is skipped, by where the block broke:
+  //   a wrapper's block, anywhere            → to its wrapper's balancing closer (its later invokes are text too)
+  //   a bare block inside an invoke          → to that invoke's balancing closer
+  //   a bare block between invokes, over the limit → to a wrapper closer
+  //   a bare block between invokes           → nothing: what follows is read as prose reads it
+  // The breaking token never closes anything (a closer inside a value is the value's text); an opener of the
+  // block's own family opens one more level. Tags of another family are text.
+  if (!cap.wrapper && between && !cap.overflow) return switchMode(d, info.push, tok, text, base, startLine)
+  const role = cap.wrapper || between ? 'wrapper' : 'invoke'
+  const frame = cap.frame
+  const depth = 1 + (counts(info, frame) && depthChange(role, info.category) > 0 ? 1 : 0)
+  d.out.text(tok.image)
+  s.skip = { role, depth, frame }
+  return restartAfter(d, tok, text, base, startLine, modes.skip)
+}
+
+/** Whether a tag counts towards a skip of blocks of `frame` ('*': a checkpoint from before skips knew their family). */
+function counts(info: TokenInfo, frame: string): boolean {
+  return frame === '*' || info.frame === frame
+}
+
+/** +1 for an opener of `role`, -1 for its closer, else 0. */
+function depthChange(role: 'wrapper' | 'invoke', category: string): number {
+  if (role === 'wrapper') return category === 'WrapperOpen' ? 1 : category === 'WrapperClose' ? -1 : 0
+  return category === 'InvokeOpen' ? 1 : category === 'InvokeClose' ? -1 : 0
+}
+
+/** What is left of a failed block: text, until the closer that balances its opener. */
+function skipped(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: number, startLine: LineState): Restart | null {
+  const s = d.s
+  const k = s.skip!
+  d.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)
+  if (counts(info, k.frame)) k.depth += depthChange(k.role, info.category)
+  if (k.depth > 0) return null
+  s.skip = null
+  return restartAfter(d, tok, text, base, startLine, modes.prose)
+}
+
+/** Outside captures and holds: the token is text unless it opens a capture or a hold. */
+function switchMode(d: WalkHost, target: ModeName | null, tok: IToken, text: string, base: number, startLine: LineState): null {
+  const s = d.s
+  const start = base + tok.startOffset
+  if (target === modes.jsonBlock) {
+    s.capture = jsonCapture(start, tok, d.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', d.lineAt(text, tok.startOffset + tok.image.length, startLine))
+    s.sawSyntax = true
+  } else if (target === modes.tagWrapper || target === modes.tagInvoke || target === modes.blockBody) {
+    const wrapper = target !== modes.tagInvoke
+    const lineState = d.lineAt(text, tok.startOffset + tok.image.length, startLine)
+    // a block read whole is a block from its literal opener on: failing, it is a broken block, not a mention
+    s.capture = { start, tokens: [tok], length: tok.image.length, invokeSeen: target !== modes.tagWrapper, wrapper, overflow: false, paramSeen: false, lastClose: 0, frame: d.lexer.infoByIdx[tok.tokenTypeIdx]!.frame ?? '', run: null, lineState }
+    s.sawSyntax = true
+  } else if (target === modes.spanHold || target === modes.fenceInfoHold) {
+    s.hold = { start, parts: [tok.image], length: tok.image.length, lineState: d.lineAt(text, tok.startOffset, startLine), givenUp: false }
+  } else {
+    const cat = d.lexer.infoByIdx[tok.tokenTypeIdx]!.category
+    if (cat === 'WrapperClose' || cat === 'InvokeClose') s.sawSyntax = true
+    d.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)
+  }
+  if (target !== null) s.mode = target
+  return null
+}

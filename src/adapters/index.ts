@@ -34,4 +34,5 @@ export {
 export { NativeConflictGate } from './conflict.js'
 export { HeldError } from './held-error.js'
 export { Passed } from './passed.js'
+export { Lanes, type Barrier } from './lanes.js'
 export { index, isRecord, keyText, malformed, optionalArray, optionalRecord, optionalString, record } from './chunks.js'

@@ -14,6 +14,7 @@ import {
   optionalRecord,
   optionalString,
   record,
+  type Barrier,
   type Passed,
   type ActionSieve,
   type AdapterAction,
@@ -36,15 +37,20 @@ export interface Piece {
   finish_reason?: Choice['finish_reason']
   /** The upstream choice's other fields (`logprobs`, extensions): on the first piece made from it. */
   extra?: Record<string, unknown>
-  /** Not a delta: a chunk passed unread, to go out as it came here. */
-  passed?: Passed
+  /** Not a delta: this choice reached the mark of an item passed through unread (see `Lanes`). */
+  barrier?: Wait
 }
 
-/** A chunk passed unread, waiting for the text each open choice held when it came: it goes out when the last (`left`) has given it out. */
-export interface Wait {
-  left: number
-  passed: Passed
-}
+/**
+ * What passes through a chat stream unread and waits for the text every
+ * open choice held when it came: a chunk of a shape the adapter does not
+ * read (sieveFetch's), a chunk with no choices (usage), each to go out as it
+ * came.
+ */
+export type Waiting = Passed | ChatCompletionChunk
+
+/** Such an item, waiting for the choices (`Lanes`). */
+export type Wait = Barrier<Waiting>
 
 /** Whether a delta carries something the model wrote: a field other than its role (said once, before the text) that is not null or empty. */
 const says = (lead: Record<string, unknown>): boolean => Object.entries(lead).some(([k, v]) => k !== 'role' && v !== null && v !== undefined && v !== '')
@@ -126,15 +132,15 @@ export class ChoiceTurn {
     if (natives.length > 0) this.after({ delta: { tool_calls: natives } }, pieces)
     if (finish !== null && finish !== undefined) this.finish(finish, pieces)
     if (Object.keys(extra).length > 0) {
-      // on the first piece made of this choice: a chunk passed unread that a mark released here goes out as it came
-      const own = pieces.find((p) => p.passed === undefined)
+      // on the first piece made of this choice: a chunk passed unread that waited for this choice goes out as it came
+      const own = pieces.find((p) => p.barrier === undefined)
       if (own !== undefined) own.extra = extra
       else pieces.push({ delta: {}, extra })
     }
     return pieces
   }
 
-  /** A chunk passed unread: its piece, if this choice is the last it waited for (now, or at a later mark). */
+  /** An item passed through unread: where this choice reached its mark (now, or in the pieces of a later push). */
   behind(wait: Wait): Piece[] {
     const pieces: Piece[] = []
     this.after(wait, pieces)
@@ -203,7 +209,7 @@ export class ChoiceTurn {
         case 'mark': {
           const item = this.waiting.shift()!
           if (!('left' in item)) pieces.push(item)
-          else if (--item.left === 0) pieces.push({ delta: {}, passed: item.passed })
+          else pieces.push({ delta: {}, barrier: item })
           break
         }
         case 'call-end':

@@ -3,8 +3,8 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { HeldError, index as indexOf, isAdapterStop, Passed, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
-import { ChoiceTurn, type Piece, type SievedDelta } from './chat-choice.js'
+import { HeldError, index as indexOf, isAdapterStop, Lanes, Passed, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { ChoiceTurn, type Piece, type SievedDelta, type Waiting } from './chat-choice.js'
 import { readThrough } from '../sieve/read-through.js'
 
 /** A chunk as {@link sieveChatStream} gives it: the input's type, with DeepSeek's `delta.reasoning_content`. */
@@ -43,7 +43,10 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   `onConflict: 'prefer-native'` its rescued calls are dropped.
  * - What passes through unsieved (a refusal, upstream reasoning, native
  *   calls; the role and null fields aside) keeps its place: it goes out
- *   after the text the sieve held from before it.
+ *   after the text the sieve held from before it. A chunk passed unread
+ *   stands in every open choice's text: it goes out once each has given out
+ *   what it held from before it, and what a choice makes after it waits
+ *   behind it until then (a few dozen pieces at most).
  *
  * ```ts
  * const stream = await client.chat.completions.create({ model, messages, stream: true })
@@ -70,26 +73,41 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
   const turns = new Map<number, ChoiceTurn>()
   /** The last chunk seen: what the chunks made at the stream's end copy their `id`, `model`, `created` from. */
   let last: ChatCompletionChunk | undefined
-  /** The pieces of the chunk being read: when a later choice of it fails, those already made still go out. */
-  let pieces: Array<[number, Piece[]]> = []
-  /** A chunk passed unread goes out after the text every open choice held when it came. */
-  const passOn = (passed: Passed): Iterable<ChatCompletionChunk> => {
+  /** What the chunk being read made, in order, until taken: when a later choice of it fails, what is already made still goes out. */
+  let made: Made[] = []
+  /** Items passed through unread, each between what every open choice sent before it and what it sends after it. */
+  const lanes = new Lanes<number, Waiting>((item) => void made.push({ item }))
+  /** A choice's pieces: written in its lane, a piece at an item's mark as that lane reaching it. */
+  const write = (index: number, pieces: Piece[]): void => {
+    for (const piece of pieces) {
+      if (piece.barrier !== undefined) lanes.reach(index, piece.barrier)
+      else lanes.write(index, () => void made.push({ index, piece }))
+    }
+  }
+  /** The chunks of what was made since the last take (see {@link chunksOf}). */
+  const take = (chunk: ChatCompletionChunk, keepEmpty: boolean): ChatCompletionChunk[] => {
+    const out = chunksOf(chunk, made, keepEmpty)
+    made = []
+    return out
+  }
+  /** An item passed unread goes out after the text every open choice held when it came. */
+  const passOn = (item: Waiting): void => {
     const open = [...turns].filter(([, turn]) => !turn.finished)
-    if (last === undefined || open.length === 0) return [passed as never]
-    const wait = { left: open.length, passed }
-    const made: Array<[number, Piece[]]> = []
-    for (const [index, turn] of open) add(made, index, turn.behind(wait))
-    return chunksOf(last, made, false)
+    const wait = lanes.wait(open.length, item)
+    for (const [index, turn] of open) write(index, turn.behind(wait))
   }
   return readThrough(chunks, {
     item: (chunk) => {
-      if (chunk instanceof Passed) return passOn(chunk)
+      if (chunk instanceof Passed) {
+        passOn(chunk)
+        // before any chunk no choice is open: the item alone goes out, and needs no chunk's fields
+        return take(last ?? ({ choices: [] } as unknown as ChatCompletionChunk), false)
+      }
       record(chunk, 'chunk')
       last = chunk
       const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
       // usage-only chunks (and anything else without choices) are not ours to change
       if (choices === undefined || choices.length === 0) return [chunk]
-      pieces = []
       for (const [i, choice] of choices.entries()) {
         record(choice, `choices[${i}]`)
         // a server that sends one choice may leave its index out
@@ -97,12 +115,10 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
         let turn = turns.get(index)
         if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
         // a choice that already finished is no longer a turn: what follows it goes as it came
-        if (turn.finished) pieces.push([index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }]])
-        else pieces.push([index, turn.take(choice, `choices[${i}]`)])
+        if (turn.finished) write(index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }])
+        else write(index, turn.take(choice, `choices[${i}]`))
       }
-      const made = pieces
-      pieces = []
-      return chunksOf(chunk, made, true)
+      return take(chunk, true)
     },
     held: () => held.take(),
     // the upstream broke off (its iterator threw, or a chunk of the wrong shape came): what the sieves held goes
@@ -110,25 +126,19 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
     // aborted call) is a refusal to send more, and sends nothing more
     broke: (error) => {
       if (last === undefined || isAdapterStop(error)) return null
-      for (const [index, turn] of turns) if (!turn.finished) add(pieces, index, turn.abort())
-      return chunksOf(last, pieces, false)
+      for (const [index, turn] of turns) if (!turn.finished) write(index, turn.abort())
+      return take(last, false)
     },
     end: () => {
       if (last === undefined) return []
-      const ends: Array<[number, Piece[]]> = []
-      for (const [index, turn] of turns) if (!turn.finished) ends.push([index, turn.end()])
-      return chunksOf(last, ends, false)
+      for (const [index, turn] of turns) if (!turn.finished) write(index, turn.end())
+      return take(last, false)
     },
   })
 }
 
-/** Adds a choice's pieces after those it already has in `pieces`. */
-function add(pieces: Array<[number, Piece[]]>, index: number, more: Piece[]): void {
-  if (more.length === 0) return
-  const own = pieces.find(([i]) => i === index)
-  if (own === undefined) pieces.push([index, more])
-  else own[1].push(...more)
-}
+/** What went out of one input, in order: a choice's piece, or an item passed through unread. */
+type Made = { index: number; piece: Piece } | { item: Waiting }
 
 /** A choice's fields other than its delta, finish and index (`logprobs`, provider extensions). */
 function rest(choice: ChatCompletionChunk.Choice): Record<string, unknown> {
@@ -137,31 +147,47 @@ function rest(choice: ChatCompletionChunk.Choice): Record<string, unknown> {
 }
 
 /**
- * The output chunks for one input chunk: the k-th holds the k-th piece of
- * each choice that has one, so every choice keeps its own order. `usage`
- * (when the input carried it) rides on the last; with `keepEmpty`, an input
- * whose pieces were all held still gives a chunk when it carried usage.
+ * The output chunks for one input chunk. Between two items passed through,
+ * the k-th chunk holds the k-th piece of each choice that has one, so every
+ * choice keeps its own order; an item goes out as it came, where it stands.
+ * `usage` (when the input carried it) rides on the last chunk after the
+ * last item; with `keepEmpty`, an input whose pieces were all held still
+ * gives a chunk when it carried usage.
  */
-function* chunksOf(chunk: ChatCompletionChunk, pieces: Array<[number, Piece[]]>, keepEmpty: boolean): Generator<ChatCompletionChunk> {
+function chunksOf(chunk: ChatCompletionChunk, made: readonly Made[], keepEmpty: boolean): ChatCompletionChunk[] {
   const { choices: _c, usage, ...top } = chunk
-  const count = Math.max(0, ...pieces.map(([, p]) => p.length))
-  if (count === 0) {
-    if (keepEmpty && usage != null) yield { ...top, choices: [], usage } as ChatCompletionChunk
-    return
-  }
-  for (let k = 0; k < count; k++) {
-    const choices: ChatCompletionChunk.Choice[] = []
-    const passed: Passed[] = []
-    for (const [index, list] of pieces) {
-      const piece = list[k]
-      if (piece === undefined) continue
-      if (piece.passed !== undefined) passed.push(piece.passed)
-      else choices.push({ ...piece.extra, index, delta: piece.delta, finish_reason: piece.finish_reason ?? null } as ChatCompletionChunk.Choice)
+  const out: ChatCompletionChunk[] = []
+  /** The choices' pieces since the last item, by choice in the order they first came. */
+  let run = new Map<number, Piece[]>()
+  const close = (): void => {
+    const count = Math.max(0, ...[...run.values()].map((p) => p.length))
+    for (let k = 0; k < count; k++) {
+      const choices: ChatCompletionChunk.Choice[] = []
+      for (const [index, list] of run) {
+        const piece = list[k]
+        if (piece !== undefined) choices.push({ ...piece.extra, index, delta: piece.delta, finish_reason: piece.finish_reason ?? null } as ChatCompletionChunk.Choice)
+      }
+      out.push({ ...top, choices } as ChatCompletionChunk)
     }
-    const out = { ...top, choices } as ChatCompletionChunk
-    if (k === count - 1 && usage !== undefined && keepEmpty) out.usage = usage
-    if (choices.length > 0 || out.usage !== undefined) yield out
-    // a chunk passed unread goes out as it came (toolsieve/fetch writes it)
-    for (const p of passed) yield p as never
+    run = new Map()
   }
+  let afterItem = 0
+  for (const m of made) {
+    if ('item' in m) {
+      close()
+      // an item passed unread goes out as it came (toolsieve/fetch writes a Passed one)
+      out.push(m.item as ChatCompletionChunk)
+      afterItem = out.length
+      continue
+    }
+    const list = run.get(m.index)
+    if (list === undefined) run.set(m.index, [m.piece])
+    else list.push(m.piece)
+  }
+  close()
+  if (keepEmpty && usage !== undefined) {
+    if (out.length > afterItem) out[out.length - 1]!.usage = usage
+    else if (usage !== null) out.push({ ...top, choices: [], usage } as ChatCompletionChunk)
+  }
+  return out
 }

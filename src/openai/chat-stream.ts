@@ -42,11 +42,12 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   native and rescued calls throws `native-conflict` (default), or with
  *   `onConflict: 'prefer-native'` its rescued calls are dropped.
  * - What passes through unsieved (a refusal, upstream reasoning, native
- *   calls; the role and null fields aside) keeps its place: it goes out
- *   after the text the sieve held from before it. A chunk passed unread
- *   stands in every open choice's text: it goes out once each has given out
- *   what it held from before it, and what a choice makes after it waits
- *   behind it until then (a few dozen pieces at most).
+ *   calls, a chunk with no choices; the role and null fields aside) keeps
+ *   its place: it goes out after the text the sieve held from before it.
+ *   Such a chunk, or one passed unread, stands in every open choice's
+ *   text: it goes out once each has given out what it held from before it,
+ *   and what a choice makes after it waits behind it until then (a few
+ *   dozen pieces at most).
  *
  * ```ts
  * const stream = await client.chat.completions.create({ model, messages, stream: true })
@@ -106,8 +107,11 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
       record(chunk, 'chunk')
       last = chunk
       const choices = optionalArray(chunk.choices, 'choices') as ChatCompletionChunk.Choice[] | undefined
-      // usage-only chunks (and anything else without choices) are not ours to change
-      if (choices === undefined || choices.length === 0) return [chunk]
+      // usage-only chunks (and anything else without choices) are not ours to change, but keep their place
+      if (choices === undefined || choices.length === 0) {
+        passOn(chunk)
+        return take(chunk, false)
+      }
       for (const [i, choice] of choices.entries()) {
         record(choice, `choices[${i}]`)
         // a server that sends one choice may leave its index out

@@ -8,6 +8,7 @@ import {
   HeldError,
   isAdapterStop,
   keyText,
+  Lanes,
   NativeConflictGate,
   optionalArray,
   optionalRecord,
@@ -17,6 +18,7 @@ import {
   resolveAdapterOptions,
   type ActionSieve,
   type AdapterAction,
+  type Barrier,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
@@ -32,21 +34,19 @@ interface TextPart {
   items: TextPartItems
   gate: NativeConflictGate
   ended: boolean
-  /** What waits at the sieve's marks, in order (see {@link Wait}). */
-  waiting: Wait[]
+  /** What waits at the sieve's marks, in order (see {@link Make}). */
+  waiting: Array<Barrier<Make>>
 }
 
 /**
  * An event passed through while text parts held text from before it (a
  * server that starts an item before its message's done, a chunk passed
- * unread): it waits for each of them (`left`) to give that text out, so it
- * does not go out ahead of it, and is made then (its output index mapped in
- * the order things go out).
+ * unread): it waits for each of them to give that text out, so it does not
+ * go out ahead of it, and what each makes after it waits behind it (see
+ * `Lanes`). It is made when it goes out (its output index mapped in the
+ * order things go out).
  */
-interface Wait {
-  left: number
-  make: () => AnyEvent | Passed
-}
+type Make = () => AnyEvent | Passed
 
 /**
  * Rescues the tool calls a model wrote into its output text, from a
@@ -85,8 +85,6 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const held = new HeldError()
   const resolved = held.options(given)
   const out: Array<AnyEvent | Passed> = []
-  /** The events passed through that wait, in the order they came: one goes out once it and those before it wait for nothing. */
-  const queue: Wait[] = []
   /** The next sequence number: upstream's first, then one per event written. */
   let seq: number | undefined
   let nextIndex = 0
@@ -113,33 +111,33 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     record: (index, item) => void finals.set(index, item),
   }
   const write = (event: AnyEvent | Passed): void => void out.push(seq === undefined || event instanceof Passed ? event : { ...event, sequence_number: seq++ })
-  const flush = (): void => {
-    while (queue.length > 0 && queue[0]!.left === 0) write(queue.shift()!.make())
-  }
+  /** The events passed through, each between what every open part sent before it and what it sends after it. */
+  const lanes = new Lanes<TextPart, Make>((make) => write(make()))
   /** Passes an event through, after the text the open parts hold from before it. */
-  const pass = (make: () => AnyEvent | Passed): void => {
+  const pass = (make: Make): void => {
     const holding = [...parts.values()].filter((p) => !p.ended)
-    const wait: Wait = { left: holding.length, make }
-    queue.push(wait)
+    const wait = lanes.wait(holding.length, make)
     for (const p of holding) {
       p.waiting.push(wait)
       writePart(p, p.sieve.mark())
     }
-    flush()
   }
-  /** A part's actions, with what waited at each mark in them written there. `logprobs` go on the first text. */
+  /** Writes into a part's items in its lane: at once, or behind an event passed through whose mark it reached. */
+  const toItems = (part: TextPart, out: (items: TextPartItems) => void): void => lanes.write(part, () => out(part.items))
+  /** A part's actions, each mark in them its lane reaching what waited there. `logprobs` go on the first text. */
   const writePart = (part: TextPart, actions: AdapterAction[], logprobs: unknown[] = []): void => {
     let from = 0
     for (let i = 0; i < actions.length; i++) {
       if (actions[i]!.type !== 'mark') continue
       const before = actions.slice(from, i)
-      part.items.write(before, logprobs)
+      const lp = logprobs
+      if (before.length > 0) toItems(part, (items) => items.write(before, lp))
       if (before.some((a) => a.type === 'text')) logprobs = []
       from = i + 1
-      part.waiting.shift()!.left--
-      flush()
+      lanes.reach(part, part.waiting.shift()!)
     }
-    part.items.write(from === 0 ? actions : actions.slice(from), logprobs)
+    const rest = from === 0 ? actions : actions.slice(from)
+    if (rest.length > 0) toItems(part, (items) => items.write(rest, logprobs))
   }
   const mapped = (index: unknown): number => {
     const upstream = typeof index === 'number' ? index : -1
@@ -153,7 +151,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     if (part.ended) return
     part.ended = true
     writePart(part, part.gate.pass(part.sieve.end()))
-    part.items.end()
+    toItems(part, (items) => items.end())
   }
   /** A text part of a held message: read through its own sieve (the first one starts in the reasoning with `thinking`). */
   const openPart = (key: string, message: Record<string, unknown> & { id: string }): TextPart => {
@@ -190,8 +188,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
       writePart(part, part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
       // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
       part.gate.finish()
-      if (close) part.items.end()
-      else part.items.cut()
+      toItems(part, (items) => (close ? items.end() : items.cut()))
     }
   }
 

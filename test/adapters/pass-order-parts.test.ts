@@ -1,0 +1,33 @@
+/**
+ * Two text parts of a Responses stream open at once, both holding text
+ * (`a <｜DSML｜too`, a possible tag start), and an event of another item
+ * passed through: it stands between what each part sent before it and what
+ * it sends after it, whichever part gives out its held text first.
+ */
+import { describe, expect, it } from 'vitest'
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
+import { sieveResponsesStream } from '../../src/openai/index.js'
+import { held } from './choices-helpers.js'
+import { collect, counter, iterate } from './openai-helpers.js'
+
+describe('sieveResponsesStream, two text parts holding text: an event passed through keeps its place in each', () => {
+  type Event = Record<string, unknown> & { type: string }
+  const message = (id: string, index: number): Event[] => [
+    { type: 'response.output_item.added', output_index: index, item: { id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+    { type: 'response.content_part.added', item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+  ]
+  const delta = (id: string, index: number, text: string): Event => ({ type: 'response.output_text.delta', item_id: id, output_index: index, content_index: 0, delta: text, logprobs: [] })
+  const search: Event = { type: 'response.output_item.added', output_index: 2, item: { type: 'web_search_call', id: 'ws_1', status: 'in_progress' } }
+
+  it('should support an event of another item between what each part sent before and after it', async () => {
+    const events = [...message('msg_1', 0), delta('msg_1', 0, held('a')), ...message('msg_2', 1), delta('msg_2', 1, held('b')), search, delta('msg_1', 0, 'k A2'), delta('msg_2', 1, 'k B2')].map((e, i) => ({ ...e, sequence_number: i }))
+    const out = (await collect(sieveResponsesStream(iterate(events as unknown as ResponseStreamEvent[]), { generateId: counter() }))) as unknown as Event[]
+    const partStory = (id: string) =>
+      out
+        .map((e) => (e.type === 'response.output_item.added' && (e.item as { id: string }).id === 'ws_1' ? '[ws]' : e.type === 'response.output_text.delta' && e.item_id === id ? (e.delta as string) : ''))
+        .join('')
+    expect(partStory('msg_1')).toBe(`${held('a')}[ws]k A2`)
+    expect(partStory('msg_2')).toBe(`${held('b')}[ws]k B2`)
+    expect(out.map((e) => e.sequence_number)).toEqual(out.map((_, i) => i))
+  })
+})

@@ -172,7 +172,8 @@ export class MessagesMachine {
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
-    this.writer.abandon()
+    // what upstream still sends for the block the sieve read goes on in our text block, raw
+    this.writer.abandon(sieve === null ? undefined : this.sieveIndex)
   }
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */

@@ -34,6 +34,8 @@ export class BlockWriter {
   private readonly upstreamIndex = new Map<number, number>()
   /** Rescued calls whose block went out, by id, with their index: a late delta still finds its block. */
   readonly calls = new Map<string, number>()
+  /** The upstream text block a failure cut while the adapter read it, and our text block it left open (see {@link abandon}). */
+  private cut: { upstream: number; index: number | undefined } | undefined
 
   /** Adds to the open text block, opening one if needed. */
   text(text: string): void {
@@ -65,8 +67,15 @@ export class BlockWriter {
    * The message failed: the open block stays open, as upstream's own do
    * after an error, so a block upstream still starts after it does not close
    * it (no stop of the adapter's follows the error).
+   *
+   * `reading`: the upstream text block the adapter was reading. What upstream
+   * still sends for it is its own, raw, but upstream's index names no block
+   * of ours (or another one: a thinking block made from its `<think>`): it
+   * goes on in the text block the error left open, or in a text block
+   * started for it when none was.
    */
-  abandon(): void {
+  abandon(reading?: number): void {
+    if (reading !== undefined) this.cut = { upstream: reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
     this.open = null
   }
 
@@ -100,6 +109,18 @@ export class BlockWriter {
       this.upstreamIndex.set(event.index, index)
       this.out.push({ ...event, index })
     } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
+      if (this.cut?.upstream === event.index && !this.upstreamIndex.has(event.index)) {
+        const cut = this.cut
+        this.cut = undefined
+        // a stop with nothing after the failure: its text went out in blocks of ours already, and there is nothing to close
+        if (cut.index === undefined && event.type === 'content_block_stop') return
+        let index = cut.index
+        if (index === undefined) {
+          index = this.next++
+          this.out.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
+        }
+        this.upstreamIndex.set(event.index, index)
+      }
       this.out.push({ ...event, index: this.upstreamIndex.get(event.index) ?? event.index })
     } else this.out.push(event)
   }

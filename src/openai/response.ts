@@ -101,7 +101,7 @@ function sievePart(text: string, message: Item & { id: string }, resolved: Resol
   if (native) gate.sawNative()
   let next = 0
   const recorded = new Map<number, Item>()
-  const sink: ItemSink = { emit: () => {}, nextIndex: () => next++, record: (index, item) => void recorded.set(index, item) }
+  const sink: ItemSink = { emit: () => {}, nextIndex: () => next++, record: (index, item) => void recorded.set(index, typeof item === 'function' ? item() : item) }
   const items = new TextPartItems(sink, message)
   const actions = [...gate.pass([...sieve.push(text), ...sieve.end()]), ...gate.finish()]
   items.write(actions)

@@ -28,8 +28,8 @@ export interface ItemSink {
   emit(event: UnnumberedEvent): void
   /** The next output index of the response. */
   nextIndex(): number
-  /** An item is done: its final form for `response.completed`'s output. */
-  record(outputIndex: number, item: Record<string, unknown>): void
+  /** An item is done: its final form for `response.completed`'s output (made when the output is: an item a failure cut may still grow). */
+  record(outputIndex: number, item: Record<string, unknown> | (() => Record<string, unknown>)): void
 }
 
 /** The reasoning or message item being written. */
@@ -54,6 +54,8 @@ const callItemId = (callId: string): string => `fc_${callId.startsWith('call_') 
 
 export class TextPartItems {
   private open: Segment | undefined
+  /** The segment a failure cut ({@link cut}), which text upstream still sends for the part goes on in ({@link late}). */
+  private cutOff: Segment | undefined
   /** Message items made so far: the first takes upstream's id, later ones a suffix. */
   private messages = 0
   private readonly calls = new Map<number, CallItem>()
@@ -130,7 +132,30 @@ export class TextPartItems {
     const s = this.open
     if (s === undefined) return
     this.open = undefined
-    this.sink.record(s.outputIndex, this.item(s, s.text.join(''), 'incomplete'))
+    this.cutOff = s
+    this.sink.record(s.outputIndex, () => this.item(s, s.text.join(''), 'incomplete'))
+  }
+
+  /**
+   * Text upstream still sends for the part after a failure cut it: upstream's
+   * own, raw (nothing is read after the failure), in the message item the
+   * cut left open, or in one started for it when the cut left none (the
+   * reasoning, or nothing after a call). Its item id and output index are
+   * ours, not upstream's, which name another item or none.
+   */
+  late(text: string, logprobs: unknown[]): void {
+    if (text === '') return
+    let s = this.cutOff
+    if (s?.kind !== 'message') {
+      // nothing is open since the cut: this opens the item and closes nothing
+      s = this.segment('message')
+      this.open = undefined
+      this.cutOff = s
+      const started = s
+      this.sink.record(s.outputIndex, () => this.item(started, started.text.join(''), 'incomplete'))
+    }
+    s.text.push(text)
+    this.sink.emit({ type: 'response.output_text.delta', item_id: s.id, output_index: s.outputIndex, content_index: 0, delta: text, logprobs } as ResponseStreamEvent)
   }
 
   /** The open segment of this kind, opening it (and closing another) when needed. */

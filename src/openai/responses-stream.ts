@@ -34,6 +34,8 @@ interface TextPart {
   items: TextPartItems
   gate: NativeConflictGate
   ended: boolean
+  /** An error event cut it: text upstream still sends for it goes on in its items, raw (see `TextPartItems.late`). */
+  cut: boolean
   /** What waits at the sieve's marks, in order (see {@link Make}). */
   waiting: Array<Barrier<Make>>
 }
@@ -75,6 +77,9 @@ type Make = () => AnyEvent | Passed
  *   Before `invalid-chunk`, an error the source throws, an `error` event or
  *   `response.failed`, the text the sieves held goes out as text (never as
  *   a call; the rescued calls `prefer-native` held are dropped).
+ *   Text upstream still sends after an `error` event for a part the
+ *   adapter read goes out raw, in the message item the error cut (or one
+ *   started for it), never under upstream's own item index.
  */
 export function sieveResponsesStream<T extends ResponseStreamEvent>(events: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<T> {
   const resolved = resolveAdapterOptions(options)
@@ -90,8 +95,8 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   let nextIndex = 0
   /** Upstream output index → ours, for the items that pass through. */
   const passIndex = new Map<number, number>()
-  /** Our output index → the item as it went out. */
-  const finals = new Map<number, Record<string, unknown>>()
+  /** Our output index → the item as it went out (made when asked, for an item a failure cut). */
+  const finals = new Map<number, Record<string, unknown> | (() => Record<string, unknown>)>()
   /** Upstream message items, by id, held until their text says what they become. */
   const messages = new Map<string, Record<string, unknown> & { id: string }>()
   /** Text parts by `item_id:content_index`. */
@@ -159,7 +164,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     firstPart = false
     const gate = new NativeConflictGate(resolved.onConflict)
     if (sawNative) gate.sawNative()
-    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false, waiting: [] }
+    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false, cut: false, waiting: [] }
     parts.set(key, part)
     return part
   }
@@ -188,6 +193,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
       writePart(part, part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
       // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
       part.gate.finish()
+      part.cut = !close
       toItems(part, (items) => (close ? items.end() : items.cut()))
     }
   }
@@ -232,7 +238,11 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           const message = messages.get(event.item_id as string)
           const p = part ?? (message === undefined || stopped ? undefined : openPart(key, message))
           if (p === undefined && message !== undefined) release(event.item_id as string, event.output_index)
-          if (p === undefined || p.ended) passAsIs(event)
+          if (p?.cut === true) {
+            const delta = optionalString(event.delta, 'delta') ?? ''
+            const logprobs = (event.logprobs as unknown[] | undefined) ?? []
+            toItems(p, (items) => items.late(delta, logprobs))
+          } else if (p === undefined || p.ended) passAsIs(event)
           else writePart(p, p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
           break
         }
@@ -271,7 +281,10 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           else finish()
           // an item that passed through without its done event is in upstream's output, at its upstream index
           for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
-          const output = [...finals.keys()].sort((a, b) => a - b).map((i) => finals.get(i)!)
+          const output = [...finals.keys()].sort((a, b) => a - b).map((i) => {
+            const item = finals.get(i)!
+            return typeof item === 'function' ? item() : item
+          })
           pass(() => (response === undefined ? event : { ...event, response: { ...response, output } }))
           break
         }

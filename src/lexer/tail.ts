@@ -55,6 +55,8 @@ export class TailMatcher {
   private readonly init: TailState
   /** The {@link TailState.nameDone} state: no position is left in it, only the boundary to read. */
   private readonly nameDone: TailState = { positions: [], ascii: new Array<Step | undefined>(128).fill(undefined), steps: new Map(), nameDone: true }
+  /** Past a delimiter that completed on the text's last character with nothing to grow into: a prefix that cannot grow. */
+  private readonly complete: TailState = { positions: [], ascii: [], steps: new Map() }
 
   constructor(private readonly delims: readonly CompiledDelimiter[]) {
     const out: Pos[] = []
@@ -85,13 +87,7 @@ export class TailMatcher {
    * pieces backtracked for microseconds per call.
    */
   isPrefix(text: string, offset: number): boolean {
-    let cur = this.init
-    for (let i = offset, end = text.length; i < end; i++) {
-      const st = this.on(cur, codeAt(text, i))
-      if (st.next === null) return i === text.length - 1 && st.accept !== 0
-      cur = st.next
-    }
-    return true
+    return this.prefixState(text, offset) !== null
   }
 
   /**
@@ -100,13 +96,24 @@ export class TailMatcher {
    * each position is a literal's next character.
    */
   grows(text: string, offset: number): boolean {
+    const state = this.prefixState(text, offset)
+    return state !== null && state.positions.length > 0
+  }
+
+  /**
+   * The state after `text` from `offset` to its end, for {@link isPrefix}
+   * and {@link grows}: {@link complete} when a delimiter completes on the
+   * last character and nothing can follow it, null when no delimiter
+   * reaches the end.
+   */
+  private prefixState(text: string, offset: number): TailState | null {
     let cur = this.init
     for (let i = offset, end = text.length; i < end; i++) {
       const st = this.on(cur, codeAt(text, i))
-      if (st.next === null) return false
+      if (st.next === null) return i === end - 1 && st.accept !== 0 ? this.complete : null
       cur = st.next
     }
-    return cur.positions.length > 0
+    return cur
   }
 
   /**

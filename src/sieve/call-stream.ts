@@ -97,6 +97,8 @@ export class CallStream {
   private readonly close: IToken[]
   /** Each call's keys as a set (see `addKey`). */
   private readonly keySets = new WeakMap<StreamedCall, Set<string>>()
+  /** Each call's `sent` length when it was last made flat (see `grown`). */
+  private readonly flatAt = new WeakMap<StreamedCall, number>()
   /**
    * Calls of `sendState` before this index have nothing more to send: a
    * block of thousands of invokes pushed in token-sized chunks asked every
@@ -403,9 +405,25 @@ export class CallStream {
     // the unsent piece on its own: slicing the whole text (a rope as it grows) would copy it at every push
     if (c.pending !== '') {
       this.out.event({ type: 'tool-call-delta', id: c.id, delta: c.pending })
-      c.sent += c.pending
+      c.sent = this.grown(c, c.sent, c.pending)
       c.pending = ''
     }
+  }
+
+  /**
+   * `sent + piece`, made one flat string once what was added since it last
+   * was grows past an eighth of it (4 KiB at least): `+` joins two strings
+   * into a third that points at both, and a call of 20,000 parameters held
+   * 120,000 such strings to its block's end. The copies add up to about
+   * nine times the final length.
+   */
+  private grown(c: StreamedCall, sent: string, piece: string): string {
+    const flat = this.flatAt.get(c) ?? 0
+    const length = sent.length + piece.length
+    if (length - flat <= Math.max(4096, flat >> 3)) return sent + piece
+    this.flatAt.set(c, length)
+    // a join writes its result into one new string
+    return [sent, piece].join('')
   }
 
   /** The invoke in `tokens` (from its opener; closed already when `closed`; a copy this read may extend) read as the block's calls are. */

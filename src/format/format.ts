@@ -130,6 +130,8 @@ export function formatToolCalls(calls: readonly FormattableCall[], options: Form
       // a string is written raw, as DeepSeek's encoders write it, unless it could hold its own closer (the one
       // thing a raw value cannot carry): then it is JSON, tag starts escaped
       if (typeof value === 'string' && !mayClose(value, names.parameter, starts)) body = value
+      // left out, as JSON.stringify leaves it out; and a function under the key `toJSON` would be the wrapper's own below
+      else if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue
       else {
         // as JSON.stringify(input) writes the value: toJSON called once, with its key (a Date is its ISO text)
         let json: string

@@ -45,6 +45,13 @@ describe('formatToolCalls with values that have toJSON', () => {
     }
   })
 
+  it('should not support a function under the key toJSON as a parameter, in DSML and every pack: it is left out, as JSON.stringify leaves a function out', () => {
+    const given = { name: 'f', input: { toJSON: () => 'abcdefghijklmnop', b: 2 } }
+    for (const dialect of [undefined, ...packs]) {
+      expect(formatToolCalls([given], { dialect }), dialect).toBe(formatToolCalls([{ name: 'f', input: { b: 2 } }], { dialect }))
+    }
+  })
+
   it('should not support a toJSON that throws: invalid-option naming the value, in DSML and every pack', () => {
     const bad = { name: 'plan_trip', input: { ok: 1, k: { toJSON: () => { throw new Error('no clock') } } } }
     for (const dialect of [undefined, ...packs]) {

@@ -73,6 +73,16 @@ class EventReader {
   }
 }
 
+/** A thrown value as a note's text. Never throws: what a callback or a body throws may be anything, an object with no prototype among them. */
+function described(error: unknown): string {
+  try {
+    const message = (error as Error | null | undefined)?.message
+    return typeof message === 'string' ? message : String(error)
+  } catch {
+    return 'a value that cannot be shown'
+  }
+}
+
 /** What stopped the upstream's events from going through the sieve, to be written once the sieve has given out what it held. */
 type Stop =
   /** `data: [DONE]` or an upstream error event, written as it came; what follows passes as it comes. */
@@ -202,7 +212,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
     } catch (error) {
       if (error instanceof UpstreamBrokeOff) return yield* stopped()
       if (thrown !== undefined && error === thrown.error) {
-        report.note = `stopped: onDiagnostic threw: ${(error as Error)?.message ?? String(error)}`
+        report.note = `stopped: onDiagnostic threw: ${described(error)}`
         await events.cancel(error)
         throw error
       }
@@ -221,7 +231,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   async function* stopped(): AsyncGenerator<string> {
     const why = stop
     if (why?.kind === 'failed') {
-      report.note = `upstream failed: ${(why.error as Error)?.message ?? String(why.error)}`
+      report.note = `upstream failed: ${described(why.error)}`
       throw why.error
     }
     if (why === undefined) return

@@ -69,6 +69,13 @@ describe('sieveFetch, an onDiagnostic that throws', () => {
     expect(errorEvents(text)).toEqual([])
   })
 
+  it('should support the body failing with a thrown value that cannot be written as text (no prototype), the note naming it as such', async () => {
+    const thrown = Object.create(null) as object
+    const { error, report } = await read('chat', chatPieces, thrown)
+    expect(error).toBe(thrown)
+    expect(report?.note).toBe('stopped: onDiagnostic threw: a value that cannot be shown')
+  })
+
   it('should support a Responses stream failing with the callback\'s own error after the text the sieve held', async () => {
     const thrown = new Error('refused')
     const at = { item_id: 'msg_1', output_index: 0, content_index: 0 }

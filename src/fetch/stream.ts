@@ -117,8 +117,8 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
    * The first error the caller's `onDiagnostic` threw. The adapter ends with
    * it after what the sieve held; it is the caller's, no failure of the
    * repair, so the body fails with it as it fails with an upstream body's
-   * error, instead of an error event under a code of ours (or under a `code`
-   * of its own that would read as one of ours).
+   * error: an error event would carry a code of ours, or a `code` of its own
+   * that reads as one of ours.
    */
   let thrown: { error: unknown } | undefined
   const given = options.onDiagnostic

@@ -54,8 +54,8 @@ export function stickyAt(re: RegExp, text: string, offset: number): string | nul
 /**
  * What the delimiter `d` matches at `offset`, or null, as {@link stickyAt};
  * a match spelled as the last one was is that same string. A block spells
- * its tags alike: one string serves them all, where a slice per token kept
- * its chunk alive for as long as the capture held the token.
+ * its tags alike: one string serves them all, where a slice per token would
+ * keep its chunk alive for as long as a capture holds the token.
  */
 export function delimiterAt(d: CompiledDelimiter, text: string, offset: number): string | null {
   const re = d.sticky
@@ -63,10 +63,8 @@ export function delimiterAt(d: CompiledDelimiter, text: string, offset: number):
   if (!re.test(text)) return null
   const last = d.last
   if (re.lastIndex - offset === last.length && text.startsWith(last, offset)) return last
-  const image = text.substring(offset, re.lastIndex)
-  // kept as a copy: a slice would keep its whole chunk alive for as long as the grammar is
-  d.last = image.split('').join('')
-  return image
+  // a copy, not a slice: a slice keeps its whole chunk alive, here for as long as the grammar is
+  return (d.last = text.substring(offset, re.lastIndex).split('').join(''))
 }
 
 type Exec = (text: string, offset: number) => CustomPatternMatcherReturn | RegExpExecArray | null

@@ -132,7 +132,7 @@ export class ChoiceTurn {
     if (natives.length > 0) this.after({ delta: { tool_calls: natives } }, pieces)
     if (finish !== null && finish !== undefined) this.finish(finish, pieces)
     if (Object.keys(extra).length > 0) {
-      // on the first piece made of this choice: a chunk passed unread that waited for this choice goes out as it came
+      // on the first piece of this choice's own (not a barrier: that is another chunk, which goes out as it came)
       const own = pieces.find((p) => p.barrier === undefined)
       if (own !== undefined) own.extra = extra
       else pieces.push({ delta: {}, extra })

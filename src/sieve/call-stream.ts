@@ -125,7 +125,7 @@ export class CallStream {
   ) {
     host.s.calls ??= initialCallStream()
     const type = (name: string) => lexer.typeByName.get(name)!
-    this.close = [tokenOf(type('InvokeClose'), '', -1), tokenOf(type('WrapperClose'), '', unplaced)]
+    this.close = [tokenOf(type('InvokeClose'), '', unplaced), tokenOf(type('WrapperClose'), '', unplaced)]
   }
 
   private get st(): CallStreamState {
@@ -412,10 +412,10 @@ export class CallStream {
 
   /**
    * `sent + piece`, made one flat string once what was added since it last
-   * was grows past an eighth of it (4 KiB at least): `+` joins two strings
-   * into a third that points at both, and a call of 20,000 parameters held
-   * 120,000 such strings to its block's end. The copies add up to about
-   * nine times the final length.
+   * was grows past an eighth of it (4 KiB at least): `+` makes a string
+   * that points at both, so a call's `sent` would be two strings per delta,
+   * all held to the block's end. The copies add up to at most about nine
+   * times the final length.
    */
   private grown(c: StreamedCall, sent: string, piece: string): string {
     const flat = this.flatAt.get(c) ?? 0

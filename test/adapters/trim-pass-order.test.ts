@@ -3,9 +3,9 @@
  * it. The trimmer holds blanks at the end of the text so far (they go if a
  * call's block follows, and with the text that follows otherwise); what
  * passes through (a refusal, a provider's field) is another field of the
- * delta, not text, and does not say which. So the held blanks are no
- * longer the sieve's held text, and an item passed through does not wait
- * for them: they may go out after it, within the same content string.
+ * delta, not text, and does not say which. So the held blanks are not the
+ * sieve's held text, and an item passed through does not wait for them:
+ * they may go out after it, within the same content string.
  * Sending them ahead of the item would make trimming depend on the timing
  * of fields beside the text: a provider that sends a field of its own with
  * every delta would keep the blank lines before every block.

@@ -15,10 +15,9 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
-import type { DiagnosticEvent, ErrorEvent } from '../../src/index.js'
 import { upstream } from './anthropic-helpers.js'
 import { deltaText, middlewareParts } from './ai-sdk-helpers.js'
-import { source, until } from './stream-helpers.js'
+import { source, throwing, until } from './stream-helpers.js'
 import { accumulate, chunk, counter } from './openai-helpers.js'
 import { responseEvents } from './openai-responses-helpers.js'
 
@@ -27,22 +26,6 @@ const BAD = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">oops</｜DSML｜
 /** A block still open at the end of the push: held, and released by a break with `unterminated-block`. */
 const OPEN = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">'
 const broken = new Error('socket hang up')
-
-/** A callback that throws a new error for each diagnostic, and what it was given and threw. */
-function throwing(): { onDiagnostic: (e: DiagnosticEvent | ErrorEvent) => void; seen: string[]; thrown: Error[] } {
-  const seen: string[] = []
-  const thrown: Error[] = []
-  return {
-    seen,
-    thrown,
-    onDiagnostic: (e) => {
-      seen.push(e.code)
-      const error = new Error(`refused ${e.code} #${thrown.length}`)
-      thrown.push(error)
-      throw error
-    },
-  }
-}
 
 /** Each stream adapter over one upstream piece of text, then (with `end`) a break: its text out, and its error. */
 const adapters: Array<[string, (text: string, options: object, end?: Error) => Promise<{ text: string; error: unknown }>]> = [

@@ -12,10 +12,9 @@ import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { sieveFetch } from '../../src/fetch/index.js'
 import { sieveChatCompletion, sieveChatStream, sieveResponsesStream } from '../../src/openai/index.js'
-import type { DiagnosticEvent, ErrorEvent } from '../../src/index.js'
 import { upstream } from './anthropic-helpers.js'
 import { deltaText as textOfParts, middlewareParts } from './ai-sdk-helpers.js'
-import { source, until } from './stream-helpers.js'
+import { source, throwing, until } from './stream-helpers.js'
 import { accumulate, block, chunk, counter, invoke, param } from './openai-helpers.js'
 import { responseEvents } from './openai-responses-helpers.js'
 import { bodyOf, chatChunk, dataOf, sseHeaders, stubFetch } from '../fetch/helpers.js'
@@ -30,22 +29,6 @@ const TWICE = `Hi ${BAD} then ${BAD} and ${CALL} done.`
 /** An unclosed block: only the end of the stream releases it, with an `unterminated-block` diagnostic. */
 const OPEN = 'Hi <｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">'
 const broken = new Error('socket hang up')
-
-/** A callback that throws a new error for each diagnostic, and what it was given and threw. */
-function throwing(): { onDiagnostic: (e: DiagnosticEvent | ErrorEvent) => void; seen: string[]; thrown: Error[] } {
-  const seen: string[] = []
-  const thrown: Error[] = []
-  return {
-    seen,
-    thrown,
-    onDiagnostic: (e) => {
-      seen.push(e.code)
-      const error = new Error(`refused ${e.code} #${thrown.length}`)
-      thrown.push(error)
-      throw error
-    },
-  }
-}
 
 const quiet = { onDiagnostic: () => {} }
 

@@ -1,5 +1,5 @@
 /** Shared pieces of the `toolsieve/stream` specs: deterministic ids, awkward chunkings, and events merged for comparison. */
-import type { SieveEvent } from '../../src/index.js'
+import type { DiagnosticEvent, ErrorEvent, SieveEvent } from '../../src/index.js'
 
 /** Ids `call_0…`, `call_1…` in order, so two runs over the same text compare equal. */
 export function counterIds(): () => string {
@@ -73,4 +73,20 @@ export async function* source<T>(items: readonly T[], end?: Error, taken = { rea
     yield item
   }
   if (end !== undefined) throw end
+}
+
+/** A callback that throws a new error for each diagnostic, and what it was given and threw. */
+export function throwing(): { onDiagnostic: (e: DiagnosticEvent | ErrorEvent) => void; seen: string[]; thrown: Error[] } {
+  const seen: string[] = []
+  const thrown: Error[] = []
+  return {
+    seen,
+    thrown,
+    onDiagnostic: (e) => {
+      seen.push(e.code)
+      const error = new Error(`refused ${e.code} #${thrown.length}`)
+      thrown.push(error)
+      throw error
+    },
+  }
 }

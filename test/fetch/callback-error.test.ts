@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { sieveFetch, type RepairReport } from '../../src/fetch/index.js'
 import { accumulate, block, counter, invoke, param } from '../adapters/openai-helpers.js'
-import { bodyOf, chatChunk, dataOf, sseHeaders, stubFetch } from './helpers.js'
+import { bodyOf, chatChunk, dataOf, readUntilFailure, sseHeaders, stubFetch } from './helpers.js'
 
 const BAD = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">oops</｜DSML｜tool_calls>'
 const CALL = block(invoke('read_file', param('path', 'a.ts')))
@@ -30,18 +30,8 @@ async function read(route: 'chat' | 'responses', pieces: string[], thrown: unkno
   const fetch = sieveFetch({ generateId: counter(), onDiagnostic, onReport: (r) => (report = r) }, stub.fetch)
   const request = route === 'chat' ? { model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }], stream: true } : { model: 'm', input: 'Read a.ts', stream: true }
   const answer = await fetch(`http://upstream.test/v1/${route === 'chat' ? 'chat/completions' : 'responses'}`, { method: 'POST', body: JSON.stringify(request) })
-  const reader = answer.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return { text, error: undefined, report }
-      text += decoder.decode(value, { stream: true })
-    }
-  } catch (error) {
-    return { text, error, report }
-  }
+  const { text, error } = await readUntilFailure(answer.body!)
+  return { text, error, report }
 }
 
 const chatPieces = [frame(chatChunk({ role: 'assistant', content: '' })), frame(chatChunk({ content: PUSH })), frame(chatChunk({ content: ' later' })), frame(chatChunk({}, 'stop')), 'data: [DONE]\n\n']

@@ -78,3 +78,19 @@ export function dataOf(text: string): unknown[] {
 
 export const dsml = (path: string) =>
   `<｜DSML｜tool_calls>\n<｜DSML｜invoke name="read_file">\n<｜DSML｜parameter name="path" string="true">${path}</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>`
+
+/** A body's text up to its end or its failure, and the failure (undefined when it ended). */
+export async function readUntilFailure(body: ReadableStream<Uint8Array>): Promise<{ text: string; error: unknown }> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return { text, error: undefined }
+      text += decoder.decode(value, { stream: true })
+    }
+  } catch (error) {
+    return { text, error }
+  }
+}

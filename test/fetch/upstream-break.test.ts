@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { sieveFetch } from '../../src/fetch/index.js'
 import { accumulate, counter } from '../adapters/openai-helpers.js'
-import { bodyOf, chatChunk, dataOf, dsml, framesOf, sseHeaders, stubFetch } from './helpers.js'
+import { bodyOf, chatChunk, dataOf, dsml, framesOf, readUntilFailure, sseHeaders, stubFetch } from './helpers.js'
 
 const url = 'http://upstream.test/v1/chat/completions'
 const init = { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }], stream: true }) }
@@ -23,18 +23,7 @@ async function read(pieces: Parameters<typeof bodyOf>[0], responses = false): Pr
   const target = responses ? 'http://upstream.test/v1/responses' : url
   const body = responses ? { method: 'POST', body: JSON.stringify({ input: 'hi', stream: true }) } : init
   const answer = await sieveFetch({ generateId: counter() }, stub.fetch)(target, body)
-  const reader = answer.body!.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return { text, error: undefined }
-      text += decoder.decode(value, { stream: true })
-    }
-  } catch (error) {
-    return { text, error }
-  }
+  return readUntilFailure(answer.body!)
 }
 
 describe('sieveFetch, the upstream breaks off', () => {

@@ -97,8 +97,8 @@ export class CallStream {
   private readonly close: IToken[]
   /** Each call's keys as a set (see `addKey`). */
   private readonly keySets = new WeakMap<StreamedCall, Set<string>>()
-  /** Each call's `sent` length when it was last made flat (see `grown`). */
-  private readonly flatAt = new WeakMap<StreamedCall, number>()
+  /** Each call's `sent` as a head and the pieces added since, beside it (see `grown`). */
+  private readonly growth = new WeakMap<StreamedCall, Growth>()
   /**
    * Calls of `sendState` before this index have nothing more to send: a
    * block of thousands of invokes pushed in token-sized chunks asked every
@@ -411,19 +411,27 @@ export class CallStream {
   }
 
   /**
-   * `sent + piece`, made one flat string once what was added since it last
-   * was grows past an eighth of it (4 KiB at least): `+` makes a string
-   * that points at both, so a call's `sent` would be two strings per delta,
-   * all held to the block's end. The copies add up to at most about nine
-   * times the final length.
+   * `sent + piece`. `+` makes a string that points at both, so a `sent`
+   * grown by `+` alone would be two strings per delta, all held to the
+   * block's end. The pieces since the last join are also kept in a list;
+   * once they pass an eighth of the head (4 KiB at least) the list is joined
+   * into one flat string added to the head. Each piece is copied once, and
+   * `sent` is a short chain of flat strings. (Making the whole `sent` flat
+   * instead copied it about nine times over, and flattening a chain of many
+   * small pieces is slow.)
    */
   private grown(c: StreamedCall, sent: string, piece: string): string {
-    const flat = this.flatAt.get(c) ?? 0
-    const length = sent.length + piece.length
-    if (length - flat <= Math.max(4096, flat >> 3)) return sent + piece
-    this.flatAt.set(c, length)
-    // a join writes its result into one new string
-    return [sent, piece].join('')
+    let g = this.growth.get(c)
+    // a call read before a checkpoint was restored, or one this stream has not grown yet
+    if (g === undefined || g.whole !== sent) this.growth.set(c, (g = { head: sent, parts: [], size: 0, whole: sent }))
+    g.parts.push(piece)
+    g.size += piece.length
+    if (g.size <= Math.max(4096, g.head.length >> 3)) return (g.whole = g.whole + piece)
+    // a join of two or more strings writes them into one new string (of one, it returns that string)
+    g.head = g.head + g.parts.join('')
+    g.parts = []
+    g.size = 0
+    return (g.whole = g.head)
   }
 
   /** The invoke in `tokens` (from its opener; closed already when `closed`; a copy this read may extend) read as the block's calls are. */
@@ -445,6 +453,14 @@ export class CallStream {
       },
     }
   }
+}
+
+/** A call's `sent` as it grows (`CallStream.grown`): `whole` is `head` and then `parts`, whose lengths add up to `size`. */
+interface Growth {
+  head: string
+  parts: string[]
+  size: number
+  whole: string
 }
 
 /** An invoke read so far, and its one parameter (null unless it has exactly one). */

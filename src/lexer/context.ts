@@ -119,8 +119,9 @@ export interface LexContext extends MarkdownState {
  * the lexer asks this at every parameter tag and raw closer.
  */
 export function tagKey(image: string): string {
-  // a block's parameter tags are spelled alike: the last answer is kept
-  if (image === lastTag) return lastKey
+  // a block's parameter tags are spelled alike, and its openers and closers alternate: the last two answers are kept
+  if (image === lastTags[0]) return lastKeys[0]!
+  if (image === lastTags[1]) return lastKeys[1]!
   let end = image.length
   while (end > 0 && !isNameChar(codeAt(image, end - 1))) end--
   let out = ''
@@ -132,13 +133,18 @@ export function tagKey(image: string): string {
     from = i + 1
   }
   out += image.slice(from, end)
-  lastTag = image
-  lastKey = out.toLowerCase()
-  return lastKey
+  const key = out.toLowerCase()
+  // the older answer makes way
+  newest = 1 - newest
+  lastTags[newest] = image
+  lastKeys[newest] = key
+  return key
 }
 
-let lastTag = ''
-let lastKey = ''
+/** `tagKey`'s last two images and their keys (the empty image's key is empty); `newest`: the slot written last. */
+const lastTags = ['', '']
+const lastKeys = ['', '']
+let newest = 0
 
 export function copyMarkdown(s: MarkdownState): MarkdownState {
   return { levels: s.levels.slice(), holdDepth: s.holdDepth, fenceCh: s.fenceCh, fenceLen: s.fenceLen, fenceDepth: s.fenceDepth, fenceIndent: s.fenceIndent }

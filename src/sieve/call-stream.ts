@@ -18,86 +18,34 @@
 import type { IToken } from 'chevrotain'
 import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
-import { readTagHead, type Attributes } from '../parser/tag-attributes.js'
+import { readTagHead } from '../parser/tag-attributes.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
 import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js'
-import { decodeInvoke, paramKey, type DecodedInvoke } from '../values/decode.js'
-import type { Node } from '../values/node.js'
+import { paramKey } from '../values/decode.js'
 import { writeJson } from '../values/json-write.js'
 import { callInput, type KnownCalls, type SettledInvoke } from './calls.js'
 import type { Emitter } from './emitter.js'
 import { callId } from './ids.js'
 import type { Capture, DriverOptions, DriverState } from './state.js'
 import { codeAt } from '../lexer/codes.js'
-
-/** One invoke of the capture being read. */
-export interface StreamedCall {
-  /** Null when the call must never start: no name, or one `onInvalid: 'reject'` refuses. */
-  name: string | null
-  /** Where its raw markup begins (the block's start for the first call, else the previous invoke's closer's end). */
-  start: number
-  /** Null until the call has started (its block may still be a quoted example, or a bare invoke a mention). */
-  id: string | null
-  idProblem: string | null
-  index: number
-  /** Its `arguments` as far as known: `sent` went out as deltas, `pending` is to go once the call may start. */
-  sent: string
-  pending: string
-  /** Nothing more is sent before the block's end: the next text could not be told for certain. */
-  stalled: boolean
-  /** Its final `arguments` do not continue what its parameters, read in order, would send: the block fails, in every chunking. */
-  changed: boolean
-  keys: string[]
-}
-
-/** Where the reading of the current capture stands; plain JSON (checkpoints). */
-export interface CallStreamState {
-  /** The stream's calls so far: the next start's `index`. */
-  next: number
-  /** The capture read (its start), or -1. */
-  capture: number
-  /** Tokens of it read, and the stream offset after them. */
-  seen: number
-  at: number
-  /** Where the next call's raw markup begins. */
-  callStart: number
-  calls: StreamedCall[]
-  /** Token index of the open invoke's opener, of its tag's end (+1), of the open parameter's opener and tag end; -1: none. */
-  invokeAt: number
-  invokeBody: number
-  paramAt: number
-  paramBody: number
-  /** The open parameter's value streams as it arrives; a high surrogate at its end waits for its pair. */
-  live: boolean
-  high: string
-  /** Indexes of this block's calls that are, or may still be, quoted ones (`quoted.ts`): nothing is sent while any is; null: no quoted calls. */
-  quoted: number[] | null
-}
-
-export function initialCallStream(): CallStreamState {
-  return { next: 0, capture: -1, seen: 0, at: 0, callStart: 0, calls: [], invokeAt: -1, invokeBody: -1, paramAt: -1, paramBody: -1, live: false, high: '', quoted: null }
-}
+import { initialCallStream, type CallStreamState, type StreamedCall } from './call-stream-state.js'
+import { exact, readInvoke } from './invoke-read.js'
+import { grown, type Growth } from './grown.js'
 
 /** A call that has nothing more to send: stalled (nothing is added to it any more), its rest sent, started unless it never may. */
 const done = (c: StreamedCall): boolean => c.stalled && c.pending === '' && (c.id !== null || c.name === null)
-
-/** Whether a parameter's tag marks its value as the exact text between the tags (`string="true"`). */
-function exact(attrs: Attributes, stringAttr: string): boolean {
-  const flag = attrs.get(stringAttr.toLowerCase())
-  return flag !== undefined && flag.trim().toLowerCase() === 'true'
-}
 
 /** JSON string content of `s` (no quotes): pieces written one after another are the string written whole. */
 const escaped = (s: string): string => JSON.stringify(s).slice(1, -1)
 
 export class CallStream {
-  /** Empty closers that make an invoke read so far a block the parser takes. */
+  /** Empty closers that make an invoke read so far a block the parser takes; after a closed invoke, the wrapper's alone. */
   private readonly close: IToken[]
+  private readonly closeWrapper: IToken[]
   /** Each call's keys as a set (see `addKey`). */
   private readonly keySets = new WeakMap<StreamedCall, Set<string>>()
-  /** Each call's `sent` as a head and the pieces added since, beside it (see `grown`). */
+  /** Each call's `sent` as it grows (see `grown`). */
   private readonly growth = new WeakMap<StreamedCall, Growth>()
   /**
    * Calls of `sendState` before this index have nothing more to send: a
@@ -126,6 +74,7 @@ export class CallStream {
     host.s.calls ??= initialCallStream()
     const type = (name: string) => lexer.typeByName.get(name)!
     this.close = [tokenOf(type('InvokeClose'), '', unplaced), tokenOf(type('WrapperClose'), '', unplaced)]
+    this.closeWrapper = this.close.slice(1)
   }
 
   private get st(): CallStreamState {
@@ -292,7 +241,7 @@ export class CallStream {
   private invokeTag(tokens: readonly IToken[], i: number): void {
     const st = this.st
     st.invokeBody = i + 1
-    const read = this.decode(tokens.slice(st.invokeAt, i + 1))
+    const read = readInvoke(this.lexer, this.opts.values, tokens.slice(st.invokeAt, i + 1), this.close)
     const name = read !== null && read.decoded.ok ? read.decoded.name : null
     const tools = this.opts.tools
     // a call its block would be rejected for (`onInvalid: 'reject'`) never starts
@@ -335,7 +284,7 @@ export class CallStream {
       st.high = ''
       return
     }
-    const param = this.decode([...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(from, i + 1)])?.param(this.opts.values.stringAttr)
+    const param = readInvoke(this.lexer, this.opts.values, [...tokens.slice(st.invokeAt, st.invokeBody), ...tokens.slice(from, i + 1)], this.close)?.param(this.opts.values.stringAttr)
     if (param == null || !this.addKey(c, param.key)) return void (c.stalled = true)
     const schema = this.opts.tools?.get(c.name ?? '')?.schema ?? null
     const one = objectOf([[param.key, param.node]], schema === null ? null : resolve(schema, schema), schema ?? {})
@@ -351,7 +300,7 @@ export class CallStream {
     st.invokeBody = -1
     st.live = false
     if (c === null || from < 0) return
-    const read = this.decode(tokens.slice(from, i + 1), true)
+    const read = readInvoke(this.lexer, this.opts.values, tokens.slice(from, i + 1), this.closeWrapper)
     const d = read?.decoded
     if (d === undefined || !d.ok) return void (c.stalled = true)
     const tool = this.opts.tools?.get(d.name)
@@ -405,67 +354,8 @@ export class CallStream {
     // the unsent piece on its own: slicing the whole text (a rope as it grows) would copy it at every push
     if (c.pending !== '') {
       this.out.event({ type: 'tool-call-delta', id: c.id, delta: c.pending })
-      c.sent = this.grown(c, c.sent, c.pending)
+      c.sent = grown(this.growth, c, c.pending)
       c.pending = ''
     }
   }
-
-  /**
-   * `sent + piece`. `+` makes a string that points at both, so a `sent`
-   * grown by `+` alone would be two strings per delta, all held to the
-   * block's end. The pieces since the last join are also kept in a list;
-   * once they pass an eighth of the head (4 KiB at least) the list is joined
-   * into one flat string added to the head. Each piece is copied once, and
-   * `sent` is a short chain of flat strings. (Making the whole `sent` flat
-   * instead copied it about nine times over, and flattening a chain of many
-   * small pieces is slow.)
-   */
-  private grown(c: StreamedCall, sent: string, piece: string): string {
-    let g = this.growth.get(c)
-    // a call read before a checkpoint was restored, or one this stream has not grown yet
-    if (g === undefined || g.whole !== sent) this.growth.set(c, (g = { head: sent, parts: [], size: 0, whole: sent }))
-    g.parts.push(piece)
-    g.size += piece.length
-    if (g.size <= Math.max(4096, g.head.length >> 3)) return (g.whole = g.whole + piece)
-    // a join of two or more strings writes them into one new string (of one, it returns that string)
-    g.head = g.head + g.parts.join('')
-    g.parts = []
-    g.size = 0
-    return (g.whole = g.head)
-  }
-
-  /** The invoke in `tokens` (from its opener; closed already when `closed`; a copy this read may extend) read as the block's calls are. */
-  private decode(tokens: IToken[], closed = false): InvokeRead | null {
-    // a copy of the capture's tokens made for this read: the closers go on its end, not into a second copy
-    if (closed) tokens.push(this.close[1]!)
-    else tokens.push(...this.close)
-    const parsed = parseBlock(this.lexer, tokens)
-    if (parsed === null || parsed.invokes.length !== 1) return null
-    const inv = parsed.invokes[0]!
-    const decoded = decodeInvoke(inv, this.opts.values)
-    return {
-      invoke: inv,
-      decoded,
-      param: (stringAttr) => {
-        if (!decoded.ok || decoded.params === null || decoded.params.length !== 1 || inv.params.length !== 1) return null
-        const [key, node] = decoded.params[0]!
-        return { key, node, exact: exact(inv.params[0]!.attrs, stringAttr) }
-      },
-    }
-  }
-}
-
-/** A call's `sent` as it grows (`CallStream.grown`): `whole` is `head` and then `parts`, whose lengths add up to `size`. */
-interface Growth {
-  head: string
-  parts: string[]
-  size: number
-  whole: string
-}
-
-/** An invoke read so far, and its one parameter (null unless it has exactly one). */
-interface InvokeRead {
-  invoke: ParsedInvoke
-  decoded: DecodedInvoke
-  param(stringAttr: string): { key: string; node: Node; exact: boolean } | null
 }

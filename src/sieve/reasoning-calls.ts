@@ -7,7 +7,7 @@
  * block still open there is released as reasoning, as any unterminated block.
  */
 import type { SieveEvent } from '../types.js'
-import { initialCallStream } from './call-stream.js'
+import { initialCallStream } from './call-stream-state.js'
 import type { Emitter } from './emitter.js'
 import type { EventSink, ReasoningState } from './reasoning.js'
 import { initialState, type DriverState } from './state.js'

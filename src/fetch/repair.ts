@@ -23,6 +23,15 @@ function rewrittenHeaders(upstream: Response): Headers {
   return headers
 }
 
+/** A body whose first read fails with `error`, the value itself. */
+function failing(error: unknown): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      c.error(error)
+    },
+  })
+}
+
 /** A new response that still says where it came from (`url` is read by some clients' logs). */
 function answer(body: Body | null, init: ResponseInit, upstream: Response): Response {
   const out = new Response(body, init)
@@ -46,7 +55,10 @@ function answer(body: Body | null, init: ResponseInit, upstream: Response): Resp
  * (`native-conflict`, or `call-aborted` with `streamArguments`), a whole
  * answer becomes a 502 and a stream ends with an error event, both in
  * OpenAI's error shape, so the SDKs throw an API error instead of running a
- * call twice or half.
+ * call twice or half. An error the caller's `onDiagnostic` throws is not
+ * the sieve's: the response keeps the upstream's status and headers and its
+ * body fails with that error (a whole answer's at the first read, a
+ * stream's after the text the sieve held).
  *
  * ```ts
  * const upstream = await fetch(url, { method: 'POST', headers, body: JSON.stringify(request) })
@@ -99,6 +111,8 @@ export async function repairResponse(route: RouteKind, request: Record<string, u
   const outcome = await repairWhole(route, upstream.body, adapter, report)
   done()
   if (outcome.kind === 'as-is') return answer(outcome.body as Body, init, upstream)
+  // the response still comes (a rejected fetch is retried by the SDKs); reading its body throws the caller's error
+  if (outcome.kind === 'failed') return answer(failing(outcome.error), init, upstream)
   if (outcome.status !== undefined) return answer(outcome.text, { status: outcome.status, headers: { 'content-type': 'application/json' } }, upstream)
   return answer(outcome.text, init, upstream)
 }

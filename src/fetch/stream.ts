@@ -24,6 +24,7 @@ import { Passed } from '../adapters/index.js'
 import { sieveChatStream } from '../openai/chat-stream.js'
 import { sieveResponsesStream } from '../openai/responses-stream.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
+import { CallerError, described } from './caller-error.js'
 import type { RouteKind } from './request.js'
 import type { RepairReport } from './options.js'
 import { readableChunk, readableResponsesEvent } from './shapes.js'
@@ -73,16 +74,6 @@ class EventReader {
   }
 }
 
-/** A thrown value as a note's text. Never throws: what a callback or a body throws may be anything, an object with no prototype among them. */
-function described(error: unknown): string {
-  try {
-    const message = (error as Error | null | undefined)?.message
-    return typeof message === 'string' ? message : String(error)
-  } catch {
-    return 'a value that cannot be shown'
-  }
-}
-
 /** What stopped the upstream's events from going through the sieve, to be written once the sieve has given out what it held. */
 type Stop =
   /** `data: [DONE]` or an upstream error event, written as it came; what follows passes as it comes. */
@@ -114,28 +105,13 @@ function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<stri
 export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => void, limit?: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   /**
-   * The first error the caller's `onDiagnostic` threw. The adapter ends with
-   * it after what the sieve held; it is the caller's, no failure of the
-   * repair, so the body fails with it as it fails with an upstream body's
-   * error: an error event would carry a code of ours, or a `code` of its own
-   * that reads as one of ours.
+   * The caller's `onDiagnostic`, watched. What it throws ends the output
+   * after what the sieve held, and the body fails with it as it fails with
+   * an upstream body's error: an error event would carry a code of ours, or
+   * a `code` of its own that reads as one of ours.
    */
-  let thrown: { error: unknown } | undefined
-  const given = options.onDiagnostic
-  const adapterOptions: OpenAIAdapterOptions =
-    typeof given !== 'function'
-      ? options
-      : {
-          ...options,
-          onDiagnostic: (event) => {
-            try {
-              given(event)
-            } catch (error) {
-              thrown ??= { error }
-              throw error
-            }
-          },
-        }
+  const caller = new CallerError()
+  const adapterOptions = caller.options(options)
   // made first: the adapter checks its options when called, and the chunks are only read once the output is
   const input = chunks()
   const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, adapterOptions) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, adapterOptions)) as AsyncIterable<Record<string, unknown>>
@@ -211,7 +187,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       }
     } catch (error) {
       if (error instanceof UpstreamBrokeOff) return yield* stopped()
-      if (thrown !== undefined && error === thrown.error) {
+      if (caller.threw(error)) {
         report.note = `stopped: onDiagnostic threw: ${described(error)}`
         await events.cancel(error)
         throw error

@@ -2,7 +2,9 @@
  * A whole (non-streamed) JSON answer, repaired: a chat completion through
  * `sieveChatCompletion`, a Responses object through `sieveResponse`. The
  * body is read up to a bound; one over it, one that is not JSON, or not the
- * shape of the route's answer, goes on as the bytes that came.
+ * shape of the route's answer, goes on as the bytes that came. An error the
+ * caller's `onDiagnostic` throws is the caller's: none of the answer goes
+ * on, and its body fails with that error.
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { Response as ResponsesObject } from 'openai/resources/responses/responses'
@@ -10,6 +12,7 @@ import { keyText } from '../adapters/index.js'
 import { sieveChatCompletion } from '../openai/chat-completion.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { sieveResponse } from '../openai/response.js'
+import { CallerError, described } from './caller-error.js'
 import type { RepairReport } from './options.js'
 import type { RouteKind } from './request.js'
 import { readableCompletion } from './shapes.js'
@@ -18,10 +21,11 @@ import { errorBody } from './wire.js'
 /** Most bytes of a whole answer held to repair it. */
 export const WHOLE_LIMIT = 64 * 1024 * 1024
 
-/** What becomes of a whole answer: a new body (and status), or the bytes as they came. */
+/** What becomes of a whole answer: a new body (and status), the bytes as they came, or a body that fails with the caller's error. */
 export type WholeOutcome =
   | { kind: 'repaired'; status: number | undefined; text: string }
   | { kind: 'as-is'; body: ReadableStream<Uint8Array> | Uint8Array }
+  | { kind: 'failed'; error: unknown }
 
 /** The bytes read so far, then the rest of the reader: a body over the bound goes on unread. */
 function rest(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
@@ -71,7 +75,9 @@ function rescuedCalls(kind: RouteKind, before: unknown, after: unknown): number 
  * Reads and repairs a whole answer. An answer with native and rescued calls
  * (`native-conflict`) becomes a 502 with an OpenAI-shaped error, as calls
  * that may run twice are not sent; one the sieve cannot read for any other
- * reason goes on as it came.
+ * reason goes on as it came. When the caller's `onDiagnostic` throws, the
+ * outcome is `failed` with the thrown value: passing the answer on as it
+ * came would lose the caller's error and send the markup it was repairing.
  */
 export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, limit = WHOLE_LIMIT): Promise<WholeOutcome> {
   const reader = body.getReader()
@@ -103,10 +109,16 @@ export async function repairWhole(kind: RouteKind, body: ReadableStream<Uint8Arr
   const shaped = answer !== null && typeof answer === 'object' && Array.isArray((answer as Record<string, unknown>)[kind === 'chat' ? 'choices' : 'output'])
   if (!shaped) return asIs(kind === 'chat' ? 'not a chat completion' : 'not a Responses object')
   if (kind === 'chat' && !readableCompletion(answer)) return asIs('not a shape the repair reads')
+  const caller = new CallerError()
+  const adapterOptions = caller.options(options)
   let repaired: unknown
   try {
-    repaired = kind === 'chat' ? sieveChatCompletion(answer as ChatCompletion, options) : sieveResponse(answer as ResponsesObject, options)
+    repaired = kind === 'chat' ? sieveChatCompletion(answer as ChatCompletion, adapterOptions) : sieveResponse(answer as ResponsesObject, adapterOptions)
   } catch (error) {
+    if (caller.threw(error)) {
+      report.note = `stopped: onDiagnostic threw: ${described(error)}`
+      return { kind: 'failed', error }
+    }
     const code = (error as { code?: unknown }).code
     // only calls that could run twice are refused; anything else the sieve cannot take (a tool it refuses, a field of another shape) is the upstream's answer, as it came
     if (code !== 'native-conflict') return asIs(`${typeof code === 'string' ? code : 'error'}: ${(error as Error).message}`)

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { sieveFetch, type RepairReport } from '../../src/fetch/index.js'
 import { accumulate, block, counter, invoke, param } from '../adapters/openai-helpers.js'
+import { chatCompletion, responseObject } from './fake-upstream.js'
 import { bodyOf, chatChunk, dataOf, readUntilFailure, sseHeaders, stubFetch } from './helpers.js'
 
 const BAD = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="x">oops</｜DSML｜tool_calls>'
@@ -80,5 +81,51 @@ describe('sieveFetch, an onDiagnostic that throws', () => {
     expect(deltas.join('')).toBe(`Hi ${BAD} then and <｜DSML｜too`)
     expect(error).toBe(thrown)
     expect(errorEvents(text)).toEqual([])
+  })
+})
+
+describe('sieveFetch, an onDiagnostic that throws while a whole answer is repaired', () => {
+  /** The repaired response to a whole answer whose text is PUSH (`headers` the upstream's), and the report. */
+  async function whole(route: 'chat' | 'responses', thrown: unknown): Promise<{ answer: Response; report: RepairReport | undefined }> {
+    const body = JSON.stringify(route === 'chat' ? chatCompletion(PUSH) : responseObject(PUSH))
+    const stub = stubFetch(() => new Response(body, { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } }))
+    let report: RepairReport | undefined
+    const onDiagnostic = () => {
+      throw thrown
+    }
+    const fetch = sieveFetch({ generateId: counter(), onDiagnostic, onReport: (r) => (report = r) }, stub.fetch)
+    const request = route === 'chat' ? { model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }] } : { model: 'm', input: 'Read a.ts' }
+    const answer = await fetch(`http://upstream.test/v1/${route === 'chat' ? 'chat/completions' : 'responses'}`, { method: 'POST', body: JSON.stringify(request) })
+    return { answer, report }
+  }
+
+  for (const route of ['chat', 'responses'] as const) {
+    it(`should support a ${route} answer resolving with the upstream's status and headers, its body failing with the callback's own error before any byte`, async () => {
+      const thrown = new Error('refused malformed-block')
+      const { answer, report } = await whole(route, thrown)
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('x-request-id')).toBe('req_1')
+      expect(answer.headers.get('content-type')).toBe('application/json')
+      const { text, error } = await readUntilFailure(answer.body!)
+      expect(error).toBe(thrown)
+      expect(text).toBe('')
+      expect(report).toMatchObject({ route, mode: 'whole', rescued: 0, note: 'stopped: onDiagnostic threw: refused malformed-block' })
+    })
+  }
+
+  it('should not support a code the callback\'s error carries being taken as the library\'s: no 502 for native-conflict', async () => {
+    const thrown = Object.assign(new Error('my policy'), { code: 'native-conflict' })
+    const { answer } = await whole('chat', thrown)
+    expect(answer.status).toBe(200)
+    await expect(answer.text()).rejects.toBe(thrown)
+  })
+
+  it('should support the body failing with a thrown value that cannot be written as text (no prototype), the note naming it as such', async () => {
+    const thrown = Object.create(null) as object
+    const { answer, report } = await whole('chat', thrown)
+    const { text, error } = await readUntilFailure(answer.body!)
+    expect(error).toBe(thrown)
+    expect(text).toBe('')
+    expect(report?.note).toBe('stopped: onDiagnostic threw: a value that cannot be shown')
   })
 })

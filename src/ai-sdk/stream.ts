@@ -17,6 +17,14 @@
  * part), or at the end of the run, after the sieve gave out what it held.
  * Text after a call goes into a new part (the upstream id, then `-1`, `-2`,
  * …): no delta ever follows its part's `text-end`.
+ *
+ * An upstream `error` part ends the reading, as an error event does on the
+ * Responses and Messages wires: what the sieve held goes out before it, as
+ * text, and no call is made of it. Nothing after it goes through a sieve:
+ * text upstream still sends for the part the error cut goes out as it came
+ * in a part started for it (the next id of that upstream part; the error
+ * closed the earlier one), and a text part that starts after the error
+ * passes as upstream sent it.
  */
 import {
   createActionSieve,
@@ -91,6 +99,14 @@ class StreamSieve {
   /** Rescued calls that went out (an aborted one did not): the finish reason is `tool-calls` when there are any. */
   private rescued = 0
   private ended = false
+  /**
+   * An upstream error part came: text read after it could still hold
+   * markup the model wrote, but an answer the upstream broke off makes no
+   * call (`late` passes it on unread).
+   */
+  private broken = false
+  /** Text parts upstream started after its error: theirs, so their deltas and end pass as they came. */
+  private readonly rawParts = new Set<unknown>()
 
   constructor(
     private readonly resolved: ResolvedAdapterOptions,
@@ -101,6 +117,7 @@ class StreamSieve {
 
   part(part: StreamPartLike): void {
     record(part, 'part')
+    if (this.broken && this.late(part)) return
     switch (part.type) {
       case 'text-start':
         return this.startPart(part.id)
@@ -118,8 +135,10 @@ class StreamSieve {
         return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
     }
     // an error part broke the text off: what the sieve held is text, and a block it cut is no call
-    if (part.type === 'error') this.endRun(true)
-    else if (!contentless.has(part.type)) this.endRun()
+    if (part.type === 'error') {
+      this.endRun(true)
+      this.broken = true
+    } else if (!contentless.has(part.type)) this.endRun()
     if (isNativeCall(part)) this.gate.sawNative()
     this.out(part)
   }
@@ -136,8 +155,40 @@ class StreamSieve {
     if (this.ended) return
     this.ended = true
     this.endRun()
+    // a part started for text after an upstream error, which upstream did not end
+    this.closeText()
     // the rescued calls held for prefer-native, unless a native call came
     for (const a of this.gate.finish()) this.action(a)
+  }
+
+  /**
+   * A text part after an upstream error, passed on unread; false for a part
+   * of another type. Text for a part that started before the error goes
+   * into a part of ours: the error closed the one we had for it.
+   */
+  private late(part: StreamPartLike): boolean {
+    switch (part.type) {
+      case 'text-start':
+        this.closeText()
+        this.rawParts.add(part.id)
+        this.out(part)
+        return true
+      case 'text-delta': {
+        if (this.rawParts.has(part.id)) {
+          this.out(part)
+          return true
+        }
+        // an empty delta opens no part, as an empty push gives the sieve nothing to write
+        const text = optionalString(part.delta, 'delta')
+        if (text) this.action({ type: 'text', text })
+        return true
+      }
+      case 'text-end':
+        if (this.rawParts.delete(part.id)) this.out(part)
+        else this.closeText()
+        return true
+    }
+    return false
   }
 
   /** An upstream text part starts: the run's sieve goes on (or a run starts), and our part for the previous upstream part closes. */

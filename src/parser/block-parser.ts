@@ -126,6 +126,8 @@ export class BlockParser extends EmbeddedActionsParser {
           const parts = this.par.parts
           const last = parts[parts.length - 1]
           if (last !== undefined && last.kind === 'text') last.text += text
+          // most values are one part: an array of exactly that, not one a push grows to 17 slots (a block holds them all)
+          else if (parts.length === 0) this.par.parts = [{ kind: 'text', text }]
           else parts.push({ kind: 'text', text })
           this.par.raw.push(text)
         },
@@ -136,14 +138,16 @@ export class BlockParser extends EmbeddedActionsParser {
           let text = ''
           this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
           const close = this.CONSUME(cat.CDataClose).image
-          this.par.parts.push({ kind: 'cdata', text })
+          const part: ValuePart = { kind: 'cdata', text }
+          if (this.par.parts.length === 0) this.par.parts = [part]
+          else this.par.parts.push(part)
           this.par.raw.push(open, text, close)
         },
       },
       { ALT: () => { this.par.raw.push(this.SUBRULE(this.comment)) } },
     ])))
     this.CONSUME(cat.ParamClose)
-    return { attrs, parts: par.parts, raw: par.raw.join('') }
+    return { attrs, parts: this.par.parts, raw: par.raw.join('') }
   })
 
   /** Returns the comment's whole text, for a parameter's raw value. */

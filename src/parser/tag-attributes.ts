@@ -11,8 +11,63 @@ import { isAttrBlank, type CategoryName } from '../lexer/kinds.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf } from '../lexer/token-instance.js'
 
-/** Attributes by lower-cased name; the first value of a name wins. A Map: names are keys like any other, and a lookup by a fresh string costs no interning. */
-export type Attributes = Map<string, string>
+/**
+ * A tag's attributes by lower-cased name, in the order they came; the
+ * first value of a name wins (the reader decides that, not this). The first
+ * two live in fields and any more in a Map: a parsed block holds one per
+ * tag (a block of 40,000 parameters, most with one or two attributes), and
+ * a Map costs about 180 bytes. A Map, not a plain object, for the rest:
+ * names are keys like any other, and a lookup by a fresh string costs no
+ * interning.
+ */
+export class Attributes {
+  private n0: string | null = null
+  private v0 = ''
+  private n1: string | null = null
+  private v1 = ''
+  private more: Map<string, string> | null = null
+
+  get size(): number {
+    return (this.n0 === null ? 0 : 1) + (this.n1 === null ? 0 : 1) + (this.more === null ? 0 : this.more.size)
+  }
+
+  get(name: string): string | undefined {
+    if (name === this.n0) return this.v0
+    if (name === this.n1) return this.v1
+    return this.more === null ? undefined : this.more.get(name)
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined
+  }
+
+  set(name: string, value: string): this {
+    if (name === this.n0) this.v0 = value
+    else if (name === this.n1) this.v1 = value
+    else if (this.n0 === null) {
+      this.n0 = name
+      this.v0 = value
+    } else if (this.n1 === null) {
+      this.n1 = name
+      this.v1 = value
+    } else (this.more ??= new Map()).set(name, value)
+    return this
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    if (this.n0 !== null) yield [this.n0, this.v0]
+    if (this.n1 !== null) yield [this.n1, this.v1]
+    if (this.more !== null) yield* this.more
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries()
+  }
+}
 
 /** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
 export const tagValueKey = '='
@@ -30,7 +85,7 @@ function lower(s: string): string {
 
 /** One tag's attributes as its pieces arrive: spaces, words, `=`, whole attribute tokens, quoted values. */
 export class TagAttributes {
-  attrs: Attributes = new Map()
+  attrs = new Attributes()
   /** The attribute an `=` may still give a value to. */
   private pending: string | null = null
   private afterEq = false
@@ -41,7 +96,7 @@ export class TagAttributes {
 
   /** Starts a new tag. */
   reset(): void {
-    this.attrs = new Map()
+    this.attrs = new Attributes()
     this.pending = null
     this.afterEq = false
     this.word = null

@@ -196,7 +196,11 @@ export class BlockParser extends EmbeddedActionsParser {
     this.input = tokens
     const result = this.block()
     const ok = this.errors.length === 0
+    // the parser outlives the block (one per lexer): it keeps nothing of it, not the last invoke's parameters
     this.input = []
+    this.inv = { params: [], json: null, hasContent: false }
+    this.par = { parts: [], raw: [] }
+    this.tag.reset()
     return ok ? result : null
   }
 }

@@ -116,6 +116,21 @@ export class Driver implements DriverCore, RunHost, FeedHost {
   }
 
   push(chunk: string): void {
+    this.pushChunk(chunk)
+    // the push went through: nothing to recover, and a block it completed is not kept alive by this record
+    this.forgetPush()
+  }
+
+  private forgetPush(): void {
+    const p = this.atPush
+    p.chunk = null
+    p.capture = null
+    p.hold = null
+    p.pending = ''
+    p.reasoning = ''
+  }
+
+  private pushChunk(chunk: string): void {
     const s = this.s
     if (chunk.length === 0) return
     this.pushed += chunk.length
@@ -219,7 +234,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
 
   end(): void {
     const s = this.s
-    this.atPush.chunk = null
+    this.forgetPush()
     if (s.reasoning.phase !== 'done') {
       const rest = endReasoning(s.reasoning, this.reasoningSink ?? this.out)
       this.reasoningSink?.end()
@@ -266,7 +281,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
    */
   abort(): void {
     const s = this.s
-    this.atPush.chunk = null
+    this.forgetPush()
     releaseHeld(this, this.reasoningSink)
     const next = s.calls?.next ?? 0
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
@@ -304,7 +319,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     // what follows a recovery is not the message's start: nothing is anchored there
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
     if (this.calls !== null) s.calls = { ...initialCallStream(), next }
-    this.atPush.chunk = null
+    this.forgetPush()
   }
 
 }

@@ -31,13 +31,7 @@ export interface DriverCore {
 }
 
 function joined(tokens: IToken[]): string {
-  // concatenation for a few dozen short images, which V8 joins lazily; a large block is written into one flat
-  // string at once, not held as a chain of one joined string per token until the calls' raw text is read
-  if (tokens.length > 256) {
-    const images = new Array<string>(tokens.length)
-    for (let i = 0; i < tokens.length; i++) images[i] = tokens[i]!.image
-    return images.join('')
-  }
+  // concatenation, not map and join: a block is a few dozen short images, and V8 joins those lazily
   let out = ''
   for (let i = 0; i < tokens.length; i++) out += tokens[i]!.image
   return out

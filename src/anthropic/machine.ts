@@ -52,6 +52,14 @@ export class MessagesMachine {
   /** The sieve of the run of upstream text blocks being read, and the upstream index of the run's latest block. */
   private sieve: ActionSieve | null = null
   private sieveIndex = -1
+  /**
+   * Upstream indexes of every text block read through a sieve. Upstream
+   * may still send for one after the next block started (a late delta, or
+   * its stop): its index names no block of ours, or another one (the
+   * thinking made of its `<think>`), so what it sends goes into our text
+   * block, and its stop closes nothing (ours closed when the next started).
+   */
+  private readonly read = new Set<number>()
   /** Runs of text blocks so far: only the first may start with reasoning. */
   private textRuns = 0
   /**
@@ -90,17 +98,15 @@ export class MessagesMachine {
         break
       }
       case 'content_block_delta':
-        if (this.sieve !== null && event.index === this.sieveIndex) {
-          if (event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
-          else {
-            this.waiting.push({ type: 'text-delta', delta: event.delta })
-            this.write(this.sieve.mark())
-          }
-        } else this.out({ type: 'upstream', event })
+        // after an error the writer routes what upstream still sends for a block read (see BlockWriter.abandon)
+        if (this.failed || !this.read.has(event.index)) this.out({ type: 'upstream', event })
+        else if (this.sieve !== null && event.index === this.sieveIndex && event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
+        // a late delta of an earlier block is not read either: it does not stand where the sieve's text does, and markup in it is no call
+        else this.beside(event.delta)
         break
       case 'content_block_stop':
-        // the run goes on: our text block stays open for what the sieve still holds, and closes when the next block starts or the message ends
-        if (this.sieve === null || event.index !== this.sieveIndex) this.out({ type: 'upstream', event })
+        // our text block stays open for what the sieve still holds, and closes when the next block starts or the message ends
+        if (this.failed || !this.read.has(event.index)) this.out({ type: 'upstream', event })
         break
       case 'message_delta':
         this.finish()
@@ -146,7 +152,15 @@ export class MessagesMachine {
     if (this.sieve === null) this.sieve = createActionSieve(this.textRuns++ === 0 ? this.settings : this.settings.later)
     else this.out({ type: 'close', textOnly: true })
     this.sieveIndex = index
+    this.read.add(index)
     if (text !== '') this.write(this.sieve.push(text))
+  }
+
+  /** A delta of a text block read that is not the sieve's text: raw, in our text block, after the text the sieve held when it came. */
+  private beside(delta: Extract<Item, { type: 'text-delta' }>['delta']): void {
+    if (this.sieve === null) return this.out({ type: 'text-delta', delta })
+    this.waiting.push({ type: 'text-delta', delta })
+    this.write(this.sieve.mark())
   }
 
   /** The run of text blocks is over: the sieve gives out what it held, and the open block closes. */
@@ -172,8 +186,8 @@ export class MessagesMachine {
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
-    // what upstream still sends for the block the sieve read goes on in our text block, raw
-    this.writer.abandon(sieve === null ? undefined : this.sieveIndex)
+    // what upstream still sends for the blocks read goes on in our text block, raw
+    this.writer.abandon(sieve === null ? undefined : this.sieveIndex, this.read)
   }
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */

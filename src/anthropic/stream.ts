@@ -27,9 +27,11 @@ import type { MessagesStreamEvent } from './writer.js'
  * event without an integer `index`, a `content_block` or `delta` that is not
  * an object, text that is not a string. Before `invalid-chunk`, an error the
  * source throws, or an upstream `error` event, the text the sieve held goes
- * out as text (never as a call). Text upstream still sends after an `error`
- * event for the block the adapter read goes out raw, in the text block the
- * error cut (or one started for it), never under upstream's own index. Options and the source are checked when it
+ * out as text (never as a call). Text upstream still sends for a text block
+ * the adapter read, after the next block started or after an `error` event,
+ * goes out raw in a text block of the adapter's (the one open, after the
+ * text the sieve held; the one the error cut; or one started for it), never
+ * under upstream's own index. Options and the source are checked when it
  * is called. Leaving the loop early closes the source.
  */
 export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {

@@ -34,8 +34,12 @@ export class BlockWriter {
   private readonly upstreamIndex = new Map<number, number>()
   /** Rescued calls whose block went out, by id, with their index: a late delta still finds its block. */
   readonly calls = new Map<string, number>()
-  /** The upstream text block a failure cut while the adapter read it, and our text block it left open (see {@link abandon}). */
-  private cut: { upstream: number; index: number | undefined } | undefined
+  /**
+   * After a failure (see {@link abandon}): the upstream text blocks the
+   * adapter read, the one it was reading, and our text block their late
+   * text goes into (the one the failure left open, or one started for it).
+   */
+  private cut: { read: ReadonlySet<number>; reading: number | undefined; index: number | undefined } | undefined
 
   /** Adds to the open text block, opening one if needed. */
   text(text: string): void {
@@ -68,14 +72,16 @@ export class BlockWriter {
    * after an error, so a block upstream still starts after it does not close
    * it (no stop of the adapter's follows the error).
    *
-   * `reading`: the upstream text block the adapter was reading. What upstream
-   * still sends for it is its own, raw, but upstream's index names no block
-   * of ours (or another one: a thinking block made from its `<think>`): it
-   * goes on in the text block the error left open, or in a text block
-   * started for it when none was.
+   * `read`: the upstream text blocks the adapter read, `reading` the one it
+   * was reading. What upstream still sends for them is its own, raw, but
+   * upstream's index names no block of ours (or another one: a thinking
+   * block made from its `<think>`): it goes on in the text block the error
+   * left open, or in a text block started for it when none was, which the
+   * stop of the block being read closes (the earlier ones' stops close
+   * nothing: ours for them closed when the next started).
    */
-  abandon(reading?: number): void {
-    if (reading !== undefined) this.cut = { upstream: reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
+  abandon(reading: number | undefined, read: ReadonlySet<number>): void {
+    this.cut = { read, reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
     this.open = null
   }
 
@@ -109,20 +115,26 @@ export class BlockWriter {
       this.upstreamIndex.set(event.index, index)
       this.out.push({ ...event, index })
     } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
-      if (this.cut?.upstream === event.index && !this.upstreamIndex.has(event.index)) {
-        const cut = this.cut
-        this.cut = undefined
-        // a stop with nothing after the failure: its text went out in blocks of ours already, and there is nothing to close
-        if (cut.index === undefined && event.type === 'content_block_stop') return
-        let index = cut.index
-        if (index === undefined) {
-          index = this.next++
-          this.out.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
-        }
-        this.upstreamIndex.set(event.index, index)
-      }
+      const cut = this.cut
+      if (cut?.read.has(event.index) && !this.upstreamIndex.has(event.index)) return this.late(event, cut)
       this.out.push({ ...event, index: this.upstreamIndex.get(event.index) ?? event.index })
     } else this.out.push(event)
+  }
+
+  /** After a failure, a delta or stop of an upstream text block the adapter read (see {@link abandon}). */
+  private late(event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>, cut: NonNullable<BlockWriter['cut']>): void {
+    if (event.type === 'content_block_stop') {
+      // a stop with nothing after the failure: its text went out in blocks of ours already, and there is nothing to close
+      if (event.index !== cut.reading || cut.index === undefined) return
+      this.out.push({ ...event, index: cut.index })
+      cut.index = undefined
+      return
+    }
+    if (cut.index === undefined) {
+      cut.index = this.next++
+      this.out.push({ type: 'content_block_start', index: cut.index, content_block: { type: 'text', text: '', citations: null } })
+    }
+    this.out.push({ ...event, index: cut.index })
   }
 
   /** The events written so far, handed over once. */

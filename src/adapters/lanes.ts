@@ -70,6 +70,18 @@ export class Lanes<L, P> {
   }
 
   /**
+   * A lane that none of the items waiting counts (a choice that first came
+   * after them): it is past every one of them, so what it writes goes out
+   * after them all, not ahead of the one another lane's held text keeps.
+   */
+  join(lane: L): void {
+    for (const barrier of this.queue) {
+      barrier.left++
+      this.reach(lane, barrier)
+    }
+  }
+
+  /**
    * Held text is bounded by the capture limit, but the time it is held is
    * not: a lane whose text another lane's `<` holds back would wait for as
    * long. Past {@link maxMarks} pieces of it, the items it waits behind go

@@ -47,7 +47,8 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   Such a chunk, or one passed unread, stands in every open choice's
  *   text: it goes out once each has given out what it held from before it,
  *   and what a choice makes after it waits behind it until then (a few
- *   dozen pieces at most).
+ *   dozen pieces at most), as does a choice that first comes after it, or
+ *   what a finished choice still sends.
  *
  * ```ts
  * const stream = await client.chat.completions.create({ model, messages, stream: true })
@@ -91,11 +92,17 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
     made = []
     return out
   }
-  /** An item passed unread goes out after the text every open choice held when it came. */
+  /**
+   * An item passed unread goes out after the text every open choice held
+   * when it came; a finished choice holds none, but what it still sends
+   * after its finish goes after the item too.
+   */
   const passOn = (item: Waiting): void => {
-    const open = [...turns].filter(([, turn]) => !turn.finished)
-    const wait = lanes.wait(open.length, item)
-    for (const [index, turn] of open) write(index, turn.behind(wait))
+    const wait = lanes.wait(turns.size, item)
+    for (const [index, turn] of turns) {
+      if (turn.finished) lanes.reach(index, wait)
+      else write(index, turn.behind(wait))
+    }
   }
   return readThrough(chunks, {
     item: (chunk) => {
@@ -117,7 +124,11 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
         // a server that sends one choice may leave its index out
         const index = choice.index === undefined ? 0 : indexOf(choice.index, `choices[${i}].index`)
         let turn = turns.get(index)
-        if (turn === undefined) turns.set(index, (turn = new ChoiceTurn(resolved)))
+        if (turn === undefined) {
+          turns.set(index, (turn = new ChoiceTurn(resolved)))
+          // a choice that first comes now is after every item passed before it, even one still waiting for another choice
+          lanes.join(index)
+        }
         // a choice that already finished is no longer a turn: what follows it goes as it came
         if (turn.finished) write(index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }])
         else write(index, turn.take(choice, `choices[${i}]`))

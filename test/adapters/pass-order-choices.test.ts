@@ -6,7 +6,8 @@
  * held from before it (`a <｜DSML｜too`, a possible tag start), and what a
  * choice makes after it waits behind it until then, so no choice's pieces
  * are reordered around it; pieces of different choices are independent
- * otherwise. What waits so is bounded: past a few dozen pieces the chunk
+ * otherwise. A choice that first comes after the chunk, and what a
+ * finished choice still sends, are after it too. What waits so is bounded: past a few dozen pieces the chunk
  * goes out ahead of the text the others still hold, as one choice's
  * waiting items do (`maxMarks`).
  */
@@ -41,6 +42,25 @@ describe('sieveChatStream, several choices holding text: a chunk passed unread k
     expect(story(out, 1, passedName)).toBe(`${held('b')}[P1] y <｜DS[P2]ML xv`)
     expect(accumulate(out.filter((c) => !(c instanceof Passed)) as ChatCompletionChunk[], 0)).toMatchObject({ content: `${held('a')}k x z <w`, finish: 'stop' })
     expect(accumulate(out.filter((c) => !(c instanceof Passed)) as ChatCompletionChunk[], 1)).toMatchObject({ content: `${held('b')} y <｜DSML xv`, finish: 'stop' })
+  })
+
+  it('should support a choice that first appears after the chunk going out after it, behind the text another choice still held', async () => {
+    const out = await chat([multi([0, held('a')]), new Passed('P'), multi([1, 'B first']), multi([0, 'k A2'], [1, ' B2']), multi([0, null, 'stop'], [1, null, 'stop'])])
+    expect(story(out, 0, passedName)).toBe(`${held('a')}[P]k A2`)
+    expect(story(out, 1, passedName)).toBe('[P]B first B2')
+  })
+
+  it('should support what a choice sends after its own finish going out after a chunk that came before it', async () => {
+    const out = await chat([multi([0, held('a')], [1, 'b', 'stop']), new Passed('P'), multi([1, ' after']), multi([0, 'k', 'stop'])])
+    expect(story(out, 0, passedName)).toBe(`${held('a')}[P]k`)
+    expect(story(out, 1, passedName)).toBe('b[P] after')
+  })
+
+  it('should support a late choice behind every chunk still waiting, across two of them', async () => {
+    const out = await chat([multi([0, held('a')]), new Passed('P1'), multi([0, ' x <｜DS']), new Passed('P2'), multi([1, 'B']), multi([0, 'ML y'], [1, 'C']), multi([0, null, 'stop'], [1, null, 'stop'])])
+    expect(story(out, 0, passedName)).toBe(`${held('a')}[P1] x <｜DS[P2]ML y`)
+    expect(story(out, 1, passedName)).toBe('[P1][P2]BC')
+    expect(out.filter((c) => c instanceof Passed)).toHaveLength(2)
   })
 
   it('should not support one choice\'s stream waiting for another\'s held text without end: past a few dozen pieces the chunk goes ahead of it', async () => {

@@ -38,7 +38,8 @@ export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCar
   /**
    * Called once per repaired route's response, when its body is done (for a
    * stream: when it ended or was cancelled), with what was done to it.
-   * Default: none.
+   * What it throws fails the response's body (not the fetch), as an
+   * `onDiagnostic`'s throw does. Default: none.
    */
   onReport?: ((report: RepairReport) => void) | null
   /**

@@ -32,6 +32,21 @@ function failing(error: unknown): ReadableStream<Uint8Array> {
   })
 }
 
+/** Statuses whose response has no body: there is none to fail. */
+const bodiless = new Set([101, 103, 204, 205, 304])
+
+/**
+ * `out` with its body failing with `error`, what the caller's `onReport`
+ * threw: its status and headers kept (a rejected fetch is retried by the
+ * SDKs), its own body cancelled. A status with no body cannot carry the
+ * error, and it is thrown.
+ */
+function failed(out: Response, error: unknown, upstream: Response): Response {
+  if (bodiless.has(out.status)) throw error
+  out.body?.cancel(error).catch(() => {})
+  return answer(failing(error), { status: out.status, statusText: out.statusText, headers: rewrittenHeaders(out) }, upstream)
+}
+
 /** A new response that still says where it came from (`url` is read by some clients' logs). */
 function answer(body: Body | null, init: ResponseInit, upstream: Response): Response {
   const out = new Response(body, init)
@@ -58,7 +73,10 @@ function answer(body: Body | null, init: ResponseInit, upstream: Response): Resp
  * call twice or half. An error the caller's `onDiagnostic` throws is not
  * the sieve's: the response keeps the upstream's status and headers and its
  * body fails with that error (a whole answer's at the first read, a
- * stream's after the text the sieve held).
+ * stream's after the text the sieve held). So does one `onReport` throws:
+ * a stream's body after all it sent (unless it already fails: the first
+ * error stays), a whole or passed answer's at its first read (a status with
+ * no body, 204 or 304, cannot carry it: then this throws).
  *
  * ```ts
  * const upstream = await fetch(url, { method: 'POST', headers, body: JSON.stringify(request) })
@@ -72,11 +90,19 @@ function answer(body: Body | null, init: ResponseInit, upstream: Response): Resp
 export async function repairResponse(route: RouteKind, request: Record<string, unknown>, upstream: Response, options?: SieveFetchOptions | null): Promise<Response> {
   const report: RepairReport = { route, mode: 'passed', rescued: 0 }
   const onReport = options?.onReport ?? undefined
-  const done = (): void => onReport?.(report)
+  /** Gives the report; what the callback throws is the caller's, returned boxed (`undefined` may be thrown too). */
+  const done = (): { error: unknown } | undefined => {
+    try {
+      onReport?.(report)
+    } catch (error) {
+      return { error }
+    }
+    return undefined
+  }
   const pass = (note: string | undefined): Response => {
     if (note !== undefined) report.note = `not repaired: ${note}`
-    done()
-    return upstream
+    const threw = done()
+    return threw === undefined ? upstream : failed(upstream, threw.error, upstream)
   }
   if (upstream.status < 200 || upstream.status > 299) return pass(undefined)
   if (upstream.body === null) return pass('no body')
@@ -109,10 +135,12 @@ export async function repairResponse(route: RouteKind, request: Record<string, u
   }
   report.mode = 'whole'
   const outcome = await repairWhole(route, upstream.body, adapter, report)
-  done()
-  if (outcome.kind === 'as-is') return answer(outcome.body as Body, init, upstream)
-  // the response still comes (a rejected fetch is retried by the SDKs); reading its body throws the caller's error
+  const threw = done()
+  // the response still comes (a rejected fetch is retried by the SDKs); reading its body throws the caller's error, the first one
   if (outcome.kind === 'failed') return answer(failing(outcome.error), init, upstream)
-  if (outcome.status !== undefined) return answer(outcome.text, { status: outcome.status, headers: { 'content-type': 'application/json' } }, upstream)
-  return answer(outcome.text, init, upstream)
+  let out: Response
+  if (outcome.kind === 'as-is') out = answer(outcome.body as Body, init, upstream)
+  else if (outcome.status !== undefined) out = answer(outcome.text, { status: outcome.status, headers: { 'content-type': 'application/json' } }, upstream)
+  else out = answer(outcome.text, init, upstream)
+  return threw === undefined ? out : failed(out, threw.error, upstream)
 }

@@ -102,7 +102,7 @@ function isUpstreamError(event: SseEvent & { kind: 'data' }, parsed: Record<stri
  * @throws {ToolsieveError} `invalid-option` at once, before the body is
  *   touched, when the adapter refuses the options (a request's bad tool)
  */
-export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => void, limit?: number): ReadableStream<Uint8Array> {
+export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Array>, options: OpenAIAdapterOptions, report: RepairReport, onDone: () => { error: unknown } | undefined, limit?: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   /**
    * The caller's `onDiagnostic`, watched. What it throws ends the output
@@ -235,37 +235,42 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
 
   const iterator = frames()
   let finished = false
-  const finish = (): void => {
-    if (finished) return
+  /** The report, given once; what the caller's `onReport` threw, boxed. */
+  const finish = (): { error: unknown } | undefined => {
+    if (finished) return undefined
     finished = true
     if (unread > 0) {
       const why = `${unread} chunk${unread === 1 ? '' : 's'} passed as ${unread === 1 ? 'it' : 'they'} came (not a shape the repair reads)`
       report.note = report.note === undefined ? why : `${report.note}, ${why}`
     }
-    onDone()
+    return onDone()
   }
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c
     },
     async pull(c) {
+      let next: IteratorResult<string>
       try {
-        const next = await iterator.next()
-        if (next.done) {
-          finish()
-          c.close()
-        } else c.enqueue(encoder.encode(next.value))
+        next = await iterator.next()
       } catch (error) {
+        // the body fails with its first error: onReport's reaction to it does not replace it
         finish()
-        c.error(error)
+        return c.error(error)
       }
+      if (!next.done) return c.enqueue(encoder.encode(next.value))
+      const threw = finish()
+      if (threw === undefined) c.close()
+      else c.error(threw.error)
     },
     async cancel(reason) {
       report.note ??= 'cancelled by the reader'
       // the read in flight ends first, so that the generator can be closed
       await events.cancel(reason)
       await iterator.return(undefined).catch(() => {})
-      finish()
+      // the reader is done with the body: cancel() is where the caller's error can still reach it
+      const threw = finish()
+      if (threw !== undefined) throw threw.error
     },
   })
 }

@@ -129,3 +129,92 @@ describe('sieveFetch, an onDiagnostic that throws while a whole answer is repair
     expect(report?.note).toBe('stopped: onDiagnostic threw: a value that cannot be shown')
   })
 })
+
+/**
+ * An `onReport` that throws. The report is the caller's log line, made when
+ * the body is done (a stream) or before the response is handed over (a
+ * whole answer, one passed as it came): what it throws is the caller's, as
+ * an `onDiagnostic`'s throw is, and is handled the same way. The fetch
+ * still resolves, with the upstream's status and headers (a rejected fetch
+ * is retried by the SDKs: the model would be asked again), and the body
+ * fails with that very value: a whole answer's at its first read, a
+ * stream's after all it sent. A body that already fails (the upstream broke
+ * off) fails with that first error, as a second throw of `onDiagnostic`
+ * does not replace its first. A reader that cancels the stream gets the
+ * value from its `cancel()`.
+ */
+describe('sieveFetch, an onReport that throws', () => {
+  const chat = (stream: boolean) => ({ model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }], ...(stream ? { stream: true } : {}) })
+  /** The answer of a sieveFetch whose onReport throws `thrown` (after recording the report), for an upstream answering `upstream()`. */
+  async function ask(upstream: () => Response, thrown: unknown, request: object = chat(true)): Promise<{ answer: Response; reports: RepairReport[] }> {
+    const reports: RepairReport[] = []
+    const onReport = (r: RepairReport) => {
+      reports.push(r)
+      throw thrown
+    }
+    const fetch = sieveFetch({ generateId: counter(), onReport }, stubFetch(upstream).fetch)
+    const answer = await fetch('http://upstream.test/v1/chat/completions', { method: 'POST', body: JSON.stringify(request) })
+    return { answer, reports }
+  }
+
+  it('should support a stream sending all it has, then failing with the callback\'s own error', async () => {
+    const thrown = new Error('log full')
+    const { answer, reports } = await ask(() => new Response(bodyOf(chatPieces), { headers: sseHeaders }), thrown)
+    const { text, error } = await readUntilFailure(answer.body!)
+    expect(accumulate(dataOf(text).filter((d) => typeof d === 'object' && d !== null && 'choices' in d) as ChatCompletionChunk[]).calls.map((c) => c.name)).toEqual(['read_file'])
+    expect(text).toContain('[DONE]')
+    expect(error).toBe(thrown)
+    expect(reports).toMatchObject([{ mode: 'stream', rescued: 1 }])
+  })
+
+  it('should not support the callback\'s error replacing the upstream\'s break a stream already fails with', async () => {
+    const broken = new Error('socket hang up')
+    const { answer, reports } = await ask(() => new Response(bodyOf([chatPieces[0]!, chatPieces[1]!, broken]), { headers: sseHeaders }), new Error('log full'))
+    const { error } = await readUntilFailure(answer.body!)
+    expect(error).toBe(broken)
+    expect(reports).toMatchObject([{ mode: 'stream', note: 'upstream failed: socket hang up' }])
+  })
+
+  it('should support a reader that cancels the stream getting the callback\'s error from cancel()', async () => {
+    const thrown = new Error('log full')
+    const { answer, reports } = await ask(() => new Response(bodyOf(chatPieces), { headers: sseHeaders }), thrown)
+    const reader = answer.body!.getReader()
+    await reader.read()
+    await expect(reader.cancel('bye')).rejects.toBe(thrown)
+    expect(reports).toMatchObject([{ note: 'cancelled by the reader' }])
+  })
+
+  it('should support a whole answer resolving with the upstream\'s status and headers, its body failing with the callback\'s own error', async () => {
+    const thrown = new Error('log full')
+    const body = JSON.stringify(chatCompletion(PUSH))
+    const { answer, reports } = await ask(() => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } }), thrown, chat(false))
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('x-request-id')).toBe('req_1')
+    await expect(answer.text()).rejects.toBe(thrown)
+    expect(reports).toMatchObject([{ mode: 'whole', rescued: 1 }])
+  })
+
+  it('should support an answer passed as it came (an error status) keeping its status and headers, its body failing with the callback\'s own error', async () => {
+    const thrown = new Error('log full')
+    const { answer, reports } = await ask(() => new Response('{"error":{"message":"busy"}}', { status: 503, statusText: 'Service Unavailable', headers: { 'content-type': 'application/json', 'retry-after': '3' } }), thrown)
+    expect(answer.status).toBe(503)
+    expect(answer.statusText).toBe('Service Unavailable')
+    expect(answer.headers.get('retry-after')).toBe('3')
+    await expect(answer.text()).rejects.toBe(thrown)
+    expect(reports).toMatchObject([{ mode: 'passed' }])
+  })
+
+  it('should not support the callback\'s error replacing the one onDiagnostic threw first on a whole answer', async () => {
+    const first = new Error('refused malformed-block')
+    const stub = stubFetch(() => new Response(JSON.stringify(chatCompletion(PUSH)), { headers: { 'content-type': 'application/json' } }))
+    const onDiagnostic = () => {
+      throw first
+    }
+    const onReport = () => {
+      throw new Error('log full')
+    }
+    const fetch = sieveFetch({ generateId: counter(), onDiagnostic, onReport }, stub.fetch)
+    const answer = await fetch('http://upstream.test/v1/chat/completions', { method: 'POST', body: JSON.stringify(chat(false)) })
+    await expect(answer.text()).rejects.toBe(first)
+  })
+})

@@ -22,9 +22,9 @@
  * Responses and Messages wires: what the sieve held goes out before it, as
  * text, and no call is made of it. Nothing after it goes through a sieve:
  * text upstream still sends for the part the error cut goes out as it came
- * in a part started for it (the next id of that upstream part; the error
- * closed the earlier one), and a text part that starts after the error
- * passes as upstream sent it.
+ * in a part started for it (the next id of that upstream part that no part
+ * upstream has open takes; the error closed the earlier one), and a text
+ * part that starts after the error passes as upstream sent it.
  */
 import {
   createActionSieve,
@@ -221,8 +221,9 @@ class StreamSieve {
       case 'text':
         if (this.textId === null) {
           this.closeReasoning()
-          this.textId = this.segments === 0 ? this.upstreamId : `${this.upstreamId}-${this.segments}`
-          this.segments++
+          // not the id of a part upstream has open after its error: the SDK renames a second open part and puts both parts' text in it
+          do this.textId = this.segments++ === 0 ? this.upstreamId : `${this.upstreamId}-${this.segments - 1}`
+          while (this.rawParts.has(this.textId))
           this.out({ type: 'text-start', id: this.textId })
         }
         return this.out({ type: 'text-delta', id: this.textId, delta: a.text })

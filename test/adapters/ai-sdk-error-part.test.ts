@@ -94,3 +94,70 @@ for (const loaded of await loadLines()) {
     })
   })
 }
+
+/**
+ * An upstream that reuses a text part's id after its error. Once a part has
+ * ended, ai 6's `streamText` (and its UI message stream) takes a
+ * `text-start` with the same id as a new part: a part the middleware
+ * passes with an id it used before the error is the upstream's reuse, kept
+ * as it came. Two parts open at once under one id are not taken (the
+ * second `text-end` finds no part: an error part of the SDK's own), so the
+ * part the middleware starts for late text never takes the id of a part
+ * upstream has open.
+ */
+/** Ids of text parts started while another part with the same id was open. */
+const openTwice = (out: readonly Part[]) => {
+  const open = new Set<unknown>()
+  const twice: unknown[] = []
+  for (const p of out) {
+    if (p.type === 'text-start') {
+      if (open.has(p.id)) twice.push(p.id)
+      open.add(p.id)
+    } else if (p.type === 'text-end') open.delete(p.id)
+  }
+  return twice
+}
+/** Upstream reuses `t` for a part after its error. */
+const reuse = [...start, ...deltas('t', ['Hi']), { type: 'text-end', id: 't' }, failure, { type: 'text-start', id: 't' }, ...deltas('t', [' again']), { type: 'text-end', id: 't' }, finish]
+/** Upstream names a part after its error `t-1`, the id of the part the middleware starts for the cut part's late text. */
+const clash = [...start, ...deltas('t', [HELD]), failure, { type: 'text-start', id: 't-1' }, ...deltas('t', [' late']), ...deltas('t-1', [' own']), { type: 'text-end', id: 't-1' }, { type: 'text-end', id: 't' }, finish]
+
+describe('wrapStream: text part ids after an upstream error part', () => {
+  it('should support an id upstream reuses after its error passing as it came: the earlier part with that id ended first', async () => {
+    const { out } = await middlewareParts(reuse)
+    expect(out.filter((p) => p.type === 'text-start').map((p) => p.id)).toEqual(['t', 't'])
+    expect(openTwice(out)).toEqual([])
+    expect(deltaText(out)).toBe('Hi again')
+  })
+
+  it('should not support the part for late text taking the id of a part upstream has open', async () => {
+    const { out } = await middlewareParts(clash)
+    expect(openTwice(out)).toEqual([])
+    expect(deltaText(out)).toBe(`${HELD} late own`)
+  })
+})
+
+for (const loaded of await loadLines()) {
+  describe(`streamText over reused text part ids after an upstream error part (ai ${loaded.line.major})`, () => {
+    const cases = [
+      // the step's text parts in the order they started: upstream's t-1 before the middleware's part for the late text
+      ['an id reused after its part ended', reuse, 'Hi again', ['Hi', ' again']],
+      ['a part upstream names t-1 beside late text', clash, `${HELD} late own`, [HELD, ' own', ' late']],
+    ] as const
+    for (const [name, parts, text, texts] of cases) {
+      it(`should support ${name}: no error but upstream's, each part's text in a part of its own`, async () => {
+        const model = new loaded.Mock({ doStream: { stream: loaded.stream([...parts]) } })
+        const result = loaded.ai.streamText({ model: loaded.ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware() }), prompt: 'Hi', onError: () => {} })
+        const seen: Array<{ type: string; error?: unknown; text?: string }> = []
+        for await (const part of result.fullStream) seen.push(part as never)
+        expect(seen.filter((p) => p.type === 'error').map((p) => p.error)).toEqual(['overloaded'])
+        expect(seen.filter((p) => p.type === 'text-delta').map((p) => p.text).join('')).toBe(text)
+        // two parts open under one id are renamed by the SDK: the second takes both parts' text, the first stays empty
+        expect((await result.content).filter((c) => c.type === 'text').map((c) => (c as { text: string }).text)).toEqual(texts)
+        const ui: Array<{ type: string }> = []
+        for await (const chunk of result.toUIMessageStream({ onError: () => 'error' })) ui.push(chunk as never)
+        expect(ui.filter((c) => c.type === 'error')).toHaveLength(1)
+      })
+    }
+  })
+}

@@ -10,7 +10,7 @@
  */
 import type { IToken } from 'chevrotain'
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
-import type { LexContext, LineState, MarkdownState, RunCarry } from '../lexer/context.js'
+import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
@@ -19,7 +19,7 @@ import { committed, completeBlock, passOverflow, releaseCapture, stringValueKey,
 import type { CaptureRules } from './capture-rules.js'
 import type { Holds } from './holds.js'
 import { jsonCapture, jsonMention, jsonToken } from './json-block.js'
-import { flushRun, type Restart } from './state.js'
+import { flushRun, type Capture, type Restart } from './state.js'
 
 /** What the walk needs of the driver beyond its core. */
 export interface WalkHost extends DriverCore {
@@ -140,11 +140,34 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   const cap = s.capture!
   const mode = s.mode
   if (!committed(cap)) {
-    releaseCapture(d, null, '')
-    return switchMode(d, info.push, tok, text, base, startLine)
+    const opener = cap.tokens[0]!
+    const tail = joinedImages(cap.tokens, 1, cap.tokens.length)
+    const at = firstUnlike(d, tail, tok, info)
+    if (at < 0) {
+      releaseCapture(d, null, '')
+      return switchMode(d, info.push, tok, text, base, startLine)
+    }
+    // a mention: it is text up to where prose would read the rest otherwise, and prose reads it again from there
+    s.capture = null
+    s.raw = null
+    d.calls?.finish('malformed-block')
+    d.out.text(opener.image + tail.slice(0, at))
+    return proseFrom(d, tail.slice(at) + text.substring(tok.startOffset), cap.start + opener.image.length + at, lineStateBefore(tail, at, cap.lineState))
+  }
+  const between = mode === modes.wrapperBody || mode === modes.commentWrapper
+  if (!cap.wrapper && between && !cap.overflow) {
+    const blanks = blankTail(d, cap)
+    if (firstUnlike(d, blanks.text, tok, info) < 0) {
+      releaseCapture(d, 'malformed-block', 'markup that cannot belong to a block interrupted it')
+      return switchMode(d, info.push, tok, text, base, startLine)
+    }
+    // the blanks before the breaking token are read again as prose with it: an indent there may start indented code
+    cap.tokens = cap.tokens.slice(0, blanks.from)
+    cap.length -= blanks.text.length
+    releaseCapture(d, 'malformed-block', 'markup that cannot belong to a block interrupted it')
+    return proseFrom(d, blanks.text + text.substring(tok.startOffset), base + tok.startOffset - blanks.text.length, blanks.lineState)
   }
   releaseCapture(d, cap.overflow ? null : 'malformed-block', 'markup that cannot belong to a block interrupted it')
-  const between = mode === modes.wrapperBody || mode === modes.commentWrapper
   // What is skipped, by where the block broke:
   //   a wrapper's block, anywhere            → to its wrapper's balancing closer (its later invokes are text too)
   //   a bare block inside an invoke          → to that invoke's balancing closer
@@ -152,13 +175,92 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   //   a bare block between invokes           → nothing: what follows is read as prose reads it
   // The breaking token never closes anything (a closer inside a value is the value's text); an opener of the
   // block's own family opens one more level. Tags of another family are text.
-  if (!cap.wrapper && between && !cap.overflow) return switchMode(d, info.push, tok, text, base, startLine)
+
   const role = cap.wrapper || between ? 'wrapper' : 'invoke'
   const frame = cap.frame
   const depth = 1 + (counts(info, frame) && depthChange(role, info.category) > 0 ? 1 : 0)
   d.out.text(tok.image)
   s.skip = { role, depth, frame }
   return restartAfter(d, tok, text, base, startLine, modes.skip)
+}
+
+/**
+ * A released capture's text went out and prose goes on with `text`, from
+ * stream offset `base` where the line state is `lineState`, read again as
+ * prose: the capture's mode read it otherwise (a `<` that starts `<pre>`
+ * or `<code>` was a stray character, an indent before an opener blanks),
+ * and prose must see the HTML block, code span or indented code that the
+ * markup after it stands in.
+ */
+function proseFrom(d: WalkHost, text: string, base: number, lineState: LineState): Restart {
+  const s = d.s
+  s.mode = modes.prose
+  if (d.ctxNow !== null) d.ctxNow.carry = null
+  return { text, base, mode: modes.prose, md: s.md, lineState, carry: null }
+}
+
+/**
+ * The blank tokens that end a capture (spaces, line feeds): where they
+ * begin among its tokens, their text, and the line state there.
+ */
+function blankTail(d: WalkHost, cap: Capture): { from: number; text: string; lineState: LineState } {
+  const tokens = cap.tokens
+  let k = tokens.length
+  while (k > 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'Ws') k--
+  // the capture's line state is the one right after its opener
+  const between = joinedImages(tokens, 1, k)
+  return { from: k, text: joinedImages(tokens, k, tokens.length), lineState: lineStateBefore(between, between.length, cap.lineState) }
+}
+
+/** Block tags: read alike in a capture's modes and in prose (an opener starts a capture in both, a closer is text in both). */
+const tags: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOpen', 'WrapperClose', 'InvokeClose', 'ParamClose'])
+
+/**
+ * Where prose would first read a released capture's `tail` (its text after
+ * the opener) and then the breaking token `tok` otherwise than the
+ * capture's modes did, as an offset in `tail` (`tail.length`: at `tok`),
+ * or -1 when it reads them alike. A `<` that starts no tag of the
+ * capture's modes is a stray character there, where prose may start HTML
+ * (a `<pre>`, a `<code>`); and after a line end, prose may start a block
+ * (indented code, HTML, a quote, a list, a fence, a heading). Backtick runs
+ * and block tags are read alike, and so is a line that starts with other
+ * text: such a capture is not lexed again.
+ */
+function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo): number {
+  const starts = d.lexer.tagStartChars
+  const tagStart = (c: number): boolean => c === 0x3c || starts.includes(c)
+  let lineEnd = -1
+  for (let i = 0; i < tail.length; i++) {
+    const c = tail.charCodeAt(i)
+    if (tagStart(c)) return lineEnd >= 0 ? lineEnd : i
+    if ((c === 0x0a || c === 0x0d) && lineEnd < 0) lineEnd = i
+  }
+  if (!tags.has(info.category) && tagStart(tok.image.charCodeAt(0))) return lineEnd >= 0 ? lineEnd : tail.length
+  if (lineEnd < 0) return -1
+  // the last line's start: its indent, then the first character that is not a blank
+  let k = Math.max(tail.lastIndexOf('\n'), tail.lastIndexOf('\r')) + 1
+  let column = 0
+  for (; k < tail.length; k++) {
+    const c = tail.charCodeAt(k)
+    if (c === 0x20) column++
+    else if (c === 0x09) column += 4 - (column % 4)
+    else break
+  }
+  const line = tail.slice(k) + tok.image
+  const next = line.charCodeAt(0)
+  // a backtick or tilde starts a block only as a fence, a run of three
+  const fence = (next === 0x60 || next === 0x7e) && line.charCodeAt(1) === next && line.charCodeAt(2) === next
+  return column >= 4 || fence || blockStarts.includes(next) || (next >= 0x30 && next <= 0x39) ? lineEnd : -1
+}
+
+/** Characters that may start a block at a line's start (quote, list, heading, thematic break, table), fences, `<` and digits aside. */
+const blockStarts: readonly number[] = [...'>-*+_=#|'].map((c) => c.charCodeAt(0))
+
+/** The images of `tokens[from..to)`, joined. */
+function joinedImages(tokens: readonly IToken[], from: number, to: number): string {
+  let out = ''
+  for (let i = from; i < to; i++) out += tokens[i]!.image
+  return out
 }
 
 /** Whether a tag counts towards a skip of blocks of `frame` ('*': a checkpoint from before skips knew their family). */

@@ -166,3 +166,42 @@ describe('what is left of a broken block', () => {
     expect(textOf(events)).toBe(input)
   })
 })
+
+/**
+ * What follows a released mention is read as prose reads it, from right
+ * after the opener: a `<pre>` or `<code>` the mention's own mode read as a
+ * stray `<`, and an indent it read as blanks, are code there, and a block
+ * inside that code is an example. Found by a hostile fuzz.
+ */
+describe('what follows a released mention', () => {
+  const example = '<tool_calls><invoke name="x"><parameter name="p">v</parameter></invoke></tool_calls>'
+  it.each([
+    ['a <pre> block after a blank line', `<tool_calls>\n\n<pre>\n${example}\n</pre>\n`],
+    ['a <pre> block with a blank line inside it', `<tool_calls>\n\n<pre>\nhello world\n\n${example}\n</pre>\n`],
+    ['a <textarea> block after a bare invoke mention', `<invoke>\n\n<textarea>\n${example}\n</textarea>\n`],
+    ['a <style> block', `<tool_calls>\n\n<style>\n${example}\n</style>\n`],
+    ['a mention in a sentence, then a <pre> block', `The tag is <tool_calls>\n\n<pre>\n${example}\n</pre>\n`],
+    ['an invoke tag with a name, then a <pre> block', `<invoke name="a">\n\n<pre>\n${example}\n</pre>\n`],
+    ['inline <code> on the next line', `<tool_calls>\n<code>${example}</code>\n`],
+    ['inline <code> on the same line', `<tool_calls> <code>${example}</code>`],
+    ['indented code after a blank line', `<tool_calls>\n\n    ${example}\n`],
+  ])('should not support a call from %s', (_label, input) => {
+    expectSilentText(input)
+  })
+
+  it.each([
+    ['a <pre> block after a blank line', `<invoke name="a"></invoke>\n\n<pre>\n${example}\n</pre>\n`],
+    ['inline <code>', `<invoke name="a"></invoke> <code>${example}</code>\n`],
+    ['indented code after a blank line', `<invoke name="a"></invoke>\n\n    ${example}\n`],
+  ])('should not support a call from %s after a bare invoke the stream broke', (_label, input) => {
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should support a real block after a released mention and a blank line', () => {
+    const input = `<tool_calls>\n\n${real('a')}\n`
+    expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])
+  })
+})

@@ -65,7 +65,8 @@ type Make = () => AnyEvent | Passed
  *   over the whole stream; `response.completed`'s `response.output` lists
  *   the items as they went out.
  * - Everything else passes through, renumbered, after the text the sieves
- *   held from before it (never ahead of it). A native function_call item
+ *   held from before it (never ahead of it); a text part that first opens
+ *   after it goes out after it too. A native function_call item
  *   in a response with rescued calls is a conflict, as for chat
  *   (`onConflict`).
  *
@@ -118,7 +119,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const write = (event: AnyEvent | Passed): void => void out.push(seq === undefined || event instanceof Passed ? event : { ...event, sequence_number: seq++ })
   /** The events passed through, each between what every open part sent before it and what it sends after it. */
   const lanes = new Lanes<TextPart, Make>((make) => write(make()))
-  /** Passes an event through, after the text the open parts hold from before it. */
+  /** Passes an event through, after the text the open parts hold from before it (a part that opens later joins behind it: `openPart`). */
   const pass = (make: Make): void => {
     const holding = [...parts.values()].filter((p) => !p.ended)
     const wait = lanes.wait(holding.length, make)
@@ -166,6 +167,8 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     if (sawNative) gate.sawNative()
     const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false, cut: false, waiting: [] }
     parts.set(key, part)
+    // a part that opens now is after every event passed before it, even one still waiting for another part's held text
+    lanes.join(part)
     return part
   }
   /** A held message the sieve does not read (a refusal part, or no text deltas): it goes out as upstream wrote it, from its added event on. */

@@ -117,7 +117,7 @@ export class BlockParser extends EmbeddedActionsParser {
     this.CONSUME(cat.ParamOpen)
     const attrs = this.SUBRULE(this.tagRest)
     // raw pieces, joined once: a value can arrive as many tokens
-    const par = (this.par = { parts: [], raw: [] })
+    this.par = { parts: [], raw: [] }
     this.MANY(() => this.OR((this.paramAlts ??= [
       {
         ALT: () => {
@@ -147,7 +147,7 @@ export class BlockParser extends EmbeddedActionsParser {
       { ALT: () => { this.par.raw.push(this.SUBRULE(this.comment)) } },
     ])))
     this.CONSUME(cat.ParamClose)
-    return { attrs, parts: this.par.parts, raw: par.raw.join('') }
+    return { attrs, parts: this.par.parts, raw: this.par.raw.join('') }
   })
 
   /** Returns the comment's whole text, for a parameter's raw value. */

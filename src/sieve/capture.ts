@@ -137,13 +137,14 @@ export function committed(cap: Capture): boolean {
   return cap.overflow || (cap.wrapper ? cap.invokeSeen : cap.paramSeen || cap.lastClose > 0)
 }
 
-export function releaseCapture(d: DriverCore, code: DiagnosticCode | null, why: string): void {
+/** The capture goes out as text (`head` alone: the rest is lexed again, `walk.ts`), with a diagnostic when `code` is given. */
+export function releaseCapture(d: DriverCore, code: DiagnosticCode | null, why: string, head?: string): void {
   const cap = d.s.capture!
   flushRun(cap)
   d.s.capture = null
   d.s.raw = null
   d.calls?.finish(code ?? 'malformed-block')
-  const text = joined(cap.tokens)
+  const text = head ?? joined(cap.tokens)
   d.out.text(text)
   if (code !== null) d.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + text.length)
 }

@@ -142,22 +142,21 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   if (!committed(cap)) {
     const opener = cap.tokens[0]!
     const tail = joinedImages(cap.tokens, 1, cap.tokens.length)
-    const at = firstUnlike(d, tail, tok, info)
+    const at = firstUnlike(d, tail, tok, info, text.substring(tok.startOffset, tok.startOffset + 3))
     if (at < 0) {
       releaseCapture(d, null, '')
       return switchMode(d, info.push, tok, text, base, startLine)
     }
     // a mention: it is text up to where prose would read the rest otherwise, and prose reads it again from there
-    s.capture = null
-    s.raw = null
-    d.calls?.finish('malformed-block')
-    d.out.text(opener.image + tail.slice(0, at))
+    releaseCapture(d, null, '', opener.image + tail.slice(0, at))
     return proseFrom(d, tail.slice(at) + text.substring(tok.startOffset), cap.start + opener.image.length + at, lineStateBefore(tail, at, cap.lineState))
   }
   const between = mode === modes.wrapperBody || mode === modes.commentWrapper
   if (!cap.wrapper && between && !cap.overflow) {
     const blanks = blankTail(d, cap)
-    if (firstUnlike(d, blanks.text, tok, info) < 0) {
+    // decided by what the capture holds and the breaking token alone, never by text a chunk may not have brought
+    // yet: a line end among the blanks is always read again (the diagnostic's span is the same either way)
+    if (!/[\r\n]/.test(blanks.text) && firstUnlike(d, blanks.text, tok, info, tok.image) < 0) {
       releaseCapture(d, 'malformed-block', 'markup that cannot belong to a block interrupted it')
       return switchMode(d, info.push, tok, text, base, startLine)
     }
@@ -172,10 +171,9 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   //   a wrapper's block, anywhere            → to its wrapper's balancing closer (its later invokes are text too)
   //   a bare block inside an invoke          → to that invoke's balancing closer
   //   a bare block between invokes, over the limit → to a wrapper closer
-  //   a bare block between invokes           → nothing: what follows is read as prose reads it
+  //   a bare block between invokes           → nothing: what follows is read as prose reads it (above)
   // The breaking token never closes anything (a closer inside a value is the value's text); an opener of the
   // block's own family opens one more level. Tags of another family are text.
-
   const role = cap.wrapper || between ? 'wrapper' : 'invoke'
   const frame = cap.frame
   const depth = 1 + (counts(info, frame) && depthChange(role, info.category) > 0 ? 1 : 0)
@@ -217,22 +215,25 @@ const tags: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOp
 
 /**
  * Where prose would first read a released capture's `tail` (its text after
- * the opener) and then the breaking token `tok` otherwise than the
- * capture's modes did, as an offset in `tail` (`tail.length`: at `tok`),
- * or -1 when it reads them alike. A `<` that starts no tag of the
- * capture's modes is a stray character there, where prose may start HTML
- * (a `<pre>`, a `<code>`); and after a line end, prose may start a block
- * (indented code, HTML, a quote, a list, a fence, a heading). Backtick runs
- * and block tags are read alike, and so is a line that starts with other
- * text: such a capture is not lexed again.
+ * the opener) and then the breaking token `tok` (`text` from its start on)
+ * otherwise than the capture's modes did, as an offset in `tail`
+ * (`tail.length`: at `tok`), or -1 when it reads them alike. A `<` that
+ * starts no tag of the capture's modes is a stray character there, where
+ * prose may start HTML (a `<pre>`, a `<code>`); a backtick or tilde in the
+ * tail (an invoke's JSON body is text there) may open code in prose; and
+ * after a line end, prose may start a block (indented code, HTML, a quote,
+ * a list, a fence, a heading). Block tags are read alike, and so is a line
+ * that starts with other text, or with a backtick run that cannot be a
+ * fence (the capture's modes read runs as prose does): such a capture is
+ * not lexed again.
  */
-function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo): number {
+function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, text: string): number {
   const starts = d.lexer.tagStartChars
   const tagStart = (c: number): boolean => c === 0x3c || starts.includes(c)
   let lineEnd = -1
   for (let i = 0; i < tail.length; i++) {
     const c = tail.charCodeAt(i)
-    if (tagStart(c)) return lineEnd >= 0 ? lineEnd : i
+    if (tagStart(c) || c === 0x60 || c === 0x7e) return lineEnd >= 0 ? lineEnd : i
     if ((c === 0x0a || c === 0x0d) && lineEnd < 0) lineEnd = i
   }
   if (!tags.has(info.category) && tagStart(tok.image.charCodeAt(0))) return lineEnd >= 0 ? lineEnd : tail.length
@@ -246,10 +247,11 @@ function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo): n
     else if (c === 0x09) column += 4 - (column % 4)
     else break
   }
-  const line = tail.slice(k) + tok.image
+  const line = tail.slice(k) + text.slice(0, 3)
   const next = line.charCodeAt(0)
-  // a backtick or tilde starts a block only as a fence, a run of three
-  const fence = (next === 0x60 || next === 0x7e) && line.charCodeAt(1) === next && line.charCodeAt(2) === next
+  // a backtick or tilde starts a block only as a fence, a run of three; a shorter run the text ends in may be one
+  const run = next === 0x60 || next === 0x7e
+  const fence = run && (line.length < 3 ? [...line].every((c) => c.charCodeAt(0) === next) : line.charCodeAt(1) === next && line.charCodeAt(2) === next)
   return column >= 4 || fence || blockStarts.includes(next) || (next >= 0x30 && next <= 0x39) ? lineEnd : -1
 }
 

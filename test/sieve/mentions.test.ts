@@ -185,6 +185,9 @@ describe('what follows a released mention', () => {
     ['inline <code> on the next line', `<tool_calls>\n<code>${example}</code>\n`],
     ['inline <code> on the same line', `<tool_calls> <code>${example}</code>`],
     ['indented code after a blank line', `<tool_calls>\n\n    ${example}\n`],
+    ['a code span after a bare invoke\'s JSON body', `<invoke name="y">{}\`${example}\``],
+    ['a fence after a bare invoke\'s JSON body', `<invoke name="y">{}\n\`\`\`\n${example}\n\`\`\`\n`],
+    ['a fence on the next line', `<tool_calls>\n\`\`\`\n${example}\n\`\`\`\n`],
   ])('should not support a call from %s', (_label, input) => {
     expectSilentText(input)
   })
@@ -193,6 +196,7 @@ describe('what follows a released mention', () => {
     ['a <pre> block after a blank line', `<invoke name="a"></invoke>\n\n<pre>\n${example}\n</pre>\n`],
     ['inline <code>', `<invoke name="a"></invoke> <code>${example}</code>\n`],
     ['indented code after a blank line', `<invoke name="a"></invoke>\n\n    ${example}\n`],
+    ['a fence on the next line (a chunk may end inside its run)', `<invoke name="a"></invoke>\n\`\`\`\n${example}\n\`\`\`\n`],
   ])('should not support a call from %s after a bare invoke the stream broke', (_label, input) => {
     const events = expectChunkInvariant(input)
     expect(calls(events)).toEqual([])

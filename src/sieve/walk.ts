@@ -155,8 +155,8 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   if (!cap.wrapper && between && !cap.overflow) {
     const blanks = blankTail(d, cap)
     // decided by what the capture holds and the breaking token alone, never by text a chunk may not have brought
-    // yet: a line end among the blanks is always read again (the diagnostic's span is the same either way)
-    if (!/[\r\n]/.test(blanks.text) && firstUnlike(d, blanks.text, tok, info, tok.image) < 0) {
+    // yet (the released text and the diagnostic's span depend on it): a run at a line's start is taken for a fence
+    if (firstUnlike(d, blanks.text, tok, info, tok.image, true) < 0) {
       releaseCapture(d, 'malformed-block', 'markup that cannot belong to a block interrupted it')
       return switchMode(d, info.push, tok, text, base, startLine)
     }
@@ -225,9 +225,10 @@ const tags: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOp
  * a list, a fence, a heading). Block tags are read alike, and so is a line
  * that starts with other text, or with a backtick run that cannot be a
  * fence (the capture's modes read runs as prose does): such a capture is
- * not lexed again.
+ * not lexed again. `runsFence`: any run at a line's start counts as a
+ * fence, for a decision that must not read past `tok`.
  */
-function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, text: string): number {
+function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, text: string, runsFence = false): number {
   const starts = d.lexer.tagStartChars
   const tagStart = (c: number): boolean => c === 0x3c || starts.includes(c)
   let lineEnd = -1
@@ -251,7 +252,7 @@ function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, te
   const next = line.charCodeAt(0)
   // a backtick or tilde starts a block only as a fence, a run of three; a shorter run the text ends in may be one
   const run = next === 0x60 || next === 0x7e
-  const fence = run && (line.length < 3 ? [...line].every((c) => c.charCodeAt(0) === next) : line.charCodeAt(1) === next && line.charCodeAt(2) === next)
+  const fence = run && (runsFence || (line.length < 3 ? [...line].every((c) => c.charCodeAt(0) === next) : line.charCodeAt(1) === next && line.charCodeAt(2) === next))
   return column >= 4 || fence || blockStarts.includes(next) || (next >= 0x30 && next <= 0x39) ? lineEnd : -1
 }
 

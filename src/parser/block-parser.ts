@@ -126,9 +126,7 @@ export class BlockParser extends EmbeddedActionsParser {
           const parts = this.par.parts
           const last = parts[parts.length - 1]
           if (last !== undefined && last.kind === 'text') last.text += text
-          // most values are one part: an array of exactly that, not one a push grows to 17 slots (a block holds them all)
-          else if (parts.length === 0) this.par.parts = [{ kind: 'text', text }]
-          else parts.push({ kind: 'text', text })
+          else this.addPart({ kind: 'text', text })
           this.par.raw.push(text)
         },
       },
@@ -138,9 +136,7 @@ export class BlockParser extends EmbeddedActionsParser {
           let text = ''
           this.MANY2(() => { text += this.CONSUME(cat.CDataText).image })
           const close = this.CONSUME(cat.CDataClose).image
-          const part: ValuePart = { kind: 'cdata', text }
-          if (this.par.parts.length === 0) this.par.parts = [part]
-          else this.par.parts.push(part)
+          this.addPart({ kind: 'cdata', text })
           this.par.raw.push(open, text, close)
         },
       },
@@ -149,6 +145,12 @@ export class BlockParser extends EmbeddedActionsParser {
     this.CONSUME(cat.ParamClose)
     return { attrs, parts: this.par.parts, raw: this.par.raw.join('') }
   })
+
+  /** A value's next part. Most values are one part: an array of exactly that, not one a push grows to 17 slots (a block holds them all). */
+  private addPart(part: ValuePart): void {
+    if (this.par.parts.length === 0) this.par.parts = [part]
+    else this.par.parts.push(part)
+  }
 
   /** Returns the comment's whole text, for a parameter's raw value. */
   private comment = this.RULE('comment', (): string => {

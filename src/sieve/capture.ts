@@ -30,10 +30,11 @@ export interface DriverCore {
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
 }
 
-function joined(tokens: IToken[]): string {
+/** The images of `tokens[from..to)`, joined. */
+export function joined(tokens: readonly IToken[], from = 0, to = tokens.length): string {
   // concatenation, not map and join: a block is a few dozen short images, and V8 joins those lazily
   let out = ''
-  for (let i = 0; i < tokens.length; i++) out += tokens[i]!.image
+  for (let i = from; i < to; i++) out += tokens[i]!.image
   return out
 }
 
@@ -102,7 +103,7 @@ export function cutCdata(d: DriverCore): { text: string; base: number } | null {
   // (the stream's end may have added an Incomplete token for a held `]`: of the category's own type)
   while (k >= 0 && categoryOf(d.lexer, cap.tokens[k]!) !== 'CDataOpen') k--
   if (k < 0) return null
-  const content = joined(cap.tokens.slice(k + 1))
+  const content = joined(cap.tokens, k + 1)
   let at = -1
   for (let i = content.indexOf('<'); i >= 0 && at < 0; i = content.indexOf('<', i + 1)) {
     for (const c of d.lexer.paramCloses) {
@@ -186,7 +187,7 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
     kept = 0
   }
   if (keep === 0) return
-  d.out.text(joined(keep === tokens.length ? tokens : tokens.slice(0, keep)))
+  d.out.text(joined(tokens, 0, keep))
   cap.tokens = keep === tokens.length ? [] : tokens.slice(keep)
   cap.length = kept
 }
@@ -247,7 +248,7 @@ export function endCapture(d: DriverCore): void {
     const at = cap.start + head.length
     d.diagnostic('unclosed-wrapper', 'the stream ended before the block closed: its complete invokes became calls', at, at)
   }
-  const rest = joined(cap.tokens.slice(cap.lastClose))
+  const rest = joined(cap.tokens, cap.lastClose)
   if (rest === '') return
   d.out.text(rest)
   if (rest.trim() !== '') d.diagnostic('unterminated-block', 'the stream ended inside the block: its unfinished rest was released as text', cap.start + head.length, cap.start + head.length + rest.length)

@@ -12,10 +12,12 @@ import type { IToken } from 'chevrotain'
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
+import { codes } from '../lexer/codes.js'
+import { isLineEnding } from '../lexer/lines.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
-import { committed, completeBlock, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
+import { committed, completeBlock, joined, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import type { CaptureRules } from './capture-rules.js'
 import type { Holds } from './holds.js'
 import { jsonCapture, jsonMention, jsonToken } from './json-block.js'
@@ -141,7 +143,7 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
   const mode = s.mode
   if (!committed(cap)) {
     const opener = cap.tokens[0]!
-    const tail = joinedImages(cap.tokens, 1, cap.tokens.length)
+    const tail = joined(cap.tokens, 1)
     const at = firstUnlike(d, tail, tok, info, text.substring(tok.startOffset, tok.startOffset + 3))
     if (at < 0) {
       releaseCapture(d, null, '')
@@ -206,8 +208,8 @@ function blankTail(d: WalkHost, cap: Capture): { from: number; text: string; lin
   let k = tokens.length
   while (k > 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'Ws') k--
   // the capture's line state is the one right after its opener
-  const between = joinedImages(tokens, 1, k)
-  return { from: k, text: joinedImages(tokens, k, tokens.length), lineState: lineStateBefore(between, between.length, cap.lineState) }
+  const between = joined(tokens, 1, k)
+  return { from: k, text: joined(tokens, k), lineState: lineStateBefore(between, between.length, cap.lineState) }
 }
 
 /** Block tags: read alike in a capture's modes and in prose (an opener starts a capture in both, a closer is text in both). */
@@ -230,12 +232,13 @@ const tags: ReadonlySet<string> = new Set(['WrapperOpen', 'InvokeOpen', 'ParamOp
  */
 function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, text: string, runsFence = false): number {
   const starts = d.lexer.tagStartChars
-  const tagStart = (c: number): boolean => c === 0x3c || starts.includes(c)
+  const tagStart = (c: number): boolean => c === codes.lessThan || starts.includes(c)
+  const run = (c: number): boolean => c === codes.graveAccent || c === codes.tilde
   let lineEnd = -1
   for (let i = 0; i < tail.length; i++) {
     const c = tail.charCodeAt(i)
-    if (tagStart(c) || c === 0x60 || c === 0x7e) return lineEnd >= 0 ? lineEnd : i
-    if ((c === 0x0a || c === 0x0d) && lineEnd < 0) lineEnd = i
+    if (tagStart(c) || run(c)) return lineEnd >= 0 ? lineEnd : i
+    if (isLineEnding(c) && lineEnd < 0) lineEnd = i
   }
   if (!tags.has(info.category) && tagStart(tok.image.charCodeAt(0))) return lineEnd >= 0 ? lineEnd : tail.length
   if (lineEnd < 0) return -1
@@ -244,27 +247,21 @@ function firstUnlike(d: WalkHost, tail: string, tok: IToken, info: TokenInfo, te
   let column = 0
   for (; k < tail.length; k++) {
     const c = tail.charCodeAt(k)
-    if (c === 0x20) column++
-    else if (c === 0x09) column += 4 - (column % 4)
+    if (c === codes.space) column++
+    else if (c === codes.tab) column += 4 - (column % 4)
     else break
   }
   const line = tail.slice(k) + text.slice(0, 3)
   const next = line.charCodeAt(0)
   // a backtick or tilde starts a block only as a fence, a run of three; a shorter run the text ends in may be one
-  const run = next === 0x60 || next === 0x7e
-  const fence = run && (runsFence || (line.length < 3 ? [...line].every((c) => c.charCodeAt(0) === next) : line.charCodeAt(1) === next && line.charCodeAt(2) === next))
+  let same = 1
+  while (same < 3 && line.charCodeAt(same) === next) same++
+  const fence = run(next) && (runsFence || same === 3 || same === line.length)
   return column >= 4 || fence || blockStarts.includes(next) || (next >= 0x30 && next <= 0x39) ? lineEnd : -1
 }
 
 /** Characters that may start a block at a line's start (quote, list, heading, thematic break, table), fences, `<` and digits aside. */
 const blockStarts: readonly number[] = [...'>-*+_=#|'].map((c) => c.charCodeAt(0))
-
-/** The images of `tokens[from..to)`, joined. */
-function joinedImages(tokens: readonly IToken[], from: number, to: number): string {
-  let out = ''
-  for (let i = from; i < to; i++) out += tokens[i]!.image
-  return out
-}
 
 /** Whether a tag counts towards a skip of blocks of `frame` ('*': a checkpoint from before skips knew their family). */
 function counts(info: TokenInfo, frame: string): boolean {

@@ -13,7 +13,7 @@ import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { codes } from '../lexer/codes.js'
-import { isLineEnding } from '../lexer/lines.js'
+import { columnsOf, isLineEnding, mayStartCode } from '../lexer/lines.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
@@ -49,7 +49,9 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
     const category = info.category
     // after an unclosed CDATA was cut at the stream's end, what follows may close the block, never open an invoke:
     // an invoke there would come from the CDATA's content
-    if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined)) return interrupted(d, tok, info, text, base, startLine)
+    if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && (cap.repairedCdata !== undefined || indentedCode(d, cap, mode, tok, text, startLine)))) {
+      return interrupted(d, tok, info, text, base, startLine)
+    }
     cap.tokens.push(tok)
     cap.length += tok.image.length
     if (category === 'InvokeOpen') cap.invokeSeen = true
@@ -95,6 +97,19 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
   const h = s.hold
   if (h !== null) return d.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? d.ctxNow!.carry!.len : null)
   return switchMode(d, target, tok, text, base, startLine)
+}
+
+/**
+ * Whether an invoke opener between a bare block's invokes stands where
+ * prose reads indented code (four columns into a line that interrupts no
+ * paragraph): such an opener is code, not the block's next invoke, and
+ * the block ends before the blanks that lead to it. A wrapper's invokes
+ * are the wrapper's, however they are indented.
+ */
+function indentedCode(d: WalkHost, cap: Capture, mode: ModeName, tok: IToken, text: string, startLine: LineState): boolean {
+  if (cap.wrapper || (mode !== modes.wrapperBody && mode !== modes.commentWrapper)) return false
+  const ls = d.lineAt(text, tok.startOffset, startLine)
+  return mayStartCode(ls) && columnsOf(ls) >= 4
 }
 
 /**

@@ -204,6 +204,32 @@ describe('what follows a released mention', () => {
     expect(codes(events)).toEqual(['malformed-block'])
   })
 
+  it.each([
+    ['code that goes on with a block', '<invoke name="y"></invoke>\n\n    <invoke name="y"></invoke> ' + example],
+    ['code, then a tab-indented line', '<invoke name="y"></invoke>\n\n\t<invoke name="y"></invoke>\n\t' + example + '\n'],
+    ['code the stream ends in', 'Sure.\n<invoke name="y"></invoke>\n\n    <invoke name="z"></invoke>'],
+  ])('should not support an indented invoke after a blank line as a bare block\'s next invoke: %s', (_label, input) => {
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should support an indented invoke that goes on a bare block\'s paragraph', () => {
+    const input = '<invoke name="y"></invoke>\n    <invoke name="z"></invoke>'
+    expect(calls(expectChunkInvariant(input)).map((c) => c.name)).toEqual(['y', 'z'])
+  })
+
+  it('should support an indented invoke after a blank line inside a list item', () => {
+    const input = '1. Run it:\n<invoke name="y"></invoke>\n\n    <invoke name="z"></invoke>'
+    expect(calls(expectChunkInvariant(input)).map((c) => c.name)).toEqual(['y', 'z'])
+  })
+
+  it('should support indented invokes after a blank line inside a wrapper', () => {
+    const input = '<tool_calls>\n<invoke name="y"></invoke>\n\n    <invoke name="z"></invoke>\n</tool_calls>'
+    expect(calls(expectChunkInvariant(input)).map((c) => c.name)).toEqual(['y', 'z'])
+  })
+
   it('should support a real block after a released mention and a blank line', () => {
     const input = `<tool_calls>\n\n${real('a')}\n`
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'a', input: { path: 'src/a.ts' } }])

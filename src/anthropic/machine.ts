@@ -60,6 +60,21 @@ export class MessagesMachine {
    * block, and its stop closes nothing (ours closed when the next started).
    */
   private readonly read = new Set<number>()
+  /**
+   * The upstream index of the block passed through that is open now (a
+   * native `tool_use`, a thinking block), from its start to its stop. Late
+   * text for a block read that comes inside it cannot open a text block of
+   * ours there (one block open at a time): it waits in `late` for this
+   * block's stop.
+   *
+   * ```
+   * start(0 text) … stop(0) start(1 tool_use) delta(0 text) delta(1 json) stop(1)
+   *                                           ^ waits       ^ passes      ^ then it goes out
+   * ```
+   */
+  private passing: number | undefined
+  /** The deltas and stops of blocks read that came while {@link passing} was open, in order. */
+  private readonly late: Array<Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>> = []
   /** Runs of text blocks so far: only the first may start with reasoning. */
   private textRuns = 0
   /**
@@ -94,19 +109,22 @@ export class MessagesMachine {
             this.hold?.sawNative()
           }
           this.out({ type: 'upstream', event })
+          this.passing = event.index
         }
         break
       }
       case 'content_block_delta':
-        // after an error the writer routes what upstream still sends for a block read (see BlockWriter.abandon)
-        if (this.failed || !this.read.has(event.index)) this.out({ type: 'upstream', event })
-        else if (this.sieve !== null && event.index === this.sieveIndex && event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
-        // a late delta of an earlier block is not read either: it does not stand where the sieve's text does, and markup in it is no call
-        else this.beside(event.delta)
+        if (!this.read.has(event.index)) this.out({ type: 'upstream', event })
+        else if (!this.failed && this.sieve !== null && event.index === this.sieveIndex && event.delta.type === 'text_delta') this.write(this.sieve.push(event.delta.text))
+        else this.lateEvent(event)
         break
       case 'content_block_stop':
-        // our text block stays open for what the sieve still holds, and closes when the next block starts or the message ends
-        if (this.failed || !this.read.has(event.index)) this.out({ type: 'upstream', event })
+        if (this.read.has(event.index)) this.lateEvent(event)
+        else {
+          this.out({ type: 'upstream', event })
+          // the block passed through is over: late text that waited for it goes out now, in order
+          if (event.index === this.passing) this.flushLate()
+        }
         break
       case 'message_delta':
         this.finish()
@@ -129,6 +147,8 @@ export class MessagesMachine {
   /** The upstream stream ended: flush what is held (a stream cut before `message_delta` still gets its blocks). */
   end(): MessagesStreamEvent[] {
     if (!this.failed) this.finish()
+    // after an error upstream may end with its block still open: the late text that waited for it is not lost
+    else this.flushLate()
     return this.writer.take()
   }
 
@@ -139,6 +159,7 @@ export class MessagesMachine {
    */
   abort(): MessagesStreamEvent[] {
     this.fail()
+    this.flushLate()
     return this.writer.take()
   }
 
@@ -154,6 +175,28 @@ export class MessagesMachine {
     this.sieveIndex = index
     this.read.add(index)
     if (text !== '') this.write(this.sieve.push(text))
+  }
+
+  /**
+   * A delta or stop of a text block read that is not the sieve's text: one
+   * of an earlier block of the run, or any after an error. It waits while a
+   * block passed through is open (see {@link passing}). After an error the
+   * writer routes it (see BlockWriter.abandon); before, a delta is not read
+   * either (it does not stand where the sieve's text does, and markup in it
+   * is no call) and a stop closes nothing: our text block stays open for
+   * what the sieve still holds, and closes when the next block starts or
+   * the message ends.
+   */
+  private lateEvent(event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>): void {
+    if (this.passing !== undefined) this.late.push(event)
+    else if (this.failed) this.out({ type: 'upstream', event })
+    else if (event.type === 'content_block_delta') this.beside(event.delta)
+  }
+
+  /** The block passed through closed (or never will): what waited for it goes out, in order. */
+  private flushLate(): void {
+    this.passing = undefined
+    for (const event of this.late.splice(0)) this.lateEvent(event)
   }
 
   /** A delta of a text block read that is not the sieve's text: raw, in our text block, after the text the sieve held when it came. */
@@ -193,6 +236,8 @@ export class MessagesMachine {
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
   private finish(): void {
     if (this.failed) return
+    // upstream ended the message with its block still open: the late text that waited for it is not lost
+    this.flushLate()
     this.endRun()
     this.hold?.finish()
     this.writer.close()

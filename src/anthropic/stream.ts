@@ -31,7 +31,8 @@ import type { MessagesStreamEvent } from './writer.js'
  * the adapter read, after the next block started or after an `error` event,
  * goes out raw in a text block of the adapter's (the one open, after the
  * text the sieve held; the one the error cut; or one started for it), never
- * under upstream's own index. Options and the source are checked when it
+ * under upstream's own index, and never inside a block upstream has open
+ * (it waits for that block's stop). Options and the source are checked when it
  * is called. Leaving the loop early closes the source.
  */
 export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {

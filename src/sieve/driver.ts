@@ -42,6 +42,25 @@ import type { JsonRun } from '../lexer/json-scan.js'
 import { feed, type FeedHost } from './feed.js'
 import { walkToken } from './walk.js'
 
+/**
+ * What was held when a push began: the capture's token array, its text run
+ * and the arrays of that run, the hold, each with how much of it was there
+ * (see `Driver.atPush`).
+ */
+interface AtPush {
+  chunk: string | null
+  tokens: IToken[] | null
+  tokenCount: number
+  run: Capture['run']
+  runBlocks: number
+  runParts: string[] | null
+  runPartCount: number
+  hold: Hold | null
+  parts: number
+  pending: string
+  reasoning: string
+}
+
 export class Driver implements DriverCore, RunHost, FeedHost {
   readonly out = new Emitter()
   readonly stats: SieveStats = { charsLexed: 0, tokens: 0, blocksParsed: 0, lexerRuns: 0, maxHeldTail: 0 }
@@ -61,6 +80,8 @@ export class Driver implements DriverCore, RunHost, FeedHost {
   readonly holds: Holds
   readonly runs: LexerRuns
   readonly rules = new CaptureRules()
+  /** See {@link WalkHost.kept}. */
+  readonly kept: Array<IToken | null>
   /** See {@link DriverCore.calls}. */
   readonly calls: CallStream | null
   /** With `reasoningCalls: 'call'`: where the reasoning goes, to be sieved for calls; null: it is reasoning as it comes. */
@@ -90,6 +111,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.memo = tokenMemo(lexer)
+    this.kept = new Array<IToken | null>(lexer.infoByIdx.length).fill(null)
     this.fast = new FastPath(this)
     const tables = fastPathTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
@@ -111,8 +133,8 @@ export class Driver implements DriverCore, RunHost, FeedHost {
    * releases is the part not yet given out. References and counts, never
    * copies (a push only appends to what it holds): this is set per chunk.
    */
-  private readonly atPush: { chunk: string | null; capture: Capture | null; tokens: number; runBlocks: number; runParts: number; hold: Hold | null; parts: number; pending: string; reasoning: string } = {
-    chunk: null, capture: null, tokens: 0, runBlocks: 0, runParts: 0, hold: null, parts: 0, pending: '', reasoning: '',
+  private readonly atPush: AtPush = {
+    chunk: null, tokens: null, tokenCount: 0, run: null, runBlocks: 0, runParts: null, runPartCount: 0, hold: null, parts: 0, pending: '', reasoning: '',
   }
 
   push(chunk: string): void {
@@ -122,9 +144,13 @@ export class Driver implements DriverCore, RunHost, FeedHost {
   }
 
   private forgetPush(): void {
+    // the tokens a capture kept are held by it while it is open, and by nothing else once it is over
+    if (this.s.capture === null) this.forgetKept()
     const p = this.atPush
     p.chunk = null
-    p.capture = null
+    p.tokens = null
+    p.run = null
+    p.runParts = null
     p.hold = null
     p.pending = ''
     p.reasoning = ''
@@ -137,10 +163,13 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     const p = this.atPush
     const cap = s.capture
     p.chunk = chunk
-    p.capture = cap
-    p.tokens = cap === null ? 0 : cap.tokens.length
-    p.runBlocks = cap === null || cap.run === null ? 0 : cap.run.blocks.length
-    p.runParts = cap === null || cap.run === null ? 0 : cap.run.parts.length
+    p.tokens = cap === null ? null : cap.tokens
+    p.tokenCount = cap === null ? 0 : cap.tokens.length
+    const run = cap === null ? null : cap.run
+    p.run = run
+    p.runBlocks = run === null ? 0 : run.blocks.length
+    p.runParts = run === null ? null : run.parts
+    p.runPartCount = run === null ? 0 : run.parts.length
     p.hold = s.hold
     p.parts = s.hold === null ? 0 : s.hold.parts.length
     p.pending = s.pending
@@ -272,6 +301,11 @@ export class Driver implements DriverCore, RunHost, FeedHost {
       this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
     if (s.capture !== null) endCapture(this)
+    this.forgetKept()
+  }
+
+  private forgetKept(): void {
+    this.kept.fill(null)
   }
 
   /**
@@ -283,6 +317,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     const s = this.s
     this.forgetPush()
     releaseHeld(this, this.reasoningSink)
+    this.forgetKept()
     const next = s.calls?.next ?? 0
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
     if (this.calls !== null) s.calls = { ...initialCallStream(), next }
@@ -301,10 +336,10 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     // the text held when the push began and the chunk, or (end() failed) what is held now: its last `missing` characters
     let all = ''
     if (missing > 0 && p.chunk !== null) {
-      const run = p.capture?.run
-      // the run may have been folded since (every 4096 parts into a block): then what it held is in its blocks
-      const held = run == null ? '' : run.blocks.slice(0, p.runBlocks).join('') + (run.blocks.length === p.runBlocks ? run.parts.slice(0, p.runParts).join('') : '')
-      all = [...(p.capture?.tokens.slice(0, p.tokens).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending, p.reasoning, p.chunk].join('')
+      // the run may have been made a token since, or folded (its parts joined into a block, a new parts array
+      // begun): the arrays it had then still hold what it held
+      const held = p.run === null ? '' : p.run.blocks.slice(0, p.runBlocks).join('') + p.runParts!.slice(0, p.runPartCount).join('')
+      all = [...(p.tokens?.slice(0, p.tokenCount).map((t) => t.image) ?? []), held, ...(p.hold?.parts.slice(0, p.parts) ?? []), p.pending, p.reasoning, p.chunk].join('')
     } else if (missing > 0) {
       if (s.capture !== null) flushRun(s.capture)
       const reasoning = s.reasoning.phase === 'done' ? '' : s.reasoning.held

@@ -9,7 +9,7 @@
  * called directly, with nothing made per call.
  */
 import type { IToken } from 'chevrotain'
-import { tokenOf, unplaced } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { codes } from '../lexer/codes.js'
@@ -28,6 +28,8 @@ export interface WalkHost extends DriverCore {
   readonly holds: Holds
   /** Which tokens continue a capture: a reader's memo of the structure table (`capture-rules.ts`). */
   readonly rules: CaptureRules
+  /** The last token a capture kept of each type, by `tokenTypeIdx` (see `kept`); emptied after a push that leaves no capture open. */
+  readonly kept: Array<IToken | null>
   /** The run whose tokens these are (`RunHost.ctxNow`): its carry is cleared where a token leaves the run's mode. */
   ctxNow: LexContext | null
   lineAt(text: string, offset: number, startLine: LineState): LineState
@@ -52,7 +54,7 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
     if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && (cap.repairedCdata !== undefined || indentedCode(d, cap, mode, tok, text, startLine)))) {
       return interrupted(d, tok, info, text, base, startLine)
     }
-    cap.tokens.push(tok)
+    cap.tokens.push(kept(d, tok))
     cap.length += tok.image.length
     if (category === 'InvokeOpen') cap.invokeSeen = true
     else if (category === 'ParamOpen') cap.paramSeen = true
@@ -97,6 +99,22 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
   const h = s.hold
   if (h !== null) return d.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? d.ctxNow!.carry!.len : null)
   return switchMode(d, target, tok, text, base, startLine)
+}
+
+/**
+ * The token a capture keeps for `tok`: the one it kept last of that type,
+ * when that one is spelled alike. A block spells its tags alike, and the
+ * lexer makes a token per tag: of a parameter's seven tokens held to the
+ * block's end, five are the same tag tokens each time. Tokens are values
+ * (the token memo shares them already); one carrying a Markdown state is
+ * kept as it is.
+ */
+function kept(d: WalkHost, tok: IToken): IToken {
+  if (tok.payload !== undefined) return tok
+  const last = d.kept[tok.tokenTypeIdx] ?? null
+  if (last !== null && last.image === tok.image) return last
+  d.kept[tok.tokenTypeIdx] = tok
+  return tok
 }
 
 /**
@@ -221,7 +239,8 @@ function proseFrom(d: WalkHost, text: string, base: number, lineState: LineState
 function blankTail(d: WalkHost, cap: Capture): { from: number; text: string; lineState: LineState } {
   const tokens = cap.tokens
   let k = tokens.length
-  while (k > 1 && d.lexer.infoByIdx[tokens[k - 1]!.tokenTypeIdx]!.category === 'Ws') k--
+  // a token made here (a self-closing invoke's empty closer) has no entry in the lexer's table: its category is its type
+  while (k > 1 && categoryOf(d.lexer, tokens[k - 1]!) === 'Ws') k--
   // the capture's line state is the one right after its opener
   const between = joined(tokens, 1, k)
   return { from: k, text: joined(tokens, k), lineState: lineStateBefore(between, between.length, cap.lineState) }

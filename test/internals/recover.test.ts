@@ -37,6 +37,15 @@ describe('recovery from an internal error', () => {
     expect(errors).toHaveLength(1)
   })
 
+  it.each(Array.from({ length: 24 }, (_, i) => i + 1))('should support releasing a value the fast path held when the push began (token %i fails)', (n) => {
+    // a value's text is a run of the fast path's, made a token by the first token of the next lexer run: a later one fails
+    const chunks = ['Say ', '<tool_calls>', '<invoke name="a">', '<parameter name="p">', 'va', 'lu', 'e', '</parameter></invoke>', ' ', '</tool_calls>', ' ok']
+    failAtToken(n)
+    const sieve = createSieve()
+    const events = [...chunks.flatMap((c) => sieve.push(c)), ...sieve.end()]
+    expect(given(events)).toBe(chunks.join(''))
+  })
+
   it('should support a real span: where the released text sits in the stream', () => {
     failAtToken(4)
     const sieve = createSieve()

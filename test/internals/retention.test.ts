@@ -51,9 +51,11 @@ describe('what a finished block leaves behind', () => {
     let calls = 0
     for (let i = 0; i < input.length; i += size) {
       calls += sieve.push(input.slice(i, i + size)).filter((e) => e.type === 'tool-call').length
-      const record = (drivers[0] as unknown as { atPush: { chunk: unknown; capture: unknown; hold: unknown; pending: string } }).atPush
+      const record = (drivers[0] as unknown as { atPush: { chunk: unknown; tokens: unknown; run: unknown; runParts: unknown; hold: unknown; pending: string } }).atPush
       expect(record.chunk).toBeNull()
-      expect(record.capture).toBeNull()
+      expect(record.tokens).toBeNull()
+      expect(record.run).toBeNull()
+      expect(record.runParts).toBeNull()
       expect(record.hold).toBeNull()
       expect(record.pending).toBe('')
     }

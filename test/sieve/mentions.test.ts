@@ -159,6 +159,17 @@ describe('what is left of a broken block', () => {
     expect(codes(events)).toEqual(['capture-limit'])
   })
 
+  it.each([
+    ['prose on its line', '<invoke name="a"/> x'],
+    ['prose on the next line', 'Sure:\n<invoke name="a"/>\nok'],
+    ['a tilde run on its line', '<invoke name="a"/>  ~~~\n'],
+  ])('should support a self-closing bare invoke that %s follows as text, whole or cut', (_label, input) => {
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
   it('should support a backtick run breaking a block the same whole or cut (the run is not carried into the skip)', () => {
     const input = '<tool_calls><invoke name="a">```\n]]></parameter></invoke>\n<invoke name="b"></invoke></tool_calls> ok'
     const events = expectChunkInvariant(input)

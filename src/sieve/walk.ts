@@ -13,7 +13,7 @@ import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { codes } from '../lexer/codes.js'
-import { columnsOf, isLineEnding, mayStartCode } from '../lexer/lines.js'
+import { columnsOf, isLineEnding, linePositions, mayStartCode, positionOf } from '../lexer/lines.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
@@ -51,7 +51,7 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
     const category = info.category
     // after an unclosed CDATA was cut at the stream's end, what follows may close the block, never open an invoke:
     // an invoke there would come from the CDATA's content
-    if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && (cap.repairedCdata !== undefined || indentedCode(d, cap, mode, tok, text, startLine)))) {
+    if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined) || proseGap(d, cap, mode, category, tok, text, startLine)) {
       return interrupted(d, tok, info, text, base, startLine)
     }
     cap.tokens.push(kept(d, tok))
@@ -118,15 +118,17 @@ function kept(d: WalkHost, tok: IToken): IToken {
 }
 
 /**
- * Whether an invoke opener between a bare block's invokes stands where
- * prose reads indented code (four columns into a line that interrupts no
- * paragraph): such an opener is code, not the block's next invoke, and
- * the block ends before the blanks that lead to it. A wrapper's invokes
- * are the wrapper's, however they are indented.
+ * Whether a token between a bare block's invokes stands where prose reads
+ * a block of its own, so that the bare block ends before the blanks that
+ * lead to it: an invoke opener four columns into a line that interrupts no
+ * paragraph (indented code), or a comment at a line's start (an HTML block,
+ * or indented code: the rest of the line holding its end is HTML, and an
+ * indented line after it is code). A wrapper's gaps are the wrapper's, however they are laid out.
  */
-function indentedCode(d: WalkHost, cap: Capture, mode: ModeName, tok: IToken, text: string, startLine: LineState): boolean {
-  if (cap.wrapper || (mode !== modes.wrapperBody && mode !== modes.commentWrapper)) return false
+function proseGap(d: WalkHost, cap: Capture, mode: ModeName, category: string, tok: IToken, text: string, startLine: LineState): boolean {
+  if (cap.wrapper || mode !== modes.wrapperBody || (category !== 'InvokeOpen' && category !== 'CommentOpen')) return false
   const ls = d.lineAt(text, tok.startOffset, startLine)
+  if (category === 'CommentOpen') return positionOf(ls) !== linePositions.mid
   return mayStartCode(ls) && columnsOf(ls) >= 4
 }
 

@@ -226,6 +226,23 @@ describe('what follows a released mention', () => {
     expect(codes(events)).toEqual(['malformed-block'])
   })
 
+  it.each([
+    ['an indented invoke after its line', '<invoke name="a"></invoke>\n<!-- c -->\n    <invoke name="x"></invoke>'],
+    ['an indented block after its line', '<invoke name="a"></invoke>\n<!-- c -->\n    ' + example],
+    ['a block on the rest of its line', '<invoke name="a"></invoke>\n<!-- -->' + example],
+    ['a block on the line its end is on', '<invoke name="a"></invoke>\n<!-- a\nb --> ' + example],
+  ])('should not support a call from %s, a comment at a line\'s start between a bare block\'s invokes (an HTML block)', (_label, input) => {
+    const events = expectChunkInvariant(input)
+    expect(calls(events)).toEqual([])
+    expect(textOf(events)).toBe(input)
+    expect(codes(events)).toEqual(['malformed-block'])
+  })
+
+  it('should support a comment inside a bare block\'s line between its invokes', () => {
+    const input = '<invoke name="a"></invoke> <!-- c --> <invoke name="b"></invoke>\n</tool_calls>'
+    expect(calls(expectChunkInvariant(input)).map((c) => c.name)).toEqual(['a', 'b'])
+  })
+
   it('should support an indented invoke that goes on a bare block\'s paragraph', () => {
     const input = '<invoke name="y"></invoke>\n    <invoke name="z"></invoke>'
     expect(calls(expectChunkInvariant(input)).map((c) => c.name)).toEqual(['y', 'z'])

@@ -1,7 +1,8 @@
 /**
  * Raw HTML where CommonMark makes markup an example (docs/DESIGN.md, "Markdown
  * guard"): what starts and ends an HTML block of kind 1 (`<pre>`,
- * `<script>`, `<style>`, `<textarea>`) or 2 (a comment), and the inline
+ * `<script>`, `<style>`, `<textarea>`), 2 (a comment), 3 (a processing
+ * instruction), 4 (a declaration) or 5 (a CDATA section), and the inline
  * `<code>` element's tags. Pure functions of the text: each answers a match
  * (where it ends), no, or `more` (the text ends before that is known, and
  * more may come), and the tokens of `tokens-html.ts` hold a `more` as an
@@ -16,6 +17,12 @@
  *     ^^^^^^ closer: the block ends with this line
  * > | <!--
  *     ^^ kind 2 opener (`<!` before `--`): the block's content starts at `--`, so `<!-->` ends where it starts
+ * > | <?php
+ *     ^ kind 3 opener (`<` before `?`): its content starts at `?`, so `<?>` ends where it starts (closer `?>`)
+ * > | <!DOCTYPE html>
+ *     ^^ kind 4 opener (`<!` before an ASCII letter): text to the line holding `>`
+ * > | <![CDATA[ x ]]>
+ *     ^^^^^^^^^ kind 5 opener (case-sensitive): text to the line holding `]]>`
  * > | x <code>…</code>
  *       ^^^^^^ an open tag of `code` (attributes allowed, at most {@link maxCodeTag} characters, on one line)
  *                ^^^^^^^ its closing tag
@@ -29,7 +36,12 @@ const rawNames = ['pre', 'script', 'style', 'textarea'] as const
 /** Longest `<code …>` or `</code >` read: a longer one counts as no tag, however it ends (so any chunking agrees). */
 export const maxCodeTag = 128
 
-export type HtmlBlockKind = 'comment' | 'raw'
+/**
+ * The kinds of HTML block the guard reads: 1 (`raw`) to 5. Each may
+ * interrupt a paragraph and runs to the end of the line holding its closer
+ * (or to the stream's end); the next line follows no paragraph.
+ */
+export type HtmlBlockKind = 'raw' | 'comment' | 'instruction' | 'declaration' | 'cdata'
 /** A match's end, no match (null), or `more`: the text ends before it is known. */
 export type Answer = number | null | 'more'
 
@@ -52,9 +64,10 @@ function spells(text: string, at: number, word: string): Answer {
  */
 export function blockOpenerAt(text: string, offset: number, final: boolean): { kind: HtmlBlockKind; end: number } | null | 'more' {
   if (codeAt(text, offset) !== codes.lessThan) return null
-  const comment = spells(text, offset + 1, '!--')
-  if (comment === 'more') return final ? null : 'more'
-  if (comment !== null) return { kind: 'comment', end: offset + 2 }
+  if (offset + 1 === text.length) return final ? null : 'more'
+  const next = codeAt(text, offset + 1)
+  if (next === codes.questionMark) return { kind: 'instruction', end: offset + 1 }
+  if (next === codes.exclamationMark) return bangOpenerAt(text, offset, final)
   let undecided = false
   for (const name of rawNames) {
     const end = spells(text, offset + 1, name)
@@ -66,6 +79,38 @@ export function blockOpenerAt(text: string, offset: number, final: boolean): { k
   }
   return undecided && !final ? 'more' : null
 }
+
+/** After `<!` at `offset`: a comment (kind 2), a declaration (kind 4) or a CDATA section (kind 5), null, or `more`. */
+function bangOpenerAt(text: string, offset: number, final: boolean): { kind: HtmlBlockKind; end: number } | null | 'more' {
+  const at = offset + 2
+  if (at === text.length) return final ? null : 'more'
+  if (isLetter(codeAt(text, at))) return { kind: 'declaration', end: at }
+  const comment = spells(text, at, '--')
+  const cdata = exactly(text, at, '[CDATA[')
+  if (comment === 'more' || cdata === 'more') return final ? null : 'more'
+  if (comment !== null) return { kind: 'comment', end: at }
+  return cdata === null ? null : { kind: 'cdata', end: cdata }
+}
+
+/** `text` from `at` is `word`, case-sensitively: its end, null, or `more` when the text ends inside it. */
+function exactly(text: string, at: number, word: string): Answer {
+  for (let i = 0; i < word.length; i++) {
+    if (at + i >= text.length) return 'more'
+    if (codeAt(text, at + i) !== codeAt(word, i)) return null
+  }
+  return at + word.length
+}
+
+/**
+ * The closer of a block of kind 2 to 5 at `offset`, the first character of
+ * the closer's spelling (`-->`, `?>`, `>`, `]]>`): its end, null, or `more`
+ * (`-`, `--`, `?`, `]`, `]]` at the text's end).
+ */
+export function closerAt(kind: Exclude<HtmlBlockKind, 'raw'>): (text: string, offset: number) => Answer {
+  const word = blockClosers[kind]
+  return (text, offset) => exactly(text, offset, word)
+}
+export const blockClosers = { comment: '-->', instruction: '?>', declaration: '>', cdata: ']]>' } as const
 
 /** A kind 1 block's closer (`</pre>`, `</script>`, `</style>`, `</textarea>`, any case) at `offset`: its end, null, or `more`. */
 export function rawCloserAt(text: string, offset: number): Answer {
@@ -81,9 +126,7 @@ export function rawCloserAt(text: string, offset: number): Answer {
 }
 
 /** `-->` at `offset`: its end, null, or `more` (`-` or `--` at the text's end). */
-export function commentCloserAt(text: string, offset: number): Answer {
-  return spells(text, offset, '-->')
-}
+export const commentCloserAt = closerAt('comment')
 
 /**
  * An open tag of the `code` element at `offset` (`<code>`, `<CODE class="x">`;
@@ -127,10 +170,10 @@ export function mayBeCodeTag(text: string, offset: number): boolean {
   return codeOpenAt(text, offset) !== null || codeCloseAt(text, offset) !== null
 }
 
-/** Whether `c` may follow `<` in a block opener (`!`, or the first letter of a kind 1 name): the cheap test before the real one. */
+/** Whether `c` may follow `<` in a block opener (`!`, `?`, or the first letter of a kind 1 name): the cheap test before the real one. */
 export function mayOpenBlock(c: number): boolean {
   const l = lower(c)
-  return c === 0x21 || (isLetter(c) && (l === 0x70 || l === 0x73 || l === 0x74))
+  return c === codes.exclamationMark || c === codes.questionMark || (isLetter(c) && (l === 0x70 || l === 0x73 || l === 0x74))
 }
 
 /**

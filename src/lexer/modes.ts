@@ -27,6 +27,12 @@ export const modes = {
   htmlComment: 'htmlComment',
   /** A `<pre>`, `<script>`, `<style>` or `<textarea>` block (kind 1): text up to the line holding a closer of one of them. */
   htmlRaw: 'htmlRaw',
+  /** A processing instruction block (kind 3, `<?`): text up to the line holding `?>`. */
+  htmlInstruction: 'htmlInstruction',
+  /** A declaration block (kind 4, `<!` and an ASCII letter, as `<!DOCTYPE html>`): text up to the line holding `>`. */
+  htmlDeclaration: 'htmlDeclaration',
+  /** A CDATA block (kind 5, `<![CDATA[`): text up to the line holding `]]>`. */
+  htmlCdata: 'htmlCdata',
   /** The rest of an HTML block's last line: its line feed goes back to prose. */
   htmlEnd: 'htmlEnd',
   /** A line of indented code (CommonMark 4.4): text to its end. */

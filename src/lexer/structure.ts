@@ -136,6 +136,9 @@ export const structure: Readonly<Record<Exclude<ModeName, 'halt'>, ModeRow>> = {
   [modes.fenceInfoHold]: text('hold', [], heldLine, { special: heldLine }),
   [modes.htmlComment]: text('text'),
   [modes.htmlRaw]: text('text'),
+  [modes.htmlInstruction]: text('text'),
+  [modes.htmlDeclaration]: text('text'),
+  [modes.htmlCdata]: text('text'),
   [modes.htmlEnd]: text('text'),
   [modes.indented]: text('text', [], ['lineEnds'], { special: ['lineEnds'] }),
   // inside a fence only a run can matter (a closer): line feeds alone change nothing

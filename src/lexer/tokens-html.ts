@@ -1,6 +1,6 @@
 /**
  * Token types of the Markdown guard's raw HTML (`html.ts` reads the
- * constructs): HTML blocks of kind 1 and 2 at a line start, where
+ * constructs): HTML blocks of kind 1 to 5 at a line start, where
  * everything up to the end of the closer's line is text; inline `<code>`,
  * which opens a level of its paragraph as an unmatched backtick run does
  * (`codeLevel`: a tag after it is held until `</code>` or the paragraph's
@@ -13,6 +13,9 @@
  * > | <tool_calls>…
  * > | --> after
  *     ^^^ htmlEnd: the rest of the line; its line feed goes back to prose
+ * > | <?x ?> <tool_calls>…
+ *     ^ htmlInstruction (kinds 4 and 5 alike: htmlDeclaration, htmlCdata)
+ *         ^^ its closer: the rest of the line is htmlEnd's
  * > | a <!-- <tool_calls>… --> b
  *       ^ the line state follows the comment (`inline-html.ts`)
  *            ^ a tag in it: held (`spanHold`, with `commentLevel` on its levels)
@@ -27,10 +30,10 @@
  * there, as CommonMark sees none (`<!--` was literal).
  */
 import type { TokenType } from 'chevrotain'
-import { classUnits, codes } from './codes.js'
+import { classUnits, codeAt, codes } from './codes.js'
 import { freshMarkdown, itemColumnOf, lineStartIndent, quoteDepthOf, type LexContext } from './context.js'
 import { growsAt, type CompiledDelimiter } from './frames.js'
-import { blockOpenerAt, closeCode, codeCloseAt, codeOpenAt, commentCloserAt, mayBeCodeTag, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
+import { blockClosers, blockOpenerAt, closeCode, closerAt, codeCloseAt, codeOpenAt, commentCloserAt, mayBeCodeTag, commentLevel, lastCodeLevel, openCode, rawCloserAt, type Answer, type HtmlBlockKind } from './html.js'
 import { commentLive } from './inline-html.js'
 import { enterCode, leaveCode } from './lines.js'
 import type { CategoryName } from './kinds.js'
@@ -47,6 +50,15 @@ export interface Opener {
 }
 
 const lt = [codes.lessThan]
+/** The mode each kind of HTML block reads its lines in, up to the line of its closer. */
+const blockModeOf = {
+  raw: modes.htmlRaw,
+  comment: modes.htmlComment,
+  instruction: modes.htmlInstruction,
+  declaration: modes.htmlDeclaration,
+  cdata: modes.htmlCdata,
+} as const satisfies Record<HtmlBlockKind, ModeName>
+const blockKinds = Object.keys(blockModeOf) as HtmlBlockKind[]
 const isNumber = (a: Answer): a is number => typeof a === 'number'
 
 /** Where a `<` at `offset` stands: at a line start (at most 3 spaces in, no quote or list marker before it). */
@@ -161,7 +173,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       return [blockHeld(mode), blockOpen(mode, modes.halt, null), commentEnd(modes.prose), commentEnd(modes.span), codeHeld(mode), codeOpen(mode, null),
         codeClose(mode, modes.prose), codeClose(mode, modes.span), codeClose(mode, null)]
     }
-    const out = [blockHeld(mode), blockOpen(mode, modes.htmlComment, 'comment'), blockOpen(mode, modes.htmlRaw, 'raw')]
+    const out = [blockHeld(mode), ...blockKinds.map((kind) => blockOpen(mode, blockModeOf[kind], kind))]
     for (const o of openers) out.push(hidden(mode, o, true), hidden(mode, o, false))
     out.push(codeHeld(mode))
     if (mode === modes.prose) out.push(codeOpen(mode, modes.span))
@@ -180,7 +192,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
   }
   const one = (mode: ModeName, ch: number) => f.make(`${mode}.Text1`, 'Text', null, (t, o) => matched(t.charAt(o)), [ch], ch === codes.lineFeed)
 
-  /** The end of a kind 1 or 2 block's closer, held while cut: the rest of that line follows (`htmlEnd`). */
+  /** The end of a block's closer, held while cut: the rest of that line follows (`htmlEnd`). */
   const closer = (mode: ModeName, at: (text: string, offset: number) => Answer, ch: number): TokenType[] => [
     f.make(`${mode}.Close`, 'Text', modes.htmlEnd, (t, o) => {
       const end = at(t, o)
@@ -192,7 +204,7 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
   ]
 
   /** The token lists of the HTML block modes. */
-  function blockModes(): Record<'htmlComment' | 'htmlRaw' | 'htmlEnd', TokenType[]> {
+  function blockModes(): Record<(typeof blockModeOf)[HtmlBlockKind] | 'htmlEnd', TokenType[]> {
     const endLine = f.make(`${modes.htmlEnd}.lf`, 'Text', modes.prose, (t, o) => {
       const c = ctx.current
       // the block ends with its line: an HTML candidate begun in it (`<a title="` after `-->`) is none outside it, and
@@ -200,9 +212,14 @@ export function htmlTokens(f: TokenFactory, guard: GuardSettings, openers: reado
       c.lines.mark(t, o + 1, leaveCode)
       return apply(c, { target: modes.prose, md: freshMarkdown() }, t.charAt(o))
     }, [codes.lineFeed, codes.carriageReturn], true)
+    // kinds 2 to 5 end at a fixed spelling, its first character the text token's stop
+    const spelled = (kind: Exclude<HtmlBlockKind, 'raw'>) => closer(blockModeOf[kind], closerAt(kind), codeAt(blockClosers[kind], 0))
     return {
-      htmlComment: closer(modes.htmlComment, commentCloserAt, codes.dash),
       htmlRaw: closer(modes.htmlRaw, rawCloserAt, codes.lessThan),
+      htmlComment: spelled('comment'),
+      htmlInstruction: spelled('instruction'),
+      htmlDeclaration: spelled('declaration'),
+      htmlCdata: spelled('cdata'),
       htmlEnd: [endLine, text(modes.htmlEnd, [codes.lineFeed, codes.carriageReturn])],
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Documents for the oracle's block decisions around the lines that decide
- * indented code: thematic breaks, setext underlines, HTML blocks closed on
- * their line or later, fences, headings, block quotes with a break, list
+ * indented code: thematic breaks, setext underlines, HTML blocks (kinds 1
+ * to 5) closed on their line or later, fences, headings, block quotes with a break, list
  * markers inside fences and HTML blocks; then a line four columns in (or a
  * line with a block mid-line), with `\n`, `\r\n` or `\r` line endings, or
  * all three in one document.
@@ -14,10 +14,12 @@ const text = fc.constantFrom('Text', 'alpha beta', '中文', 'x `a` y', 'Use ` t
 // (`-` alone after no paragraph is an empty list item: with the list markers below)
 const rule = fc.constantFrom('***', '---', '___', ' * * *', '- - -', '_ _ _  ', '**', '--', 'Title\n-', 'Title\n=', '===', '= =', '---x', '***x', 'Title\n---  ')
 // (a closing tag alone at a line start opens an HTML block of kind 7, which the guard does not model: closers follow text)
-const html = fc.constantFrom('<!-- note -->', '<!--', 'a -->', '-->', '<pre>', 'a </pre>', '<pre>x</pre>', '<script>', 'x </script>', '<!-->', '<textarea>', '</textarea> z')
+const html = fc.constantFrom('<!-- note -->', '<!--', 'a -->', '-->', '<pre>', 'a </pre>', '<pre>x</pre>', '<script>', 'x </script>', '<!-->', '<textarea>', '</textarea> z',
+  // kinds 3 to 5: a processing instruction, a declaration, a CDATA section (and look-alikes that open none)
+  '<?x?>', '<?php', 'a ?>', '<?>', '<!DOCTYPE html>', '<!ELEMENT x', 'y >', '<![CDATA[x]]>', '<![CDATA[', ']]> z', '<!1>', '<![cdata[x]]>')
 const fence = fc.constantFrom('```', '~~~', '````', '```js', '~~~ x')
 /** List markers inside closed fences and HTML blocks (`\n` stands for the document's line ending). */
-const codeWithMarker = fc.constantFrom('```\n- item\n```', '~~~\n* x\n~~~', '<!--\n- x\n-->', '<pre>\n1. x\n</pre>', '````\n+ y\n````', '<!-- a\n10) b -->')
+const codeWithMarker = fc.constantFrom('```\n- item\n```', '~~~\n* x\n~~~', '<!--\n- x\n-->', '<pre>\n1. x\n</pre>', '````\n+ y\n````', '<!-- a\n10) b -->', '<?x\n- y\n?>', '<![CDATA[\n* z\n]]>')
 /** List markers outside code (the guard then leaves indented lines alone: see {@link shapeWithBlock}). */
 const marker = fc.constantFrom('- item', '* x', '1. x', '+ y', '-', '10) z', '- - x', '=', '-')
 const quote = fc.constantFrom('> ***', '> ---', '> x', '>', '> ```', '>  ***', '> ___')

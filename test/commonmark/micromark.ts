@@ -14,7 +14,8 @@ export interface ReferenceRanges {
   indented: Span[]
   /**
    * Raw HTML that hides markup (the guard's HTML rules): HTML blocks of
-   * kind 1 (`<pre>`, `<script>`, `<style>`, `<textarea>`) and 2 (comments),
+   * kind 1 (`<pre>`, `<script>`, `<style>`, `<textarea>`) to 5 (comments,
+   * processing instructions, declarations, CDATA sections),
    * inline comments, and inline `<code>` to the next `</code>` of its
    * paragraph (or the paragraph's end: then nothing, `<code>` was no
    * element's start that hides anything).
@@ -30,6 +31,8 @@ export function micromarkEvents(markdown: string): Events {
   return postprocess(parse().document().write(preprocess()(markdown, undefined, true)))
 }
 
+/** The start of an HTML block of kind 1 to 5 (`<![CDATA[` is case-sensitive; the rest are not). */
+const htmlBlock = /^[ \t]*(?:<!--|<\?|<![A-Za-z]|<!\[CDATA\[|<(?:[Pp][Rr][Ee]|[Ss][Cc][Rr][Ii][Pp][Tt]|[Ss][Tt][Yy][Ll][Ee]|[Tt][Ee][Xx][Tt][Aa][Rr][Ee][Aa])(?:[ \t>\r\n]|$))/
 const containerTypes = new Set(['blockQuote', 'listOrdered', 'listUnordered'])
 
 export function referenceRanges(markdown: string): ReferenceRanges {
@@ -42,7 +45,7 @@ export function referenceRanges(markdown: string): ReferenceRanges {
     if (token.type === 'paragraph') codeDepth = 0
     if (kind !== 'enter') continue
     const raw = markdown.slice(token.start.offset, token.end.offset)
-    if (token.type === 'htmlFlow' && /^[ \t]*(?:<!--|<(?:pre|script|style|textarea)(?:[ \t>\r\n]|$))/i.test(raw)) out.html.push({ start: token.start.offset, end: token.end.offset })
+    if (token.type === 'htmlFlow' && htmlBlock.test(raw)) out.html.push({ start: token.start.offset, end: token.end.offset })
     if (token.type === 'htmlText') {
       if (raw.startsWith('<!--')) out.html.push({ start: token.start.offset, end: token.end.offset })
       else if (/^<code[ \t>]/i.test(raw) && !raw.endsWith('/>') && !raw.includes('\n')) {

@@ -71,9 +71,9 @@ describe('CommonMark oracle', () => {
 
   it.each([
     ['paragraphs, fences, code spans and mentions', guardLine, 9, 300],
-    // the one miss: a backtick run inside an inline comment that closes a level opened inside it too (the run
-    // is read as closing a span begun before the comment, which ends the comment: errs towards live)
-    ['those and raw HTML: comments, <pre>/<script>/<style>/<textarea> blocks, inline <code>', htmlLine, 10, 299],
+    // the one miss: a paragraph whose unmatched backticks hold two tag mentions in turn, so its end sends the sieve
+    // back twice and the block after them, which would wait too, stays text (the three-reads bound: errs towards text)
+    ['those and raw HTML: comments, <pre>/<script>/<style>/<textarea>, instruction, declaration and CDATA blocks, inline <code>', htmlLine, 10, 299],
   ] as const)('should find a block exactly when micromark puts its opener outside code and raw HTML (the guard decision itself: %s)', (_label, lines, seed, floor) => {
     const cases = fc.sample(markdownWithBlock(lines), { numRuns: 300, seed })
     const wrong: string[] = []

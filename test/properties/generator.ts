@@ -261,12 +261,13 @@ const mdRawHtml = fc.constantFrom('x <!-- ', ' --> ', 'x <code>', '</code> ', '<
 const htmlInline = fc.oneof({ arbitrary: word, weight: 4 }, { arbitrary: mdSpan, weight: 1 }, { arbitrary: mdRun, weight: 1 }, { arbitrary: mdRawHtml, weight: 2 })
 // (a closing tag alone at a line start would open an HTML block of kind 7, which the guard does not model: closers
 // follow text)
-const htmlStart = fc.constantFrom('<!--', '<!-- a', '<!-->', 'a -->', '<pre>', '<pre class="x">', 'a </pre>', '<script', 'x </script> z', '<STYLE>', 'a </style>', '<textarea>', 'b </textarea>', '<pre><code>', 'a </code></pre>')
+const htmlStart = fc.constantFrom('<!--', '<!-- a', '<!-->', 'a -->', '<pre>', '<pre class="x">', 'a </pre>', '<script', 'x </script> z', '<STYLE>', 'a </style>', '<textarea>', 'b </textarea>', '<pre><code>', 'a </code></pre>',
+  '<?x', 'a ?>', '<?x?>', '<!DOCTYPE html>', '<!ELEMENT x', 'y >', '<![CDATA[', 'a ]]>', '<![CDATA[x]]>')
 
 /**
  * {@link guardLine}s and lines with raw HTML: inline comments and `<code>`
  * (opened and closed on other lines too), and the starts and ends of HTML
- * blocks of kind 1 and 2 (at most 3 spaces in; four is no block).
+ * blocks of kind 1 to 5 (at most 3 spaces in; four is no block).
  */
 export const htmlLine = fc.oneof(
   { arbitrary: guardLine, weight: 4 },

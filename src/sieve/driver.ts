@@ -22,6 +22,7 @@ import type { AnchoredBlocks } from '../grammar/types.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
 import { committed, cutCdata, endCapture, lastParamOpen, type DriverCore } from './capture.js'
 import { CaptureRules } from './capture-rules.js'
+import { KeptTokens } from './kept-tokens.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './deferral.js'
 import { FastPath } from './fast-path.js'
@@ -81,7 +82,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
   readonly runs: LexerRuns
   readonly rules = new CaptureRules()
   /** See {@link WalkHost.kept}. */
-  readonly kept: Array<IToken | null>
+  readonly kept = new KeptTokens()
   /** See {@link DriverCore.calls}. */
   readonly calls: CallStream | null
   /** With `reasoningCalls: 'call'`: where the reasoning goes, to be sieved for calls; null: it is reasoning as it comes. */
@@ -111,7 +112,6 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     const md = lexer.grammar.markdown
     this.guard = { fences: md?.fences !== false, codeSpans: md?.codeSpans !== false }
     this.memo = tokenMemo(lexer)
-    this.kept = new Array<IToken | null>(lexer.infoByIdx.length).fill(null)
     this.fast = new FastPath(this)
     const tables = fastPathTables(lexer)
     this.deferral = new Deferral(tables, opts.streamArguments)
@@ -145,7 +145,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
 
   private forgetPush(): void {
     // the tokens a capture kept are held by it while it is open, and by nothing else once it is over
-    if (this.s.capture === null) this.forgetKept()
+    if (this.s.capture === null) this.kept.forget()
     const p = this.atPush
     p.chunk = null
     p.tokens = null
@@ -301,11 +301,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
       this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
     }
     if (s.capture !== null) endCapture(this)
-    this.forgetKept()
-  }
-
-  private forgetKept(): void {
-    this.kept.fill(null)
+    this.kept.forget()
   }
 
   /**
@@ -317,7 +313,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     const s = this.s
     this.forgetPush()
     releaseHeld(this, this.reasoningSink)
-    this.forgetKept()
+    this.kept.forget()
     const next = s.calls?.next ?? 0
     Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
     if (this.calls !== null) s.calls = { ...initialCallStream(), next }

@@ -20,6 +20,7 @@ import { literalFrame } from '../lexer/tokens.js'
 import { committed, completeBlock, joined, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
 import type { CaptureRules } from './capture-rules.js'
 import type { Holds } from './holds.js'
+import type { KeptTokens } from './kept-tokens.js'
 import { jsonCapture, jsonMention, jsonToken } from './json-block.js'
 import { flushRun, type Capture, type Restart } from './state.js'
 
@@ -28,8 +29,8 @@ export interface WalkHost extends DriverCore {
   readonly holds: Holds
   /** Which tokens continue a capture: a reader's memo of the structure table (`capture-rules.ts`). */
   readonly rules: CaptureRules
-  /** The last token a capture kept of each type, by `tokenTypeIdx` (see `kept`); emptied after a push that leaves no capture open. */
-  readonly kept: Array<IToken | null>
+  /** The tokens a capture keeps, shared by spelling; let go after a push that leaves no capture open. */
+  readonly kept: KeptTokens
   /** The run whose tokens these are (`RunHost.ctxNow`): its carry is cleared where a token leaves the run's mode. */
   ctxNow: LexContext | null
   lineAt(text: string, offset: number, startLine: LineState): LineState
@@ -54,7 +55,7 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
     if (!d.rules.continues(mode, category) || (category === 'InvokeOpen' && cap.repairedCdata !== undefined) || proseGap(d, cap, mode, category, tok, text, startLine)) {
       return interrupted(d, tok, info, text, base, startLine)
     }
-    cap.tokens.push(kept(d, tok))
+    cap.tokens.push(d.kept.keep(tok))
     cap.length += tok.image.length
     if (category === 'InvokeOpen') cap.invokeSeen = true
     else if (category === 'ParamOpen') cap.paramSeen = true
@@ -99,22 +100,6 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
   const h = s.hold
   if (h !== null) return d.holds.token(h, tok, info, text, base, startLine, carry0, info.runPart ? d.ctxNow!.carry!.len : null)
   return switchMode(d, target, tok, text, base, startLine)
-}
-
-/**
- * The token a capture keeps for `tok`: the one it kept last of that type,
- * when that one is spelled alike. A block spells its tags alike, and the
- * lexer makes a token per tag: of a parameter's seven tokens held to the
- * block's end, five are the same tag tokens each time. Tokens are values
- * (the token memo shares them already); one carrying a Markdown state is
- * kept as it is.
- */
-function kept(d: WalkHost, tok: IToken): IToken {
-  if (tok.payload !== undefined) return tok
-  const last = d.kept[tok.tokenTypeIdx] ?? null
-  if (last !== null && last.image === tok.image) return last
-  d.kept[tok.tokenTypeIdx] = tok
-  return tok
 }
 
 /**

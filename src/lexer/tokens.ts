@@ -86,8 +86,23 @@ export function stringFlag(image: string, name: string): boolean | null {
   }
   const eq = image.indexOf('=')
   if (image.slice(0, eq).trim().toLowerCase() !== name) return null
-  const flag = image.slice(eq + 1).trim().slice(1, -1).trim().toLowerCase()
-  return flag === 'true' || flag === 'false'
+  return flagWord(image.slice(eq + 1).trim().slice(1, -1)) !== null
+}
+
+/**
+ * What a `string` attribute's value says, as every reader of it reads it
+ * (the lexer's raw-value switch, argument streaming, the decoder): `true`
+ * or `false` in any case with XML blanks around the word, else null. Only
+ * XML blanks: a U+3000 or U+00A0 makes the word another one.
+ */
+export function flagWord(value: string): 'true' | 'false' | null {
+  let i = 0
+  let j = value.length
+  while (i < j && isAttrBlank(codeAt(value, i))) i++
+  while (j > i && isAttrBlank(codeAt(value, j - 1))) j--
+  if (j - i !== 4 && j - i !== 5) return null
+  const word = value.slice(i, j).toLowerCase()
+  return word === 'true' || word === 'false' ? word : null
 }
 
 /** Whether `image[from, to)`, ASCII, lowered is `name`. */

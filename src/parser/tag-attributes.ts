@@ -10,6 +10,7 @@ import type { IToken } from 'chevrotain'
 import { isAttrBlank, type CategoryName } from '../lexer/kinds.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf } from '../lexer/token-instance.js'
+import { flagWord } from '../lexer/tokens.js'
 
 /**
  * A tag's attributes by lower-cased name, in the order they came; the
@@ -70,6 +71,12 @@ export class Attributes {
 }
 
 /** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
+/** What a tag's `string` attribute (named `stringAttr` in the grammar) says: see {@link flagWord}; null without one. */
+export function stringFlagOf(attrs: Attributes, stringAttr: string): 'true' | 'false' | null {
+  const value = attrs.get(stringAttr.toLowerCase())
+  return value === undefined ? null : flagWord(value)
+}
+
 export const tagValueKey = '='
 
 const equals = 0x3d

@@ -6,7 +6,7 @@
  */
 import type { IToken } from 'chevrotain'
 import { tagKey } from '../lexer/context.js'
-import { readTagHead } from '../parser/tag-attributes.js'
+import { readTagHead, stringFlagOf } from '../parser/tag-attributes.js'
 import type { CategoryName } from '../lexer/kinds.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { modes, type ModeName } from '../lexer/modes.js'
@@ -203,8 +203,8 @@ export function stringValueKey(d: DriverCore, tokens: IToken[]): string | null {
   const i = lastParamOpen(d, tokens)
   if (i < 0) return null
   if (d.opts.values.rawValues === true) return tagKey(tokens[i]!.image)
-  const flag = readTagHead(d.lexer, tokens, i, tokens.length, 'ParamOpen')?.get(d.opts.values.stringAttr.toLowerCase())?.trim().toLowerCase()
-  return flag === 'true' || flag === 'false' ? tagKey(tokens[i]!.image) : null
+  const attrs = readTagHead(d.lexer, tokens, i, tokens.length, 'ParamOpen')
+  return attrs !== null && stringFlagOf(attrs, d.opts.values.stringAttr) !== null ? tagKey(tokens[i]!.image) : null
 }
 
 /** Index in `tokens` of the last parameter opener, or -1. */

@@ -7,14 +7,13 @@
 import type { IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { parseBlock, type ParsedInvoke } from '../parser/block-parser.js'
-import type { Attributes } from '../parser/tag-attributes.js'
+import { stringFlagOf, type Attributes } from '../parser/tag-attributes.js'
 import { decodeInvoke, type DecodedInvoke, type ValueOptions } from '../values/decode.js'
 import type { Node } from '../values/node.js'
 
 /** Whether a parameter's tag marks its value as the exact text between the tags (`string="true"`). */
 export function exact(attrs: Attributes, stringAttr: string): boolean {
-  const flag = attrs.get(stringAttr.toLowerCase())
-  return flag !== undefined && flag.trim().toLowerCase() === 'true'
+  return stringFlagOf(attrs, stringAttr) === 'true'
 }
 
 /** An invoke read so far, and its one parameter (null unless it has exactly one). */

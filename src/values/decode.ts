@@ -28,7 +28,7 @@ import { contentNode, leafNode, type Node } from './node.js'
 import { isPlainObject } from './own.js'
 import { decodeEntities, partsText, soleCdata, trimXml } from './text.js'
 import { parseElements } from './xml.js'
-import { tagValueKey } from '../parser/tag-attributes.js'
+import { stringFlagOf, tagValueKey } from '../parser/tag-attributes.js'
 import { pythonLiteral } from './python-literal.js'
 
 /** What value decoding needs from the grammar. */
@@ -157,8 +157,7 @@ function rawNode(raw: string, padding: string, python: boolean): Node {
 
 function paramNode(p: ParsedParam, key: string, opts: ValueOptions, problems: CallProblem[]): Node {
   if (opts.rawValues === true) return rawNode(p.raw, opts.padding ?? '', opts.pythonContainers === true)
-  const flag = p.attrs.get(opts.stringAttr)
-  const mode = flag === undefined ? '' : trimXml(flag).toLowerCase()
+  const mode = stringFlagOf(p.attrs, opts.stringAttr)
   // DeepSeek's encoder writes these raw and its decoder reads them back exactly: nothing inside is markup
   if (mode === 'true') return { kind: 'text', text: p.raw, literal: false }
   if (mode === 'false') {

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { stringFlag } from '../../src/lexer/tokens.js'
 
-/** The attribute's name, trimmed and lowered, is `name`: whether its quoted value, trimmed and lowered, is `true` or `false`. */
+/** The attribute's name, trimmed and lowered, is `name`: whether its quoted value, with XML blanks trimmed, lowered, is `true` or `false`. */
 function reference(image: string, name: string): boolean | null {
   const eq = image.indexOf('=')
   if (image.slice(0, eq).trim().toLowerCase() !== name) return null
-  const flag = image.slice(eq + 1).trim().slice(1, -1).trim().toLowerCase()
+  const flag = image.slice(eq + 1).trim().slice(1, -1).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '').toLowerCase()
   return flag === 'true' || flag === 'false'
 }
 

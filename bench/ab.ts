@@ -4,14 +4,15 @@
  * against the commit before it on the same machine load.
  *
  *   (cd /tmp/ref && npm run build) && npm run build
- *   npx tsx bench/ab.ts [--ref /tmp/ref] [--mb 4] [--rounds 5] [--warm 3] [--adv 0.5]
+ *   npx tsx bench/ab.ts [--ref /tmp/ref] [--mb 4] [--rounds 5] [--warm 3] [--adv 0.5] [--only id,…] [--same-rounds]
  *
  * Each side first reads the whole input `--warm` times untimed: the first
  * passes run several times slower while the engine compiles, and a best
  * round picked from them would measure how fast each side warms up, not
  * how fast it reads. Prints MB/s of CPU time (best of rounds) per chunking over bench turns (token-sized,
  * 16, 4096, whole turn) and, for each adversarial input, its MB/s and how
- * many times slower it is than ordinary turns in the same chunking.
+ * many times slower it is than ordinary turns in the same chunking
+ * (with `--same-rounds`, also against turns read in the same rounds as it).
  */
 import { join } from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
@@ -31,6 +32,8 @@ const rounds = Number(flag('--rounds', '5'))
 const warm = Number(flag('--warm', '3'))
 const advScale = Number(flag('--adv', '0.5'))
 const only = flag('--only', '')
+/** With `--same-rounds`: each adversarial input's times-slower figure is also taken against turns read in the same rounds. */
+const sameRounds = args.includes('--same-rounds')
 
 const here = fileURLToPath(new URL('..', import.meta.url))
 const A: Lib = await import(pathToFileURL(join(refRoot, 'dist/index.js')).href)
@@ -94,6 +97,21 @@ for (const [name, cut] of CHUNKINGS) {
   ordinary.set(name, [a, b])
   console.log(`turns ${name.padEnd(6)} A ${fmt(a).padStart(6)} MB/s   B ${fmt(b).padStart(6)} MB/s   B/A ${(b / a).toFixed(2)}`)
 }
+/**
+ * How many times slower B reads `adv` than the turns, both in the same
+ * rounds (alternating): the ratio against the turns' rate measured minutes
+ * earlier moves with the machine's load between the two.
+ */
+function slowerSamePeriod(turnDocs: readonly string[][], advDocs: readonly string[][], advChars: number, options?: SieveOptions): number {
+  const tt: number[] = []
+  const ta: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    tt.push(time(B, turnDocs))
+    ta.push(time(B, advDocs, options))
+  }
+  return chars / best(tt) / (advChars / best(ta))
+}
+
 for (const make of ADVERSARIAL) {
   const adv = make(advScale)
   if (only !== '' && !only.split(',').some((o) => adv.id.includes(o))) continue
@@ -103,7 +121,8 @@ for (const make of ADVERSARIAL) {
     // with the input's own options (streamed-parameters streams its arguments)
     const [a, b] = ab([cut(adv.text, 1)], [cut(make(advScale).text, 1)], adv.text.length, adv.options)
     const [oa, ob] = ordinary.get(name)!
-    cells.push(`${name} A ${fmt(a)} (${(oa / a).toFixed(1)}×) B ${fmt(b)} (${(ob / b).toFixed(1)}×)`)
+    const same = sameRounds ? ` [${slowerSamePeriod(turnsB.map((t) => cut(t.text, t.id)), [cut(make(advScale).text, 1)], adv.text.length, adv.options).toFixed(1)}× same rounds]` : ''
+    cells.push(`${name} A ${fmt(a)} (${(oa / a).toFixed(1)}×) B ${fmt(b)} (${(ob / b).toFixed(1)}×)${same}`)
   }
   console.log(`${adv.id.padEnd(18)} ${cells.join('  |  ')}`)
 }

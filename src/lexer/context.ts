@@ -10,13 +10,6 @@ import type { JsonRun } from './json-scan.js'
 // where a construct stands in its line's prefix: read by the same matchers that read this context
 export * from './line-prefix.js'
 
-/**
- * Line positions (the low bits of a {@link LineState}): start is column 0
- * (stream start, or right after a line ending: CR, LF or CRLF), where a fence may open; blank
- * means only spaces/tabs since the last line ending, so a line feed now ends a
- * blank line; mid means content was seen on this line.
- */
-export const lineStates = linePositions
 export type { LineState }
 
 /** Markdown state a token may change; matchers attach a copy as the token's payload when they change it. */
@@ -183,17 +176,17 @@ export function positionBefore(text: string, pos: number, initial: LineState): n
   while (i >= 0) {
     const c = codeAt(text, i)
     if (c === codes.lineFeed || c === codes.carriageReturn) {
-      if (quoted) return markersOnly(text, i + 1, pos, 0) ? lineStates.blank : lineStates.mid
-      return i === pos - 1 ? lineStates.start : lineStates.blank
+      if (quoted) return markersOnly(text, i + 1, pos, 0) ? linePositions.blank : linePositions.mid
+      return i === pos - 1 ? linePositions.start : linePositions.blank
     }
     if (c === codes.greaterThan) quoted = true
-    else if (c !== codes.space && c !== codes.tab) return lineStates.mid
+    else if (c !== codes.space && c !== codes.tab) return linePositions.mid
     i--
   }
   const at = positionOf(initial)
   if (pos === 0) return at
-  if (at === lineStates.mid) return lineStates.mid
-  return !quoted || markersOnly(text, 0, pos, columnsOf(initial)) ? lineStates.blank : lineStates.mid
+  if (at === linePositions.mid) return linePositions.mid
+  return !quoted || markersOnly(text, 0, pos, columnsOf(initial)) ? linePositions.blank : linePositions.mid
 }
 
 /**
@@ -212,9 +205,4 @@ function markersOnly(text: string, from: number, to: number, cols: number): bool
     }
   }
   return true
-}
-
-/** Whether the line ending (CR or LF) at `pos` ends a line that holds only spaces and tabs. */
-export function endsBlankLine(text: string, pos: number, initial: LineState): boolean {
-  return positionBefore(text, pos, initial) !== lineStates.mid
 }

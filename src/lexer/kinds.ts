@@ -3,7 +3,7 @@
  * spelling in the grammar config never touches a grammar rule.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain'
-import { isBlank, nameCharClass } from './codes.js'
+import { nameCharClass } from './codes.js'
 
 function category(name: string): TokenType {
   return createToken({ name, pattern: Lexer.NA })
@@ -51,8 +51,5 @@ export type CategoryName = keyof typeof cat
  * quoted value. The parser reads the parts off a matched image by position.
  */
 export const attributeSource = `[ \\t\\r\\n]+[${nameCharClass}]+[ \\t\\r\\n]*=[ \\t\\r\\n]*(?:"[^"]*"|'[^']*')`
-
-/** The blanks {@link attributeSource} allows around an attribute's name and `=`: space, tab, CR, LF. */
-export const isAttrBlank = isBlank
 
 export const allCategories: TokenType[] = Object.values(cat)

@@ -13,27 +13,13 @@ import { buildModes, type CompiledModes } from './tokens.js'
 import type { TokenInfo } from './token-factory.js'
 import { allCategories } from './kinds.js'
 import { enlist } from './token-registry.js'
-import type { TailMatcher } from './tail.js'
-import type { CompiledDelimiter } from './frames.js'
 
-export interface CompiledLexer {
+/** A grammar's lexer: the compiled modes' tables (see {@link CompiledModes}) and its run. */
+export interface CompiledLexer extends Pick<CompiledModes, 'maxDelimiter' | 'tagStartChars' | 'tagEndChars' | 'delimiterTokens' | 'prefixModes' | 'paramCloses' | 'tails'> {
   readonly grammar: Grammar
   /** Info per token type, indexed by `tokenTypeIdx` for a cheap lookup per token. */
   readonly infoByIdx: ReadonlyArray<TokenInfo | undefined>
   readonly typeByName: ReadonlyMap<string, TokenType>
-  readonly maxDelimiter: number
-  /** Characters that can start a tag in any frame. */
-  readonly tagStartChars: readonly number[]
-  /** See {@link CompiledModes.tagEndChars}. */
-  readonly tagEndChars: readonly number[]
-  /** See {@link CompiledModes.delimiterTokens}. */
-  readonly delimiterTokens: Map<ModeName, ReadonlyArray<TokenType | null>>
-  /** See {@link CompiledModes.prefixModes}. */
-  readonly prefixModes: ReadonlySet<ModeName>
-  /** See {@link CompiledModes.paramCloses}. */
-  readonly paramCloses: readonly CompiledDelimiter[]
-  /** Per mode, the matcher that extends an undecided tail without the lexer. */
-  readonly tails: ReadonlyMap<ModeName, TailMatcher>
   /** Run the lexer on `text` from `mode` with `ctx` (mutated: carry and markdown state at the end). */
   tokenize(text: string, mode: ModeName, ctx: LexContext): IToken[]
 }
@@ -87,13 +73,7 @@ function compile(grammar: Grammar): CompiledLexer {
     grammar,
     infoByIdx,
     typeByName,
-    maxDelimiter: built.maxDelimiter,
-    tagStartChars: built.tagStartChars,
-    tagEndChars: built.tagEndChars,
-    delimiterTokens: built.delimiterTokens,
-    prefixModes: built.prefixModes,
-    paramCloses: built.paramCloses,
-    tails: built.tails,
+    ...pick(built, 'maxDelimiter', 'tagStartChars', 'tagEndChars', 'delimiterTokens', 'prefixModes', 'paramCloses', 'tails'),
     tokenize(text, mode, ctx) {
       ctxRef.current = ctx
       const r = run(text, mode)
@@ -104,4 +84,11 @@ function compile(grammar: Grammar): CompiledLexer {
   }
   enlist(compiled, built.info)
   return compiled
+}
+
+/** The `keys` of `o`, alone. */
+function pick<T, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>
+  for (const k of keys) out[k] = o[k]
+  return out
 }

@@ -5,7 +5,7 @@
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
-import { columnsOf, isLineEnding, linePositions as lineStates, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
+import { columnsOf, isLineEnding, linePositions, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
 export const maxQuotePrefix = 8
@@ -43,7 +43,7 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
     if (!quoted) return n <= 3 ? n : -1
     return quotePrefix(text, i + 1, pos, 0, 0, false)
   }
-  if (positionOf(initial) === lineStates.mid) return -1
+  if (positionOf(initial) === linePositions.mid) return -1
   // the line began in an earlier text: go on from its markers and columns (after a marker, its own space is no indent)
   const marked = quotedOf(initial)
   const cols = columnsOf(initial)
@@ -80,7 +80,7 @@ export function quotePrefix(text: string, from: number, to: number, depth: numbe
 export function heldLinePrefix(text: string, offset: number, initial: LineState, quotes: boolean): boolean {
   const n = text.length - offset
   if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
-  if (offset > 0 ? !isLineEnding(codeAt(text, offset - 1)) : positionOf(initial) !== lineStates.start) return false
+  if (offset > 0 ? !isLineEnding(codeAt(text, offset - 1)) : positionOf(initial) !== linePositions.start) return false
   if (quotes && listMarkerPrefix(text, offset)) return true
   let quoted = false
   for (let i = offset, end = text.length; i < end; i++) {
@@ -142,7 +142,7 @@ function listItemColumn(text: string, i: number, pos: number, initial: LineState
   } else if (!isBulletMarker(c)) return -1
   let k = start
   while (k > 0 && codeAt(text, k - 1) === codes.space && start - k < 3) k--
-  if (k > 0 ? !isLineEnding(codeAt(text, k - 1)) : positionOf(initial) !== lineStates.start) return -1
+  if (k > 0 ? !isLineEnding(codeAt(text, k - 1)) : positionOf(initial) !== linePositions.start) return -1
   return pos - k <= maxQuotePrefix ? pos - k : -1
 }
 
@@ -157,7 +157,7 @@ export function rawIndent(text: string, pos: number, initial: LineState): number
   while (i >= 0 && codeAt(text, i) === codes.space) i--
   const n = pos - 1 - i
   if (i >= 0) return isLineEnding(codeAt(text, i)) && n <= 7 ? n : -1
-  if (positionOf(initial) === lineStates.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
+  if (positionOf(initial) === linePositions.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
   return Math.min(7, columnsOf(initial) + n)
 }
 

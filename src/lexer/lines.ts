@@ -43,6 +43,12 @@
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
 
+/**
+ * Line positions (the low bits of a {@link LineState}): start is column 0
+ * (stream start, or right after a line ending: CR, LF or CRLF), where a fence may open; blank
+ * means only spaces/tabs since the last line ending, so a line feed now ends a
+ * blank line; mid means content was seen on this line.
+ */
 export const linePositions = { start: 0, blank: 1, mid: 2 } as const
 const POSITION = 3
 /**

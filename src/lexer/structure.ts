@@ -6,7 +6,7 @@
  * its fast path. The lexer builds each mode's tag and text tokens, their
  * order and the modes they lead to from it, and an opening tag's end and
  * quoted values (`tokens.ts`; Markdown and HTML tokens are written there);
- * the capture rules (`sieve/capture-rules.ts`), the fast path's tables
+ * the capture rules (`CaptureRules` below), the fast path's tables
  * (`sieve/fast-path-tables.ts`), the deferral, the tag reader and the
  * checkpoint's checks read it.
  */
@@ -268,4 +268,22 @@ export function tagTargets(mode: ModeName, repair: boolean): Partial<Record<TagK
 /** The tags `mode` reads in their literal spelling only (`TagRow.literalOnly`). */
 export function literalOnly(mode: ModeName): ReadonlySet<TagKey> {
   return new Set((rowOf(mode)?.tags ?? []).filter((t) => t.literalOnly === true).map((t) => t.tag))
+}
+
+/**
+ * Whether a token of a category continues a capture in a mode (`continuing`), asked per token of a capture,
+ * mostly several times in one mode: each reader keeps the last mode's set, one keyed lookup per mode change (a
+ * lookup per token showed in profiles). The memo is of a fixed table, so no answer depends on who asked before.
+ */
+export class CaptureRules {
+  private mode: ModeName | null = null
+  private rule: ReadonlySet<CategoryName> | undefined = undefined
+
+  continues(mode: ModeName, category: CategoryName): boolean {
+    if (mode !== this.mode) {
+      this.mode = mode
+      this.rule = continuing.get(mode)
+    }
+    return this.rule?.has(category) ?? false
+  }
 }

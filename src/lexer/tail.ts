@@ -117,34 +117,22 @@ export class TailMatcher {
   }
 
   /**
-   * Where reading `text` from the start first completes a delimiter for good
-   * (one that cannot grow and needs no boundary, such as `</invoke>`): the
-   * delimiter's index and the offset in `text` just past it. Null when the
-   * first completion is anything else (several delimiters, one that may
-   * grow or waits for a boundary) or none comes: the lexer decides those.
+   * The delimiter that completes first reading `text` from its start, alone:
+   * a closer for good (`</invoke>`: it cannot grow and needs no boundary),
+   * or an opening tag name waiting for its boundary (`opener`). Its index
+   * and the offset just past it; null for any other first completion
+   * (several at once, one that may grow) or none: the lexer decides those.
    */
-  completesFirst(text: string): { d: number; end: number } | null {
+  firstCompletion(text: string): { d: number; end: number; opener: boolean } | null {
     let cur = this.init
     for (let i = 0, n = text.length; i < n; i++) {
       const st = this.on(cur, codeAt(text, i))
-      if (st.accept !== 0) return st.accept === 2 && st.accepted !== null && st.accepted.length === 1 ? { d: st.accepted[0]!, end: i + 1 } : null
-      if (st.next === null) return null
-      cur = st.next
-    }
-    return null
-  }
-
-  /**
-   * The opening tag name `text` starts with (`<｜DSML｜parameter`, waiting
-   * for its boundary), when that is the first delimiter to complete: its
-   * index and the offset just past the name. Null for any other first
-   * completion, or none.
-   */
-  openerAt(text: string): { d: number; end: number } | null {
-    let cur = this.init
-    for (let i = 0, n = text.length; i < n; i++) {
-      const st = this.on(cur, codeAt(text, i))
-      if (st.accept !== 0) return st.accept === 1 && st.accepted !== null && st.accepted.length === 1 && this.delims[st.accepted[0]!]!.needsBoundary ? { d: st.accepted[0]!, end: i + 1 } : null
+      if (st.accept !== 0) {
+        const d = st.accepted !== null && st.accepted.length === 1 ? st.accepted[0]! : -1
+        if (d < 0) return null
+        if (st.accept === 2) return { d, end: i + 1, opener: false }
+        return this.delims[d]!.needsBoundary ? { d, end: i + 1, opener: true } : null
+      }
       if (st.next === null) return null
       cur = st.next
     }

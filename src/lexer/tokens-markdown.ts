@@ -6,8 +6,8 @@
  */
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codeAt, codes } from './codes.js'
-import { endsBlankLine, freshMarkdown, keepsFence, lineStartIndent, lineStates, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
-import { afterCarriageReturn, columnsOf, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
+import { freshMarkdown, keepsFence, lineStartIndent, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
+import { afterCarriageReturn, columnsOf, linePositions, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -187,7 +187,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         const c = ctx.current
         if (crsLineFeed(c, text, offset)) return null
         // a break or a heading ends the paragraph as a blank line does (the lines that hold no run of their own)
-        const ends = endsBlankLine(text, offset, c.lineState) || ((mode === modes.span || mode === modes.spanHold) && endsParagraph(c.lines.stateAt(text, offset)))
+        const ends = positionBefore(text, offset, c.lineState) !== linePositions.mid || ((mode === modes.span || mode === modes.spanHold) && endsParagraph(c.lines.stateAt(text, offset)))
         let d = decideLineFeed(mode, ends, c)
         if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
@@ -221,7 +221,7 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   function indentCode(): TokenType {
     return f.make(`${modes.prose}.IndentCode`, 'Text', modes.indented, (text, offset) => {
       const c = ctx.current
-      if (positionBefore(text, offset, c.lineState) === lineStates.mid) return null
+      if (positionBefore(text, offset, c.lineState) === linePositions.mid) return null
       const ls = c.lines.stateAt(text, offset)
       if (!mayStartCode(ls)) return null
       let cols = columnsOf(ls)

@@ -5,8 +5,8 @@
  */
 import type { TokenType } from 'chevrotain'
 import type { Grammar, Role } from '../grammar/types.js'
-import { classUnits, codeAt, codes, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
-import { attributeSource, isAttrBlank, type CategoryName } from './kinds.js'
+import { classUnits, codeAt, codes, isBlank, escapeRegExp, isNameChar, nameCharClass, nameChars } from './codes.js'
+import { attributeSource, type CategoryName } from './kinds.js'
 import { growsAt, compileAttrGap, compileClose, compileLiterals, compileOpen, compileTagEnd, type CompiledDelimiter } from './frames.js'
 import type { LexContext } from './context.js'
 import { modes, type ModeName } from './modes.js'
@@ -68,16 +68,16 @@ export function stringFlag(image: string, name: string): boolean | null {
   // most attributes are another one (` name="path"`): told apart by char codes, with no slice or trim. The name an
   // `Attr` token holds is ASCII name characters between blanks (`attributeSource`), so lowering it is ASCII's.
   let i = 0
-  while (isAttrBlank(codeAt(image, i))) i++
+  while (isBlank(codeAt(image, i))) i++
   let j = i
   while (j < image.length && isNameChar(codeAt(image, j))) j++
   let k = j
-  while (isAttrBlank(codeAt(image, k))) k++
+  while (isBlank(codeAt(image, k))) k++
   if (j > i && codeAt(image, k) === codes.equalsTo) {
     if (!sameAsciiLower(image, i, j, name)) return null
     // and its value as DeepSeek's encoders write it: `"true"` or `"false"`, nothing around the word
     let q = k + 1
-    while (isAttrBlank(codeAt(image, q))) q++
+    while (isBlank(codeAt(image, q))) q++
     const quote = codeAt(image, q)
     const n = image.length - q - 2
     if ((quote === codes.quotationMark || quote === codes.apostrophe) && codeAt(image, image.length - 1) === quote) {
@@ -98,8 +98,8 @@ export function stringFlag(image: string, name: string): boolean | null {
 export function flagWord(value: string): 'true' | 'false' | null {
   let i = 0
   let j = value.length
-  while (i < j && isAttrBlank(codeAt(value, i))) i++
-  while (j > i && isAttrBlank(codeAt(value, j - 1))) j--
+  while (i < j && isBlank(codeAt(value, i))) i++
+  while (j > i && isBlank(codeAt(value, j - 1))) j--
   if (j - i !== 4 && j - i !== 5) return null
   const word = value.slice(i, j).toLowerCase()
   return word === 'true' || word === 'false' ? word : null

@@ -7,7 +7,8 @@
  * its maps for each).
  */
 import type { IToken } from 'chevrotain'
-import { isAttrBlank, type CategoryName } from '../lexer/kinds.js'
+import { isBlank } from '../lexer/codes.js'
+import type { CategoryName } from '../lexer/kinds.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf } from '../lexer/token-instance.js'
 import { flagWord } from '../lexer/tokens.js'
@@ -154,14 +155,14 @@ export class TagAttributes {
    */
   attribute(image: string): void {
     let i = 1
-    while (isAttrBlank(image.charCodeAt(i))) i++
+    while (isBlank(image.charCodeAt(i))) i++
     let j = i + 1
-    while (j < image.length && !isAttrBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
+    while (j < image.length && !isBlank(image.charCodeAt(j)) && image.charCodeAt(j) !== equals) j++
     // past the `=` and the blanks around it: the opening quote; the closing one is the image's last character
     let q = j
     while (image.charCodeAt(q) !== equals) q++
     q++
-    while (isAttrBlank(image.charCodeAt(q))) q++
+    while (isBlank(image.charCodeAt(q))) q++
     if (this.word === null && !this.afterEq) {
       // nothing pending (the common case): the name takes this value unless it already has one
       const name = lower(image.slice(i, j))

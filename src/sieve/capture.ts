@@ -9,7 +9,8 @@ import { tagKey } from '../lexer/context.js'
 import { readTagHead, stringFlagOf } from '../parser/tag-attributes.js'
 import type { CategoryName } from '../lexer/kinds.js'
 import { literalFrame } from '../lexer/tokens.js'
-import { modes, type ModeName } from '../lexer/modes.js'
+import { modes } from '../lexer/modes.js'
+import { tagModeRole } from '../lexer/structure.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
@@ -150,11 +151,6 @@ export function releaseCapture(d: DriverCore, code: DiagnosticCode | null, why: 
   if (code !== null) d.diagnostic(code, `block released as text: ${why}`, cap.start, cap.start + text.length)
 }
 
-/** Modes inside an opening tag: there a capture over the limit keeps the tag's tokens until its end. */
-const tagModes: ReadonlySet<ModeName> = new Set<ModeName>([
-  modes.tagWrapper, modes.tagInvoke, modes.tagParameter,
-  modes.attrDqWrapper, modes.attrSqWrapper, modes.attrDqInvoke, modes.attrSqInvoke, modes.attrDqParameter, modes.attrSqParameter,
-])
 const openers: ReadonlySet<CategoryName> = new Set<CategoryName>(['WrapperOpen', 'InvokeOpen', 'ParamOpen'])
 
 /**
@@ -175,7 +171,8 @@ export function passOverflow(d: DriverCore, cap: Capture): void {
   }
   const tokens = cap.tokens
   let keep = tokens.length
-  if (tagModes.has(d.s.mode)) {
+  // inside an opening tag a capture over the limit keeps the tag's tokens until its end
+  if (tagModeRole.has(d.s.mode)) {
     keep = tokens.length - 1
     while (keep > 0 && !openers.has(categoryOf(d.lexer, tokens[keep]!))) keep--
   }

@@ -13,8 +13,7 @@
  * the same and leave no later: deferred text would have sat in the capture
  * anyway.
  */
-import { codeAt, codes, isNameChar } from '../lexer/codes.js'
-import { isAttrBlank } from '../lexer/kinds.js'
+import { codeAt, codes, isBlank, isNameChar } from '../lexer/codes.js'
 import type { ModeName } from '../lexer/modes.js'
 import { openingModes, rowOf } from '../lexer/structure.js'
 import { blank } from './char-set.js'
@@ -50,7 +49,7 @@ for (const [, tagMode] of openingModes) {
 
 /** Characters a tag's attribute list reads as spaces, names or `=` (the tag modes' Ws, AttrName and Eq tokens). */
 const tagSafe = new Uint8Array(128)
-for (let c = 0; c < 128; c++) if (isAttrBlank(c) || isNameChar(c) || c === codes.equalsTo) tagSafe[c] = 1
+for (let c = 0; c < 128; c++) if (isBlank(c) || isNameChar(c) || c === codes.equalsTo) tagSafe[c] = 1
 
 /** Most text kept unlexed: past this the lexer takes over as before (a long value goes on by the fast path). */
 export const deferLimit = 1024

@@ -11,7 +11,7 @@
  * cannot share one grammar (their values differ): refused, naming them.
  */
 import { ToolsieveError } from '../errors.js'
-import { endsItsCalls, grammarOfDialect, readsWhole, reasoningOf, unreadable } from '../dialects/grammar.js'
+import { endsItsCalls, grammarOfDialect, readsWhole, reasoningOf, unreadable, wholeDelimiters } from '../dialects/grammar.js'
 import { dialects, resolveDialect } from '../dialects/registry.js'
 import type { DialectPack } from '../dialects/types.js'
 import { defaultGrammar } from '../grammar/default.js'
@@ -20,7 +20,8 @@ import { validateGrammar } from '../grammar/load.js'
 import type { Grammar, JsonBlocks } from '../grammar/types.js'
 import { blockDelimiters, readBlock } from '../read/read-block.js'
 import { closerPairs, type WholeReader } from './calls.js'
-import { wholeReader } from './whole.js'
+import { isJsonEndBlock, readJsonEndBlock } from '../read/read-json-end.js'
+import { isAnchoredBlock, readAnchoredBlock } from '../read/read-anchored.js'
 
 /** Each list's grammar and reader, by the packs' names: a sieve per turn with the same list builds them once. */
 const made = new Map<string, { grammar: Grammar; readWhole: WholeReader | null }>()
@@ -138,4 +139,20 @@ function mergeJson(all: readonly JsonBlocks[]): JsonBlocks | undefined {
     anchored: { ...(open.length === 0 ? {} : { open }), values: [...new Set(anchored.flatMap((a) => a.values))], ...(separator.length === 0 ? {} : { separator }) },
     ...(all.some((j) => j.python === true) ? { python: true } : {}),
   }
+}
+
+const readers = new WeakMap<DialectPack, WholeReader>()
+
+/** The reader of `pack`'s blocks read whole; null when the sieve reads the pack by tags. */
+export function wholeReader(pack: DialectPack): WholeReader | null {
+  if (!readsWhole(pack)) return null
+  let r = readers.get(pack)
+  if (r === undefined) {
+    // a block that ends with its JSON, or opens the message, has a reader of its own; the closed ones, the pack's
+    r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : isAnchoredBlock(pack, text) ? readAnchoredBlock(pack, text) : readBlock(pack, text))
+    if (endsItsCalls(pack)) r.endsCalls = true
+    r.pairs = closerPairs(wholeDelimiters(pack))
+    readers.set(pack, r)
+  }
+  return r
 }

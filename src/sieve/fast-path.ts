@@ -7,7 +7,7 @@
  * (`a < b`, a mid-line run in fenced code, `a[i]` in CDATA), a held tail
  * that only grows. A tag the chunk completes is the lexer's, over its span
  * (`tag-spans.ts`). The Markdown chunks are in `fast-path-markdown.ts`,
- * what all parts share in `fast-path-base.ts`.
+ * what all parts share there too.
  */
 import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
 import { advanceUnlessCode, quiet } from '../lexer/lines.js'
@@ -22,8 +22,6 @@ import { blank } from './char-set.js'
 import type { ModeFastPath } from './fast-path-tables.js'
 import { MarkdownFastPath } from './fast-path-markdown.js'
 import { codeAt } from '../lexer/codes.js'
-
-export type { FastPathHost } from './fast-path-base.js'
 
 export class FastPath extends MarkdownFastPath {
   /**

@@ -24,12 +24,12 @@ import type { IToken } from 'chevrotain'
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { freshContext } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { parseBlock } from '../parser/block-parser.js'
-import { tokenOf, unplaced } from '../lexer/token-instance.js'
+import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { ToolTable } from '../schema/tools.js'
-import { decodeInvoke, type ValueOptions } from '../values/decode.js'
+import type { ValueOptions } from '../values/decode.js'
+import { readInvoke } from './invoke-read.js'
 import { callInput } from './calls.js'
-import { CaptureRules } from './capture-rules.js'
+import { CaptureRules } from '../lexer/structure.js'
 import { QuotedCalls } from './quoted.js'
 import { codeAt } from '../lexer/codes.js'
 
@@ -116,7 +116,7 @@ class Reader {
   private opensInvoke(text: string, p: number): boolean {
     const end = Math.min(text.length, p + this.lexer.maxDelimiter + 2)
     const tokens = this.lexer.tokenize(text.slice(p, end), modes.prose, freshContext(end === text.length))
-    return tokens.length > 0 && tokens[0]!.startOffset === 0 && this.category(tokens[0]!) === 'InvokeOpen'
+    return tokens.length > 0 && tokens[0]!.startOffset === 0 && categoryOf(this.lexer, tokens[0]!) === 'InvokeOpen'
   }
 
   /** The invoke at `p`, read in windows that grow while it is open at their end; `cost`: characters lexed. */
@@ -160,10 +160,8 @@ class Reader {
 
   /** A closed invoke, decoded as a live call is: its name and input. */
   private record(tokens: IToken[]): void {
-    const parsed = parseBlock(this.lexer, [...tokens, this.wrapperClose])
-    if (parsed === null || parsed.invokes.length !== 1) return
-    const d = decodeInvoke(parsed.invokes[0]!, this.opts.values)
-    if (!d.ok) return
+    const d = readInvoke(this.lexer, this.opts.values, tokens, [this.wrapperClose])?.decoded
+    if (d === undefined || !d.ok) return
     const { input } = callInput(d, this.opts.tools?.get(d.name)?.schema ?? null)
     this.found.add(d.name, input)
   }
@@ -177,20 +175,15 @@ class Reader {
       const tag: IToken[] = []
       for (const tok of tokens) {
         tag.push(tok)
-        if (this.category(tok) === 'TagEnd') break
+        if (categoryOf(this.lexer, tok) === 'TagEnd') break
       }
-      if (this.category(tag[tag.length - 1]!) !== 'TagEnd') {
+      if (categoryOf(this.lexer, tag[tag.length - 1]!) !== 'TagEnd') {
         if (end === last) return
         continue
       }
-      const parsed = parseBlock(this.lexer, [...tag, this.close, this.wrapperClose])
-      const d = parsed !== null && parsed.invokes.length === 1 ? decodeInvoke(parsed.invokes[0]!, this.opts.values) : null
-      if (d !== null && d.ok) this.found.addName(d.name)
+      const d = readInvoke(this.lexer, this.opts.values, tag, [this.close, this.wrapperClose])?.decoded
+      if (d !== undefined && d.ok) this.found.addName(d.name)
       return
     }
-  }
-
-  private category(tok: IToken): string {
-    return this.lexer.infoByIdx[tok.tokenTypeIdx]!.category
   }
 }

@@ -11,8 +11,7 @@
 import type { CompiledLexer } from '../lexer/lexer.js'
 import { tagKey } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
-import { tagModeRole } from '../lexer/structure.js'
-import { CaptureRules } from './capture-rules.js'
+import { CaptureRules, tagModeRole } from '../lexer/structure.js'
 import { blank, type CharSet } from './char-set.js'
 import { codeAt } from '../lexer/codes.js'
 
@@ -35,12 +34,11 @@ export class TagSpans {
   span(mode: ModeName, text: string): number {
     const matcher = this.lexer.tails.get(mode)
     const tagMode = tagModeRole.has(mode)
-    const hit = tagMode ? null : matcher?.completesFirst(text) ?? null
-    if (hit !== null) return this.andNext(text, hit.end)
-    const opener = tagMode ? null : matcher?.openerAt(text) ?? null
+    const hit = tagMode ? null : matcher?.firstCompletion(text) ?? null
+    if (hit !== null && !hit.opener) return this.andNext(text, hit.end)
     // a name that goes on (`<invokes`) is no opener: the lexer's
-    if (!tagMode && (opener === null || !matcher!.confirms(opener.d, text, opener.end))) return -1
-    const from = opener === null ? 0 : opener.end
+    if (!tagMode && (hit === null || !matcher!.confirms(hit.d, text, hit.end))) return -1
+    const from = hit === null ? 0 : hit.end
     // only near the name: a search to the text's end per mention was quadratic in a long text of mentions
     const end = this.tagEnds.findBefore(text, from, from + nearTagEnd)
     return end >= 0 ? this.andNext(text, end + 1) : from > 0 && from < text.length ? from + 1 : -1
@@ -57,8 +55,8 @@ export class TagSpans {
    * the text's end the lexer would hold it). 0: none.
    */
   foreignCloser(text: string, from: number, rawOpener: string): number {
-    const hit = this.lexer.tails.get(modes.rawValue)?.completesFirst(from === 0 ? text : text.slice(from)) ?? null
-    if (hit === null || from + hit.end >= text.length) return 0
+    const hit = this.lexer.tails.get(modes.rawValue)?.firstCompletion(from === 0 ? text : text.slice(from)) ?? null
+    if (hit === null || hit.opener || from + hit.end >= text.length) return 0
     const image = text.slice(from, from + hit.end)
     // another tag may start inside it (`<</｜DSML｜parameter>`: the first `<` is the value's, the value's own closer
     // follows): the lexer's
@@ -96,8 +94,8 @@ export class TagSpans {
     const lexer = this.lexer
     const matcher = lexer.tails.get(mode)
     const types = lexer.delimiterTokens.get(mode)
-    const hit = matcher?.openerAt(text) ?? null
-    const type = hit === null ? null : types?.[hit.d]
+    const hit = matcher?.firstCompletion(text) ?? null
+    const type = hit === null || !hit.opener ? null : types?.[hit.d]
     if (hit === null || type === null || type === undefined) return null
     const info = lexer.infoByIdx[type.tokenTypeIdx!]!
     if (info.push === null || !this.rules.continues(mode, info.category) || !matcher!.confirms(hit.d, text, hit.end)) return null

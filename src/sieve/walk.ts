@@ -18,7 +18,7 @@ import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { committed, completeBlock, joined, passOverflow, releaseCapture, stringValueKey, type DriverCore } from './capture.js'
-import type { CaptureRules } from './capture-rules.js'
+import type { CaptureRules } from '../lexer/structure.js'
 import type { Holds } from './holds.js'
 import type { KeptTokens } from './kept-tokens.js'
 import { jsonCapture, jsonMention, jsonToken } from './json-block.js'
@@ -27,7 +27,7 @@ import { flushRun, type Capture, type Restart } from './state.js'
 /** What the walk needs of the driver beyond its core. */
 export interface WalkHost extends DriverCore {
   readonly holds: Holds
-  /** Which tokens continue a capture: a reader's memo of the structure table (`capture-rules.ts`). */
+  /** Which tokens continue a capture: a reader's memo of the structure table (`CaptureRules`, `lexer/structure.ts`). */
   readonly rules: CaptureRules
   /** The tokens a capture keeps, shared by spelling; let go after a push that leaves no capture open. */
   readonly kept: KeptTokens

@@ -71,13 +71,13 @@ export class Attributes {
   }
 }
 
-/** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
 /** What a tag's `string` attribute (named `stringAttr` in the grammar) says: see {@link flagWord}; null without one. */
 export function stringFlagOf(attrs: Attributes, stringAttr: string): 'true' | 'false' | null {
   const value = attrs.get(stringAttr.toLowerCase())
   return value === undefined ? null : flagWord(value)
 }
 
+/** The key a tag's own value (`<function=f>`: `f`) is kept under: no attribute name can be `=`. */
 export const tagValueKey = '='
 
 const equals = 0x3d

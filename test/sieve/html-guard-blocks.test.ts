@@ -10,17 +10,9 @@
  * in random chunks (`expectChunkInvariant`).
  */
 import { describe, expect, it } from 'vitest'
-import { calls, codes, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
+import { expectChunkInvariant, outline } from '../helpers/chunking.js'
 import { SPELLINGS, block } from '../helpers/blocks.js'
-import { call, expectOneCall, live } from '../helpers/guard.js'
-
-/** No call, no diagnostic, and all of `input` back as text, in every chunking. */
-function expectNoCall(input: string): void {
-  const events = expectChunkInvariant(input)
-  expect(calls(events)).toEqual([])
-  expect(codes(events)).toEqual([])
-  expect(textOf(events)).toBe(input)
-}
+import { call, expectOneCall, expectText, live } from '../helpers/guard.js'
 
 /** A block of each kind, closed on its line, for the cases every kind shares. */
 const closed = [
@@ -34,11 +26,11 @@ const closed = [
 
 describe('html guard: HTML blocks of kinds 3, 4 and 5 before indented code', () => {
   it.each(closed)('should support an indented line after %s that interrupts a paragraph as indented code (text)', (_label, html) => {
-    expectNoCall('a\n' + html + '\n    ' + live)
+    expectText('a\n' + html + '\n    ' + live)
   })
 
   it.each(closed)('should support a tab-indented line after %s as indented code (text)', (_label, html) => {
-    expectNoCall('Text\n' + html + '\n\t' + live + '\nok')
+    expectText('Text\n' + html + '\n\t' + live + '\nok')
   })
 
   it.each(closed)('should support a real block on an unindented line after %s (live)', (_label, html) => {
@@ -74,7 +66,7 @@ describe('html guard: markup inside HTML blocks of kinds 3, 4 and 5', () => {
     ['after a CDATA section\'s closer on its line', 'a\n<![CDATA[x]]> ' + live + '\nok'],
     ['inside a CDATA section over lines (`>` alone does not end it)', '<![CDATA[\n>\n' + live + '\n]]>\nok'],
   ])('should not support (run) a block inside an HTML block of kind 3 to 5 (%s)', (_label, input) => {
-    expectNoCall(input)
+    expectText(input)
   })
 
   it.each([
@@ -95,7 +87,7 @@ describe('html guard: inline <code> opened twice and closed once', () => {
   })
 
   it('should not support (run) such a block once the first <code> closes too', () => {
-    expectNoCall('a <code>' + live + ' <code>x</code> b</code> c\n\nok')
+    expectText('a <code>' + live + ' <code>x</code> b</code> c\n\nok')
   })
 
   it('should support a real block after a properly closed <code>…</code>', () => {

@@ -7,11 +7,16 @@
  */
 import { describe, expect, it } from 'vitest'
 import { calls, codes, diagnostics, expectChunkInvariant, outline, textOf } from '../helpers/chunking.js'
+import { expectText } from '../helpers/guard.js'
 
 const real = (name: string): string => `<tool_calls><invoke name="${name}"><parameter name="path">src/${name}.ts</parameter></invoke></tool_calls>`
 
-function expectSilentText(input: string): void {
-  expect(expectChunkInvariant(input)).toEqual([{ type: 'text', text: input }])
+/** `input` comes back as text with one `malformed-block` and no call, in every chunking. */
+function expectMalformedText(input: string): void {
+  const events = expectChunkInvariant(input)
+  expect(calls(events)).toEqual([])
+  expect(textOf(events)).toBe(input)
+  expect(codes(events)).toEqual(['malformed-block'])
 }
 
 describe('mentions', () => {
@@ -30,7 +35,7 @@ describe('mentions', () => {
     ['a stray parameter closer inside a wrapper', '<tool_calls>\n</parameter>\n</tool_calls>'],
     ['two openers in a row', '<tool_calls> <tool_calls> both mentioned.'],
   ])('should support %s as text, with no diagnostic', (_label, input) => {
-    expectSilentText(input)
+    expectText(input)
   })
 
   it('should not support an opening mention swallowing the prose before a closing mention', () => {
@@ -76,10 +81,7 @@ describe('mentions', () => {
 
   it('should not support a block quoted in a value that never closes (the rest of the stream is text)', () => {
     const input = '<tool_calls><invoke name="a"><parameter name="p">x ' + real('b') + ' and later ' + real('c')
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['malformed-block'])
+    expectMalformedText(input)
   })
 
   it('should not support prose after an invoke inside a wrapper (malformed once an invoke opened; the rest of the block is text)', () => {
@@ -164,10 +166,7 @@ describe('what is left of a broken block', () => {
     ['prose on the next line', 'Sure:\n<invoke name="a"/>\nok'],
     ['a tilde run on its line', '<invoke name="a"/>  ~~~\n'],
   ])('should support a self-closing bare invoke that %s follows as text, whole or cut', (_label, input) => {
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['malformed-block'])
+    expectMalformedText(input)
   })
 
   it('should support a backtick run breaking a block the same whole or cut (the run is not carried into the skip)', () => {
@@ -200,7 +199,7 @@ describe('what follows a released mention', () => {
     ['a fence after a bare invoke\'s JSON body', `<invoke name="y">{}\n\`\`\`\n${example}\n\`\`\`\n`],
     ['a fence on the next line', `<tool_calls>\n\`\`\`\n${example}\n\`\`\`\n`],
   ])('should not support a call from %s', (_label, input) => {
-    expectSilentText(input)
+    expectText(input)
   })
 
   it.each([
@@ -209,10 +208,7 @@ describe('what follows a released mention', () => {
     ['indented code after a blank line', `<invoke name="a"></invoke>\n\n    ${example}\n`],
     ['a fence on the next line (a chunk may end inside its run)', `<invoke name="a"></invoke>\n\`\`\`\n${example}\n\`\`\`\n`],
   ])('should not support a call from %s after a bare invoke the stream broke', (_label, input) => {
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['malformed-block'])
+    expectMalformedText(input)
   })
 
   it.each([
@@ -220,10 +216,7 @@ describe('what follows a released mention', () => {
     ['code, then a tab-indented line', '<invoke name="y"></invoke>\n\n\t<invoke name="y"></invoke>\n\t' + example + '\n'],
     ['code the stream ends in', 'Sure.\n<invoke name="y"></invoke>\n\n    <invoke name="z"></invoke>'],
   ])('should not support an indented invoke after a blank line as a bare block\'s next invoke: %s', (_label, input) => {
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['malformed-block'])
+    expectMalformedText(input)
   })
 
   it.each([
@@ -232,10 +225,7 @@ describe('what follows a released mention', () => {
     ['a block on the rest of its line', '<invoke name="a"></invoke>\n<!-- -->' + example],
     ['a block on the line its end is on', '<invoke name="a"></invoke>\n<!-- a\nb --> ' + example],
   ])('should not support a call from %s, a comment at a line\'s start between a bare block\'s invokes (an HTML block)', (_label, input) => {
-    const events = expectChunkInvariant(input)
-    expect(calls(events)).toEqual([])
-    expect(textOf(events)).toBe(input)
-    expect(codes(events)).toEqual(['malformed-block'])
+    expectMalformedText(input)
   })
 
   it('should support a comment inside a bare block\'s line between its invokes', () => {

@@ -12,7 +12,13 @@ import type { AdapterAction } from '../adapters/index.js'
 import type { MessagesStreamEvent } from './writer.js'
 
 /** Whatever the machine writes, as data, so that it can wait. */
-export type Item = AdapterAction | { type: 'close'; textOnly?: boolean } | { type: 'upstream'; event: MessagesStreamEvent } | { type: 'text-delta'; delta: RawContentBlockDeltaEvent['delta'] }
+export type Item =
+  | AdapterAction
+  | { type: 'close'; textOnly?: boolean }
+  | { type: 'upstream'; event: MessagesStreamEvent }
+  | { type: 'text-delta'; delta: RawContentBlockDeltaEvent['delta'] }
+  /** After a failure, a delta or stop upstream sends for a text block read (see BlockWriter.late). */
+  | { type: 'late'; event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }> }
 
 const callId = (item: Item): string | null =>
   item.type === 'call-start' || item.type === 'call-delta' || item.type === 'call-end' || item.type === 'call-abort' ? item.id : null

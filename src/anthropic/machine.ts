@@ -52,12 +52,16 @@ export class MessagesMachine {
   /** The sieve of the run of upstream text blocks being read, and the upstream index of the run's latest block. */
   private sieve: ActionSieve | null = null
   private sieveIndex = -1
+  /** Upstream has not stopped the block at {@link sieveIndex}: after an error, our text block for it stays open only while it is. */
+  private sieveOpen = false
   /**
    * Upstream indexes of every text block read through a sieve. Upstream
    * may still send for one after the next block started (a late delta, or
    * its stop): its index names no block of ours, or another one (the
    * thinking made of its `<think>`), so what it sends goes into our text
    * block, and its stop closes nothing (ours closed when the next started).
+   * A block of another kind that upstream starts at one of these indexes
+   * takes the index over: what comes for it is that block's, not late text.
    */
   private readonly read = new Set<number>()
   /**
@@ -108,6 +112,7 @@ export class MessagesMachine {
             this.gate?.sawNative()
             this.hold?.sawNative()
           }
+          this.read.delete(event.index)
           this.out({ type: 'upstream', event })
           this.passing = event.index
         }
@@ -119,6 +124,7 @@ export class MessagesMachine {
         else this.lateEvent(event)
         break
       case 'content_block_stop':
+        if (event.index === this.sieveIndex) this.sieveOpen = false
         if (this.read.has(event.index)) this.lateEvent(event)
         else {
           this.out({ type: 'upstream', event })
@@ -173,6 +179,7 @@ export class MessagesMachine {
     if (this.sieve === null) this.sieve = createActionSieve(this.textRuns++ === 0 ? this.settings : this.settings.later)
     else this.out({ type: 'close', textOnly: true })
     this.sieveIndex = index
+    this.sieveOpen = true
     this.read.add(index)
     if (text !== '') this.write(this.sieve.push(text))
   }
@@ -189,7 +196,7 @@ export class MessagesMachine {
    */
   private lateEvent(event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>): void {
     if (this.passing !== undefined) this.late.push(event)
-    else if (this.failed) this.out({ type: 'upstream', event })
+    else if (this.failed) this.out({ type: 'late', event })
     else if (event.type === 'content_block_delta') this.beside(event.delta)
   }
 
@@ -229,8 +236,8 @@ export class MessagesMachine {
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
-    // what upstream still sends for the blocks read goes on in our text block, raw
-    this.writer.abandon(sieve === null ? undefined : this.sieveIndex, this.read)
+    // what upstream still sends for the blocks read goes on in our text block, raw; a block upstream already stopped is not being read
+    this.writer.abandon(sieve !== null && this.sieveOpen ? this.sieveIndex : undefined)
   }
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
@@ -262,6 +269,8 @@ export class MessagesMachine {
         return w.upstream(a.event)
       case 'text-delta':
         return w.textDelta(a.delta)
+      case 'late':
+        return w.late(a.event)
       case 'close':
         return w.close(a.textOnly === true)
       case 'text':

@@ -35,11 +35,11 @@ export class BlockWriter {
   /** Rescued calls whose block went out, by id, with their index: a late delta still finds its block. */
   readonly calls = new Map<string, number>()
   /**
-   * After a failure (see {@link abandon}): the upstream text blocks the
-   * adapter read, the one it was reading, and our text block their late
+   * After a failure (see {@link abandon}): the upstream text block the
+   * adapter was reading while upstream has it open, and our text block late
    * text goes into (the one the failure left open, or one started for it).
    */
-  private cut: { read: ReadonlySet<number>; reading: number | undefined; index: number | undefined } | undefined
+  private cut: { reading: number | undefined; index: number | undefined } | undefined
 
   /** Adds to the open text block, opening one if needed. */
   text(text: string): void {
@@ -69,19 +69,19 @@ export class BlockWriter {
 
   /**
    * The message failed: the open block stays open, as upstream's own do
-   * after an error, so a block upstream still starts after it does not close
-   * it (no stop of the adapter's follows the error).
+   * after an error (nothing of the adapter's own follows it), for as long as
+   * upstream's block for it could: while `reading`, the upstream text block
+   * the adapter was reading and upstream has not stopped, is open.
    *
-   * `read`: the upstream text blocks the adapter read, `reading` the one it
-   * was reading. What upstream still sends for them is its own, raw, but
-   * upstream's index names no block of ours (or another one: a thinking
-   * block made from its `<think>`): it goes on in the text block the error
-   * left open, or in a text block started for it when none was, which the
-   * stop of the block being read closes (the earlier ones' stops close
+   * What upstream still sends for the text blocks read (see {@link late}) is
+   * its own, raw, but upstream's index names no block of ours (or another
+   * one: a thinking block made from its `<think>`): it goes on in the text
+   * block the error left open, or in a text block started for it when none
+   * was, which the stop of `reading` closes (the earlier ones' stops close
    * nothing: ours for them closed when the next started).
    */
-  abandon(reading: number | undefined, read: ReadonlySet<number>): void {
-    this.cut = { read, reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
+  abandon(reading: number | undefined): void {
+    this.cut = { reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
     this.open = null
   }
 
@@ -111,22 +111,23 @@ export class BlockWriter {
   upstream(event: MessagesStreamEvent): void {
     if (event.type === 'content_block_start') {
       this.close()
+      this.endCut(event.index)
       const index = this.next++
       this.upstreamIndex.set(event.index, index)
       this.out.push({ ...event, index })
     } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
-      const cut = this.cut
-      if (cut?.read.has(event.index) && !this.upstreamIndex.has(event.index)) return this.late(event, cut)
       this.out.push({ ...event, index: this.upstreamIndex.get(event.index) ?? event.index })
     } else this.out.push(event)
   }
 
   /** After a failure, a delta or stop of an upstream text block the adapter read (see {@link abandon}). */
-  private late(event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>, cut: NonNullable<BlockWriter['cut']>): void {
+  late(event: Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>): void {
+    const cut = this.cut!
     if (event.type === 'content_block_stop') {
-      // a stop with nothing after the failure: its text went out in blocks of ours already, and there is nothing to close
-      if (event.index !== cut.reading || cut.index === undefined) return
-      this.out.push({ ...event, index: cut.index })
+      // a stop of an earlier block: its text went out in blocks of ours already, and there is nothing to close
+      if (event.index !== cut.reading) return
+      cut.reading = undefined
+      if (cut.index !== undefined) this.out.push({ ...event, index: cut.index })
       cut.index = undefined
       return
     }
@@ -135,6 +136,24 @@ export class BlockWriter {
       this.out.push({ type: 'content_block_start', index: cut.index, content_block: { type: 'text', text: '', citations: null } })
     }
     this.out.push({ ...event, index: cut.index })
+  }
+
+  /**
+   * Upstream starts a block after the failure: our text block for late text
+   * closes first unless upstream's block for it is still open (then two are
+   * open because upstream left them so, and ours mirrors it). Otherwise the
+   * SDK, which reports each delta with the last block started, would read
+   * later late text as that block's, and the final message would hold it
+   * ahead of text streamed before it. A start at the index being read means
+   * upstream is done with that block.
+   */
+  private endCut(index: number): void {
+    const cut = this.cut
+    if (cut === undefined) return
+    if (index === cut.reading) cut.reading = undefined
+    if (cut.reading !== undefined || cut.index === undefined) return
+    this.out.push({ type: 'content_block_stop', index: cut.index })
+    cut.index = undefined
   }
 
   /** The events written so far, handed over once. */

@@ -1,0 +1,166 @@
+/**
+ * What the adapter's blocks look like when upstream goes on after an
+ * `error` event, or reuses a block index, read by the real SDK's
+ * `MessageStream` (which accumulates deltas by index, but reports each
+ * `text` delta with the last block's snapshot and each stop as the last
+ * block's `contentBlock`). A block of the adapter's own stands for an
+ * upstream block: it stays open while that block is open and never outlives
+ * it into the next, so no two blocks are open at once unless upstream itself
+ * left two open; late text goes into a block that is still the latest, or
+ * one of its own; an index upstream starts a new block at names that block,
+ * not the text block read there before. Nothing is lost or sent twice.
+ */
+import { describe, expect, it } from 'vitest'
+import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream'
+import type { Message } from '@anthropic-ai/sdk/resources/messages/messages'
+import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
+import { blocks, messageShell, nativeCall } from './anthropic-helpers.js'
+import { collect, iterate } from './openai-helpers.js'
+
+const LATE = ' more <｜DSML｜x'
+const start = (index: number): MessagesStreamEvent => ({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
+const text = (index: number, t: string): MessagesStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } })
+const stop = (index: number): MessagesStreamEvent => ({ type: 'content_block_stop', index })
+const toolUse = (index: number): MessagesStreamEvent[] => [
+  { type: 'content_block_start', index, content_block: { ...nativeCall('read_file', { path: 'a.ts' }), input: {} } as never },
+  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"path":' } },
+  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '"a.ts"}' } },
+]
+const thinking = (index: number): MessagesStreamEvent[] => [
+  { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+  { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'plan' } },
+  { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } },
+]
+const CALL = { type: 'tool_use', id: 'toolu_native', name: 'read_file', input: { path: 'a.ts' } }
+const head: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
+const tail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
+const failure: MessagesStreamEvent = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }
+const textOf = (out: readonly MessagesStreamEvent[]) => out.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('')
+const sieve = async (events: readonly MessagesStreamEvent[]) => collect(sieveMessagesStream(iterate(events)))
+const after = (out: readonly MessagesStreamEvent[]) => out.slice(out.indexOf(failure) + 1)
+
+/** The most blocks open at once. */
+function mostOpen(out: readonly MessagesStreamEvent[]): number {
+  const open = new Set<number>()
+  let most = 0
+  for (const e of out) {
+    if (e.type === 'content_block_start') most = Math.max(most, open.add(e.index).size)
+    else if (e.type === 'content_block_stop') open.delete(e.index)
+  }
+  return most
+}
+
+/**
+ * What the SDK's `MessageStream` reports: each `text` delta with the snapshot it gives, each block as it stops, the
+ * input JSON, and the message it built (its final message, or when the stream failed before `message_stop`, the
+ * snapshot it had at the end).
+ */
+async function sdkRead(out: readonly MessagesStreamEvent[]): Promise<{ text: Array<[string, string]>; stopped: unknown[]; inputJson: string[]; message: Message }> {
+  const encoder = new TextEncoder()
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const e of out) controller.enqueue(encoder.encode(JSON.stringify(e) + '\n'))
+      controller.close()
+    },
+  })
+  const stream = MessageStream.fromReadableStream(body as never)
+  const read = { text: [] as Array<[string, string]>, stopped: [] as unknown[], inputJson: [] as string[] }
+  stream.on('text', (delta, snapshot) => read.text.push([delta, snapshot]))
+  stream.on('contentBlock', (b) => read.stopped.push(blocks({ content: [b] } as Message)[0]))
+  stream.on('inputJson', (partial) => read.inputJson.push(partial))
+  let snapshot: Message | undefined
+  stream.on('streamEvent', (_, message) => (snapshot = message))
+  await stream.done()
+  return { ...read, message: stream.receivedMessages.at(-1) ?? snapshot! }
+}
+
+describe('sieveMessagesStream: late text after an error, once upstream started another block', () => {
+  it('should not let late text for the block the error cut merge into the text block upstream started after the error: it goes in a text block of its own, after that one', async () => {
+    // upstream stopped its block 0 before the error: ours for it is over once upstream starts block 1
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, start(1), text(1, 'Next'), stop(1), text(0, LATE)])
+    expect(mostOpen(out)).toBe(1)
+    expect(textOf(out)).toBe(`HiNext${LATE}`)
+    const read = await sdkRead(out)
+    // the snapshot the SDK reports with each delta is the text of the block that delta went into
+    expect(read.text).toEqual([['Hi', 'Hi'], ['Next', 'Next'], [LATE, LATE]])
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, { type: 'text', text: 'Next' }])
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, { type: 'text', text: 'Next' }, { type: 'text', text: LATE }])
+  })
+
+  it('should support late text for an earlier run\'s block going on in the text block an error cut in the next run, as before an error', async () => {
+    // no block starts between: the text block open now is the latest, and the text keeps its place after what went out
+    const run = [...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), start(2), text(2, 'Next')]
+    const out = await sieve([...run, failure, text(0, LATE), stop(2)])
+    expect(mostOpen(out)).toBe(1)
+    const read = await sdkRead(out)
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: `Next${LATE}` }])
+    expect(read.text.at(-1)).toEqual([LATE, `Next${LATE}`])
+    // the same place it takes before an error
+    const before = await sieve([...run, text(0, LATE), stop(2), ...tail])
+    expect(blocks((await sdkRead(before)).message)).toEqual(blocks(read.message))
+  })
+})
+
+describe('sieveMessagesStream: an index upstream reuses for a new block', () => {
+  it('should not read a native tool_use block started at the index of a text block read as late text: the SDK gets its input and its stop', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(0), stop(0), ...tail])
+    expect(mostOpen(out)).toBe(1)
+    const read = await sdkRead(out)
+    expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL])
+    expect(read.message.stop_reason).toBe('end_turn')
+  })
+
+  it('should not read a thinking block at a reused index as late text, and should read a text block at the index after it as text again', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...thinking(0), stop(0), start(0), text(0, 'Bye'), stop(0), ...tail])
+    expect(mostOpen(out)).toBe(1)
+    const read = await sdkRead(out)
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, { type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'Bye' }])
+    expect((read.message.content[1] as { signature: string }).signature).toBe('sig')
+  })
+
+  it('should not read a block upstream starts after an error at the index of the text block the error cut as late text: ours closes before it, and the SDK gets its input', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), failure, ...toolUse(0), stop(0)])
+    expect(mostOpen(out)).toBe(1)
+    expect(after(out)).toEqual([stop(0), ...toolUse(0).map((e) => ({ ...e, index: 1 })), stop(1)])
+    const read = await sdkRead(out)
+    expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
+  })
+
+  it('should not send late text after an error for a text block read at a reused index into the native block upstream had there before', async () => {
+    const out = await sieve([...head, ...toolUse(0), stop(0), start(0), text(0, 'Bye'), failure, text(0, LATE), stop(0)])
+    expect(mostOpen(out)).toBe(1)
+    expect(after(out)).toEqual([text(1, LATE), stop(1)])
+    const read = await sdkRead(out)
+    expect(blocks(read.message)).toEqual([CALL, { type: 'text', text: `Bye${LATE}` }])
+    expect(read.stopped).toEqual([CALL, { type: 'text', text: `Bye${LATE}` }])
+  })
+})
+
+describe('sieveMessagesStream: blocks upstream starts after an error', () => {
+  it('should close the text block the error cut before a block upstream starts, when upstream had stopped its own: one block open at a time', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, ...toolUse(1), stop(1)])
+    expect(mostOpen(out)).toBe(1)
+    expect(after(out)).toEqual([stop(0), ...toolUse(1), stop(1)])
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
+    expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
+  })
+
+  it('should close a text block started after the error for late text before the next block upstream starts', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), failure, text(0, LATE), start(2), text(2, 'Next'), stop(2)])
+    expect(mostOpen(out)).toBe(1)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: LATE }, { type: 'text', text: 'Next' }])
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: LATE }, { type: 'text', text: 'Next' }])
+  })
+
+  it('should not close the text block the error cut while upstream\'s own block for it is open: two open blocks are upstream\'s, and the SDK reads what it would read from upstream', async () => {
+    const events = [...head, start(0), text(0, 'Hi'), failure, start(1), text(1, 'Next'), stop(1), text(0, LATE), stop(0), ...tail]
+    const out = await sieve(events)
+    expect(after(out)).toEqual(events.slice(events.indexOf(failure) + 1))
+    expect(blocks((await sdkRead(out)).message)).toEqual(blocks((await sdkRead(events)).message))
+  })
+})

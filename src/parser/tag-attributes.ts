@@ -140,10 +140,12 @@ export class TagAttributes {
     this.afterEq = true
   }
 
-  /** A quoted value closed (`value` holds it). */
+  /** A quoted value closed (`value` holds it): the value of the attribute an `=` before it named, else of none. */
   quoted(): void {
+    // a word right before the quote (`name"x"`) is an attribute with no `=`: nothing gives it this value
+    const eq = this.afterEq && this.word === null
     this.endWord()
-    if (this.pending !== null && this.attrs.get(this.pending) === '') this.attrs.set(this.pending, this.value)
+    if (eq && this.pending !== null && this.attrs.get(this.pending) === '') this.attrs.set(this.pending, this.value)
     this.pending = null
     this.afterEq = false
   }

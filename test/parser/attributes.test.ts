@@ -39,6 +39,15 @@ describe('attribute lists', () => {
     expect(calls(expectChunkInvariant(input))).toEqual([{ name: 'x', input: {} }])
   })
 
+  it.each([
+    ['right after the name', ' name"read"'],
+    ['after a blank', ' name "read"'],
+    ['on a parameter', ' name="read"', ' name"p"'],
+  ])('should not support a quoted value with no `=` before it (%s): the tag names nothing and the block is text, in every chunking', (_, invokeAttrs, paramAttrs?: string) => {
+    // neither XML nor HTML gives the name that value: a block is never repaired into a plausible call (found by a hostile fuzz)
+    expect(calls(expectChunkInvariant(block(invokeAttrs, paramAttrs)))).toEqual([])
+  })
+
   it('should not support an attribute without a closing quote: the tag runs on into the value and the block is text', () => {
     const input = block(' name="read')
     expect(calls(expectChunkInvariant(input))).toEqual([])

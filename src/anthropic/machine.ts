@@ -225,8 +225,10 @@ export class MessagesMachine {
   /**
    * Upstream failed: what the sieve held is text (and thinking), never a
    * call, and so is what `prefer-native` held after a rescued call, the
-   * rescued calls left out; the blocks stay open, as upstream left its own,
-   * and nothing of the adapter's own follows.
+   * rescued calls left out. Nothing more is read or rescued: a text block
+   * of ours stays open while upstream's block for it is (see
+   * BlockWriter.abandon), and the writer adds nothing after the error but
+   * the stops upstream's own events call for.
    */
   private fail(): void {
     if (this.failed) return

@@ -68,10 +68,13 @@ export class BlockWriter {
   }
 
   /**
-   * The message failed: the open block stays open, as upstream's own do
-   * after an error (nothing of the adapter's own follows it), for as long as
-   * upstream's block for it could: while `reading`, the upstream text block
-   * the adapter was reading and upstream has not stopped, is open.
+   * The message failed: an open text block stays open, as upstream's own do
+   * after an error, for as long as upstream's block for it could: while
+   * `reading`, the upstream text block the adapter was reading and upstream
+   * has not stopped, is open. It closes only where upstream's events say
+   * that block is over (see {@link late}, {@link endCut}); a thinking block
+   * closes now, since nothing after the error is read as reasoning and it
+   * could take nothing more.
    *
    * What upstream still sends for the text blocks read (see {@link late}) is
    * its own, raw, but upstream's index names no block of ours (or another
@@ -81,6 +84,7 @@ export class BlockWriter {
    * nothing: ours for them closed when the next started).
    */
   abandon(reading: number | undefined): void {
+    if (this.open?.kind === 'thinking') this.close()
     this.cut = { reading, index: this.open?.kind === 'text' ? this.open.index : undefined }
     this.open = null
   }
@@ -117,7 +121,10 @@ export class BlockWriter {
       this.out.push({ ...event, index })
     } else if (event.type === 'content_block_delta' || event.type === 'content_block_stop') {
       this.out.push({ ...event, index: this.upstreamIndex.get(event.index) ?? event.index })
-    } else this.out.push(event)
+    } else {
+      if (event.type === 'message_delta' || event.type === 'message_stop') this.endCut()
+      this.out.push(event)
+    }
   }
 
   /** After a failure, a delta or stop of an upstream text block the adapter read (see {@link abandon}). */
@@ -139,15 +146,16 @@ export class BlockWriter {
   }
 
   /**
-   * Upstream starts a block after the failure: our text block for late text
-   * closes first unless upstream's block for it is still open (then two are
-   * open because upstream left them so, and ours mirrors it). Otherwise the
-   * SDK, which reports each delta with the last block started, would read
-   * later late text as that block's, and the final message would hold it
-   * ahead of text streamed before it. A start at the index being read means
-   * upstream is done with that block.
+   * Upstream starts a block after the failure (`index`), or ends the
+   * message: our text block for late text closes first unless upstream's
+   * block for it is still open (then two are open because upstream left
+   * them so, and ours mirrors it). Otherwise the SDK, which reports each
+   * delta with the last block started, would read later late text as that
+   * block's, and the final message would hold it ahead of text streamed
+   * before it; at the message's end no block upstream stopped stays open.
+   * A start at the index being read means upstream is done with that block.
    */
-  private endCut(index: number): void {
+  private endCut(index?: number): void {
     const cut = this.cut
     if (cut === undefined) return
     if (index === cut.reading) cut.reading = undefined

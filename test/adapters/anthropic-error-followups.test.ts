@@ -5,16 +5,18 @@
  * `text` delta with the last block's snapshot and each stop as the last
  * block's `contentBlock`). A block of the adapter's own stands for an
  * upstream block: it stays open while that block is open and never outlives
- * it into the next, so no two blocks are open at once unless upstream itself
- * left two open; late text goes into a block that is still the latest, or
- * one of its own; an index upstream starts a new block at names that block,
- * not the text block read there before. Nothing is lost or sent twice.
+ * it into the next block or past the message's end, so no two blocks are
+ * open at once unless upstream itself left two open (a thinking block the
+ * error cut can take nothing more, and closes before the error); late text
+ * goes into a block that is still the latest, or one of its own; an index
+ * upstream starts a new block at names that block, not the text block read
+ * there before. Nothing is lost or sent twice.
  */
 import { describe, expect, it } from 'vitest'
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream'
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
-import { blocks, messageShell, nativeCall } from './anthropic-helpers.js'
+import { blocks, checkWire, messageShell, nativeCall } from './anthropic-helpers.js'
 import { collect, iterate } from './openai-helpers.js'
 
 const LATE = ' more <｜DSML｜x'
@@ -31,6 +33,7 @@ const thinking = (index: number): MessagesStreamEvent[] => [
   { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'plan' } },
   { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } },
 ]
+const DSML = '<｜DSML｜tool_calls><｜DSML｜invoke name="x"></｜DSML｜invoke></｜DSML｜tool_calls>'
 const CALL = { type: 'tool_use', id: 'toolu_native', name: 'read_file', input: { path: 'a.ts' } }
 const head: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
 const tail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
@@ -113,10 +116,12 @@ describe('sieveMessagesStream: an index upstream reuses for a new block', () => 
   })
 
   it('should not read a thinking block at a reused index as late text, and should read a text block at the index after it as text again', async () => {
-    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...thinking(0), stop(0), start(0), text(0, 'Bye'), stop(0), ...tail])
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...thinking(0), stop(0), start(0), text(0, `Bye ${DSML}`), stop(0), ...tail])
     expect(mostOpen(out)).toBe(1)
     const read = await sdkRead(out)
-    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, { type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'Bye' }])
+    // read through the sieve: its markup is a call, not text
+    expect(blocks(read.message)).toMatchObject([{ type: 'text', text: 'Hi' }, { type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'Bye' }, { type: 'tool_use', name: 'x', input: {} }])
+    expect(read.message.stop_reason).toBe('tool_use')
     expect((read.message.content[1] as { signature: string }).signature).toBe('sig')
   })
 
@@ -162,5 +167,66 @@ describe('sieveMessagesStream: blocks upstream starts after an error', () => {
     const out = await sieve(events)
     expect(after(out)).toEqual(events.slice(events.indexOf(failure) + 1))
     expect(blocks((await sdkRead(out)).message)).toEqual(blocks((await sdkRead(events)).message))
+  })
+})
+
+describe('sieveMessagesStream: a thinking block made from <think> when the error comes', () => {
+  const THINKING = { type: 'thinking', thinking: 'plan' }
+
+  it.each([
+    ['upstream stopped its block before the error', [stop(0)]],
+    ['upstream has its block open', []],
+  ])('should close the thinking block before a block upstream starts after the error (%s): one block open at a time, and the SDK reports it finished', async (_, stopped) => {
+    const out = await sieve([...head, start(0), text(0, '<think>plan'), ...stopped, failure, ...toolUse(1), stop(1), ...tail])
+    checkWire(out)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([THINKING, CALL])
+    expect(blocks(read.message)).toEqual([THINKING, CALL])
+  })
+
+  it('should close the thinking block with the reasoning the sieve held in it', async () => {
+    const out = await sieve([...head, start(0), text(0, '<think>a </thi'), failure, ...toolUse(1), stop(1), ...tail])
+    checkWire(out)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([{ type: 'thinking', thinking: 'a </thi' }, CALL])
+  })
+
+  it.each([
+    ['upstream stopped its block before the error', [stop(0)]],
+    ['upstream has its block open', []],
+  ])('should close the thinking block before a text block of its own for late text (%s)', async (_, stopped) => {
+    const out = await sieve([...head, start(0), text(0, '<think>plan'), ...stopped, failure, text(0, ' more'), stop(0), ...tail])
+    checkWire(out)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([THINKING, { type: 'text', text: ' more' }])
+    expect(read.text).toEqual([[' more', ' more']])
+  })
+})
+
+describe('sieveMessagesStream: blocks of the adapter\'s own open at the end of a message that had an error', () => {
+  it('should close the text block the error cut at message_delta when upstream had stopped its own block before the error', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, text(0, ' more'), ...tail])
+    checkWire(out)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi more' }])
+    expect(out.slice(-3)).toEqual([stop(0), ...tail])
+  })
+
+  it('should close a text block started for late text after the error at message_delta', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), failure, start(2), text(2, 'N'), stop(2), text(0, ' L'), ...tail])
+    checkWire(out)
+    const read = await sdkRead(out)
+    expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: 'N' }, { type: 'text', text: ' L' }])
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: 'N' }, { type: 'text', text: ' L' }])
+  })
+
+  it('should close it at message_stop when no message_delta came', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, text(0, ' more'), tail[1]!])
+    expect(after(out)).toEqual([text(0, ' more'), stop(0), tail[1]])
+  })
+
+  it('should not support a stop of its own after the last event of a stream that ends without the message\'s end: the message stays cut', async () => {
+    const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, text(0, ' more')])
+    expect(after(out)).toEqual([text(0, ' more')])
   })
 })

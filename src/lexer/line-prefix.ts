@@ -5,7 +5,7 @@
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
-import { columnsOf, isLineEnding, linePositions, markersOf, positionOf, quotedOf, type LineState } from './lines.js'
+import { columnsOf, isLineEnding, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
 export const maxQuotePrefix = 8
@@ -16,9 +16,11 @@ export const maxQuotePrefix = 8
  * after it) and at most 3 spaces of indent precede it on its line; else the
  * quote depth and that indent, as `depth << 3 | indent` ({@link indentOf},
  * {@link quoteDepthOf}). Reads back to the line start in `text`, or on from
- * what the line state carried into it.
+ * what the line state carried into it. `here`, the line state at `pos`,
+ * tells a list marker that is no item (it may not interrupt the paragraph
+ * before it: `Intro.\n2. ```` is paragraph text) from one that is.
  */
-export function lineStartIndent(text: string, pos: number, initial: LineState): number {
+export function lineStartIndent(text: string, pos: number, initial: LineState, here?: LineState): number {
   let i = pos - 1
   // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
   while (i >= 0 && codeAt(text, i) === codes.space) i--
@@ -28,7 +30,7 @@ export function lineStartIndent(text: string, pos: number, initial: LineState): 
   if (spaces >= 1 && i >= 0) {
     // right after a list marker (`- `, `1. `): the item's first line; its content column is the construct's
     const w = listItemColumn(text, i, pos, initial)
-    if (w >= 0) return w << 8
+    if (w >= 0) return here !== undefined && paragraphLine(here) ? -1 : w << 8
   }
   let quoted = false
   while (i >= 0) {

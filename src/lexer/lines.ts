@@ -13,13 +13,14 @@
  *           a tab counts 7: nothing after it on the line is a fence or a marker
  * bit 5     codeOk: the line before was blank or indented code (or there is none),
  *           so this line may be indented code: it interrupts no paragraph
- * bit 6     list: a line began with a list-marker character and no line since
- *           has closed every list; inside a list item, four columns of indent
- *           may be the item's own paragraph (`1. Step\n\n    text`), so
- *           indented code is not recognised while this is set
+ * bit 6     list: a line was a list item and no line since has closed every
+ *           list; inside a list item, four columns of indent may be the
+ *           item's own paragraph (`1. Step\n\n    text`), so indented code
+ *           is not recognised while this is set
  * bit 7     code: this line is indented code (decided at its first non-blank character)
  * bits 8-16 what the line's start shows (a fence line, a heading, a list
- *           marker, a thematic break or setext underline): a kind (bits
+ *           marker, an item waiting for its content, a thematic break or
+ *           setext underline): a kind (bits
  *           8-10, and bit 30 for the rule-like kinds), a count (the fence
  *           run, the `#`s, the digits; in the leading whitespace, the quote
  *           markers so far) and flags whose meaning depends on the kind
@@ -36,9 +37,13 @@
  * is code.
  *
  * The list bit errs towards live calls, as toolsieve did before it knew
- * indented code: any line starting (at most 3 columns in) with `-`, `+`,
- * `*` or a digit sets it; only a line at column 0 that starts with none of
- * them, after a blank line, clears it (such a line closes every list item).
+ * indented code: any list item's line (a marker at most 3 columns in) sets
+ * it; only a line at column 0 that starts with no marker character, after
+ * a blank line, clears it (such a line closes every list item). A marker
+ * right after a paragraph line, with no list open, is an item only if it
+ * may interrupt that paragraph (CommonMark 5.2): a bullet, or the number 1,
+ * with content on the line; else the line goes on the paragraph
+ * (`14. The number of doors`), and sets nothing.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
@@ -110,7 +115,14 @@ const R_ITEM = 1 << 15
 const underscore = 0x5f
 const equalsSign = 0x3d
 const ruleChar = (kind: number): number => (kind === RULE_DASH ? codes.dash : kind === RULE_STAR ? 0x2a : kind === RULE_UNDERSCORE ? underscore : equalsSign)
-const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0
+/**
+ * A list marker and its blank on a line that may only interrupt a paragraph
+ * (see {@link interrupting}): an item needs content there, so the line's
+ * next non-blank character makes it one; a line that ends first is the
+ * paragraph's (an empty item cannot interrupt it).
+ */
+const ITEM_PENDING = RULE_PAGE | (4 << KIND_SHIFT)
+const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0 && kind !== ITEM_PENDING
 /** Kinds whose line is decided: mid-line, nothing more to read on it. */
 const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM || kind === IN_CODE
 const COUNT_SHIFT = 11
@@ -123,6 +135,15 @@ const TILDE = 1 << 16
 const CLEARS = 1 << 16
 /** A block quote marker (`>`) began this line: its rest is no indented code here (the guard reads quotes only for fences). */
 const QUOTED = 1 << 17
+
+/**
+ * The line before was a paragraph's, and no list is open: a list item here
+ * would interrupt that paragraph, which only a bullet or the number 1 with
+ * content may (CommonMark 5.2). Inside a list a marker is taken as the next
+ * item's, whatever its number (`1. a\n2. b`).
+ */
+const interrupting = (ls: LineState): boolean => (ls & (CODE_OK | LIST)) === 0
+const digitOne = 0x31
 
 /**
  * A change the lexer makes to the line state where the text alone cannot
@@ -199,7 +220,7 @@ function firstContent(ls: LineState, c: number): LineState {
     const clears = cols === 0 && okBit !== 0
     if (c === codes.dash || c === 0x2a) kind = (c === codes.dash ? RULE_DASH : RULE_STAR) | (1 << R_COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (isBulletMarker(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
-    else if (isAsciiDigit(c)) kind = ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
+    else if (isAsciiDigit(c)) kind = c !== digitOne && interrupting(ls) ? 0 : ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (clears) list = 0
     if (c === underscore || c === equalsSign) kind = (c === underscore ? RULE_UNDERSCORE : RULE_EQUALS) | (1 << R_COUNT_SHIFT)
     if (c === codes.graveAccent) kind = FENCE_LIKE | (1 << COUNT_SHIFT)
@@ -213,6 +234,13 @@ function firstContent(ls: LineState, c: number): LineState {
 function marker(ls: LineState, keep: LineState, was: boolean): LineState {
   if (was) return keep | LIST | LIST_ITEM
   return (ls & CLEARS) !== 0 ? keep & ~LIST : keep
+}
+
+/** The character `c` right after a bullet or an ordered marker's delimiter (`blank`: a space, a tab or a line ending). */
+function afterMarker(ls: LineState, keep: LineState, c: number, blank: boolean): LineState {
+  if (!blank || !interrupting(ls)) return marker(ls, keep, blank)
+  // interrupting a paragraph, the item needs content: a line that ends here is the paragraph's
+  return isLineEnding(c) ? marker(ls, keep, false) : keep | ITEM_PENDING
 }
 
 /** A character after the first of a rule-like line (see {@link RULE_DASH}), not its line feed. */
@@ -239,8 +267,10 @@ function ruleEnd(ls: LineState, kind: number): LineState {
   if (n >= 3 && kind !== RULE_EQUALS) return ((ls & CLEARS) !== 0 ? keep & ~LIST : keep) | NOT_PARAGRAPH
   // a setext underline ends the paragraph before it as a heading (a line after a paragraph line has no CODE_OK)
   if ((kind === RULE_DASH || kind === RULE_EQUALS) && (ls & R_PHASE) !== R_GAP && (ls & CODE_OK) === 0) return keep | NOT_PARAGRAPH
-  // a marker with its blank, or alone on its line: a list item
-  return marker(ls, keep, (ls & R_ITEM) !== 0 || (n === 1 && kind !== RULE_UNDERSCORE && kind !== RULE_EQUALS))
+  // a marker with its blank, or alone on its line: a list item; one that would interrupt a paragraph needs content
+  // (`* *`: a rule character after the blank)
+  const item = (ls & R_ITEM) !== 0 || (n === 1 && kind !== RULE_UNDERSCORE && kind !== RULE_EQUALS)
+  return marker(ls, keep, item && (((ls & R_ITEM) !== 0 && n >= 2) || !interrupting(ls)))
 }
 
 /** A character after the first of a line that may be a fence line, a heading or a list item. */
@@ -250,10 +280,12 @@ function classify(ls: LineState, c: number): LineState {
   const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
   if (isRule(kind)) return ruleStep(ls, kind, c, keep)
   const blankAfter = c === codes.space || c === codes.tab || c === codes.lineFeed || c === codes.carriageReturn
-  if (kind === BULLET_LIKE) return marker(ls, keep, blankAfter)
+  if (kind === ITEM_PENDING) return c === codes.space || c === codes.tab ? ls : marker(ls, keep, !isLineEnding(c))
+  if (kind === BULLET_LIKE) return afterMarker(ls, keep, c, blankAfter)
   if (kind === ORDERED_LIKE) {
-    if ((ls & RUN_DONE) !== 0) return marker(ls, keep, blankAfter)
-    if (isAsciiDigit(c)) return n >= 9 ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+    if ((ls & RUN_DONE) !== 0) return afterMarker(ls, keep, c, blankAfter)
+    // a second digit: interrupting a paragraph, only the number 1 may (its first digit was a 1)
+    if (isAsciiDigit(c)) return n >= 9 || interrupting(ls) ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
     return isOrderedDelimiter(c) ? ls | RUN_DONE : marker(ls, keep, false)
   }
   if (kind === HEADING_LIKE) {
@@ -291,6 +323,12 @@ const lf = codes.lineFeed
 const cr = codes.carriageReturn
 const lt = codes.lessThan
 
+/** What a line that ends now was, as far as its start goes (mid-line): a marker alone on its line is an (empty) list item, where one may be. */
+function lineEnded(ls: LineState): LineState {
+  const kind = ls & KIND
+  return kind === BULLET_LIKE || kind === ORDERED_LIKE || kind === ITEM_PENDING ? classify(ls, lf) : isRule(kind) ? ruleEnd(ls, kind) : ls
+}
+
 /** Sentinel of {@link walk}: indented code starts in the text. */
 const CODE_STARTS = -1
 
@@ -307,9 +345,7 @@ export function next(ls: LineState, c: number): LineState {
   if (!mid) line = step(ls, c)
   else if (!eol) line = settled(ls & KIND) ? ls : classify(ls, c)
   else {
-    // a marker alone on its line is an (empty) list item
-    const kind = ls & KIND
-    line = lineFeed(kind === BULLET_LIKE || kind === ORDERED_LIKE ? classify(ls, c) : isRule(kind) ? ruleEnd(ls, kind) : ls)
+    line = lineFeed(lineEnded(ls))
   }
   if (c === cr) line |= AFTER_CR
   return (line & ~candidateBits) | candidateAfter(ls, line, eol, c, mid)
@@ -338,7 +374,8 @@ function candidateAfter(ls: LineState, line: LineState, eol: boolean, c: number,
     // a marker's blank (`- `) ends the paragraph whatever the line turns out to be (an item, a break, an underline)
     const itemBefore = isRule(before) && (ls & R_ITEM) !== 0
     if (isRule(after) && (line & R_ITEM) !== 0 && !itemBefore) return 0
-    if (after !== before && ((after === LIST_ITEM && !itemBefore) || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) return 0
+    // (an item that waited for content begins at that character, which may begin a tag of its own)
+    if (after !== before && ((after === LIST_ITEM && !itemBefore) || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) h = 0
   }
   if (h === 0 && c !== codes.lessThan) return 0
   return nextCandidate(h, c)
@@ -361,6 +398,78 @@ export function endsParagraph(ls: LineState): boolean {
   // a CR ends a line wherever it stands (an LF right after a CR would end none)
   return (next(ls, cr) & CODE_OK) !== 0
 }
+
+/** How far into a line {@link nextLineInterrupts} reads for a marker or a heading's `#`s and what follows them: past it, nothing interrupts. */
+const interruptLook = 24
+
+/**
+ * Whether the line after the line ending at `at` of `text` (`ls`: the state
+ * before that ending) interrupts the paragraph the ending leaves open, as
+ * a list item or an ATX heading does (CommonMark 5.2, 4.2): its line ending
+ * then ends the paragraph as a blank line's would, and a code span left
+ * open there never closes (the next line's runs are its own). null: `text`
+ * ends before that line's start shows (unless `final`: the stream's end
+ * ends the line). Thematic breaks and setext underlines hold no run to
+ * close a span, and their own line ending ends the paragraph
+ * ({@link endsParagraph}); a fence line's run decides for itself
+ * (`decideRun`).
+ *
+ * A bullet or the number 1 with content interrupts any paragraph. Another
+ * marker (`2.`, an empty item) ends only an item's own paragraph, as the
+ * next item's: after the item's first line (the list bit outlives some
+ * lists, `1.` then a paragraph line), and at column 0 (of a block quote's
+ * content), where no item's content column can hold it. One indented may
+ * stand in the item, where it is paragraph text (`1. a` then `   2. b`);
+ * the guard cannot tell, and goes on with the paragraph.
+ */
+export function nextLineInterrupts(ls: LineState, text: string, at: number, final: boolean): boolean | null {
+  let s = next(ls, codeAt(text, at))
+  let i = at + 1
+  // the LF of a CRLF belongs to the ending
+  if (i < text.length && codeAt(text, i) === lf && afterCarriageReturn(s)) s = next(s, codeAt(text, i++))
+  const any = interruptsFrom(s & ~LIST, text, i, final, false)
+  if (any === true || (ls & KIND) !== LIST_ITEM) return any
+  const sibling = interruptsFrom(s, text, i, final, true)
+  return sibling === true ? true : any === null || sibling === null ? null : false
+}
+
+/** {@link nextLineInterrupts} on the line starting at `from` in state `s`; `sibling`: only a marker at column 0 counts. */
+function interruptsFrom(s: LineState, text: string, from: number, final: boolean, sibling: boolean): boolean | null {
+  let i = from
+  for (; i < text.length && i - from < interruptLook; i++) {
+    const c = codeAt(text, i)
+    if (isLineEnding(c)) return interruptsAsEnded(s)
+    const after = next(s, c)
+    const was = s & KIND
+    const kind = after & KIND
+    // (after a quote marker its own space is its)
+    if (sibling && positionOf(s) !== linePositions.mid && positionOf(after) === linePositions.mid && columnsOf(s) > ((s & QUOTED) !== 0 ? 1 : 0)) return false
+    if (kind === LIST_ITEM || (was === HEADING_LIKE && kind === NOT_PARAGRAPH)) return true
+    if (isRule(kind)) {
+      const n = (after & R_COUNT) >> R_COUNT_SHIFT
+      // a marker's blank, then a rule character: an item with content, or a thematic break
+      if ((after & R_ITEM) !== 0) {
+        if (n >= 2) return true
+      } else if ((kind !== RULE_DASH && kind !== RULE_STAR) || n > 1 || (after & R_PHASE) !== 0) return false
+      // (else a `-` or `*` alone so far, or with its blank: it may still be an item)
+    } else if (positionOf(after) === linePositions.mid && kind !== BULLET_LIKE && kind !== ORDERED_LIKE && kind !== ITEM_PENDING && kind !== HEADING_LIKE) return false
+    s = after
+  }
+  if (i - from >= interruptLook) return false
+  return final ? interruptsAsEnded(s) : null
+}
+
+/** The line {@link nextLineInterrupts} reads ends in state `ls`: `#`s alone are an empty heading, a marker alone an empty item (one only where an item may be). */
+function interruptsAsEnded(ls: LineState): boolean {
+  return (ls & KIND) === HEADING_LIKE || (lineEnded(ls) & KIND) === LIST_ITEM
+}
+
+/**
+ * Mid-line on a line whose start showed paragraph text, no construct: a
+ * list marker before this point was no item (one that may not interrupt
+ * the paragraph before it, see {@link interrupting}).
+ */
+export const paragraphLine = (ls: LineState): boolean => (ls & KIND) === 0
 
 /** Mid-line with nothing pending (no line start being classified, no HTML candidate): only a line ending or `<` counts. */
 export function quiet(ls: LineState): boolean {

@@ -182,13 +182,17 @@ export function runTargets(kind: RunKind): Array<ModeName | null> {
   }
 }
 
-/** A line feed in `mode`; `blank` says whether it ends a blank line. */
-export function decideLineFeed(mode: ModeName, blank: boolean, md: MarkdownState): Decision {
+/**
+ * A line feed in `mode`; `ends` says whether it ends the paragraph (a blank
+ * line's, one that ends a paragraph as a break does, or the one before a
+ * line that interrupts it: `lines.ts`, `nextLineInterrupts`).
+ */
+export function decideLineFeed(mode: ModeName, ends: boolean, md: MarkdownState): Decision {
   switch (mode) {
     case modes.span:
-      return blank ? { target: modes.prose, md: freshMarkdown() } : stay
+      return ends ? { target: modes.prose, md: freshMarkdown() } : stay
     case modes.spanHold:
-      return blank ? { target: modes.halt, md: null } : stay
+      return ends ? { target: modes.halt, md: null } : stay
     case modes.spanHoldFenceInfo:
       // the fence is real and interrupts the paragraph: the held tag is live
       return { target: modes.halt, md: null }

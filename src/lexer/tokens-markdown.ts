@@ -7,7 +7,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codeAt, codes } from './codes.js'
 import { freshMarkdown, keepsFence, lineStartIndent, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
-import { afterCarriageReturn, columnsOf, linePositions, endsParagraph, enterCode, leaveCode, mayStartCode, type LineMark } from './lines.js'
+import { afterCarriageReturn, columnsOf, linePositions, endsParagraph, enterCode, leaveCode, mayStartCode, nextLineInterrupts, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -45,7 +45,7 @@ function nextLine(text: string, offset: number): number {
 /** Where a run stands at its line start: in a list item's fence, its plain indent (a closer's place); else `lineStartIndent`. */
 function runAt(kind: RunKind, c: LexContext, text: string, offset: number): number {
   if (kind === 'fence' && c.fenceIndent > 0) return rawIndent(text, offset, c.lineState)
-  return offset === 0 && c.startAt >= 0 ? c.startAt : lineStartIndent(text, offset, c.lineState)
+  return offset === 0 && c.startAt >= 0 ? c.startAt : lineStartIndent(text, offset, c.lineState, c.lines.stateAt(text, offset))
 }
 
 /**
@@ -182,12 +182,19 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
   function lineFeeds(mode: ModeName): TokenType[] {
     // the modes whose line feed may end a fence that began in a block quote (or the line that opened one)
     const quotedFence = mode === modes.fence || mode === modes.fenceInfo || mode === modes.fenceInfoHold
+    // the modes in which a paragraph's end decides: a code span (or a hold) pending in it never closes
+    const inParagraph = mode === modes.span || mode === modes.spanHold
     const out = lineFeedTargets(mode).map((target) =>
       f.make(`${mode}.lf`, 'Text', target, (text, offset) => {
         const c = ctx.current
         if (crsLineFeed(c, text, offset)) return null
-        // a break or a heading ends the paragraph as a blank line does (the lines that hold no run of their own)
-        const ends = positionBefore(text, offset, c.lineState) !== linePositions.mid || ((mode === modes.span || mode === modes.spanHold) && endsParagraph(c.lines.stateAt(text, offset)))
+        let ends = positionBefore(text, offset, c.lineState) !== linePositions.mid
+        if (!ends && inParagraph) {
+          // a break or a heading ends the paragraph as a blank line does (the lines that hold no run of their own),
+          // and so does the line feed before a list item or a heading that interrupts it
+          const ls = c.lines.stateAt(text, offset)
+          ends = endsParagraph(ls) || nextLineInterrupts(ls, text, offset, c.final) === true
+        }
         let d = decideLineFeed(mode, ends, c)
         if (quotedFence && (c.fenceDepth > 0 || c.fenceIndent > 0) && (mode === modes.fence || d.target === modes.fence)) {
           // a fence in a block quote or a list item ends with it: the next line must keep its markers or its
@@ -208,6 +215,15 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
         const c = ctx.current
         if (c.final || (c.fenceDepth === 0 && c.fenceIndent === 0) || crsLineFeed(c, text, offset)) return null
         return keepsFence(text, nextLine(text, offset), c.fenceDepth, c.fenceIndent) === null ? [text.substring(offset)] : null
+      }, [codes.lineFeed, codes.carriageReturn], true))
+    }
+    if (inParagraph) {
+      // the next line's start cut by the end of the text: held with the line feed until it shows whether it interrupts
+      out.unshift(f.make(`${mode}.interruptLf`, 'Incomplete', null, (text, offset) => {
+        const c = ctx.current
+        if (c.final || crsLineFeed(c, text, offset) || positionBefore(text, offset, c.lineState) !== linePositions.mid) return null
+        const ls = c.lines.stateAt(text, offset)
+        return !endsParagraph(ls) && nextLineInterrupts(ls, text, offset, false) === null ? [text.substring(offset)] : null
       }, [codes.lineFeed, codes.carriageReturn], true))
     }
     out.unshift(f.make(`${mode}.crLf`, 'Text', null, (text, offset) => (crsLineFeed(ctx.current, text, offset) ? ['\n'] : null), [codes.lineFeed], true))

@@ -170,12 +170,12 @@ export abstract class MarkdownFastPath {
         while (end < n && codeAt(chunk, end) === c) end++
         if (end === chunk.length) {
           // its length is not known yet: carried, as the lexer's runPart token carries it, and decided by the next chunk
-          carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode }
+          carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState, line), mode }
           break
         }
         // at a line start the run is read as the lexer's run token reads it there; a fence opener ends the inline
         // text: the info string after it is read in its own mode
-        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
+        const d = decideRun(mode === modes.prose ? 'prose' : 'span', md, c, end - i, lineStartIndent(chunk, i, s.lineState, line), this.d.guard)
         if (d.target !== null && d.target !== modes.prose && d.target !== modes.span && d.target !== modes.fenceInfo) return null
         if (d.target !== null) mode = d.target
         if (d.md !== null) md = d.md
@@ -270,15 +270,16 @@ export abstract class MarkdownFastPath {
       while (end < n && codeAt(chunk, end) === c) end++
       // the text before the run joins the hold first: past the limit the lexer gives the hold up there
       if (h.length + i > this.d.opts.captureLimit) return null
-      if (c === codes.graveAccent && candidateLive(lineStateBefore(chunk, i, s.lineState))) return null
+      const line = lineStateBefore(chunk, i, s.lineState)
+      if (c === codes.graveAccent && candidateLive(line)) return null
       if (end === chunk.length) {
         // its length is not known yet: all of the chunk joins the hold, the run carried as the lexer's runPart token carries it
         if (end - i > this.d.opts.captureLimit || this.htmlAhead(chunk, s.lineState)) return null
         const held = plainThen(this.a, end, 'more')
-        held.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState), mode: modes.spanHold }
+        held.carry = { ch: c, len: end - i, indent: lineStartIndent(chunk, i, s.lineState, line), mode: modes.spanHold }
         return held
       }
-      const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState), this.d.guard)
+      const d = decideRun('spanHold', s.md, c, end - i, lineStartIndent(chunk, i, s.lineState, line), this.d.guard)
       if ((d.target !== modes.prose && d.target !== modes.span) || d.md === null || this.htmlAhead(chunk, s.lineState, end)) return null
       const a = plainThen(this.a, end, 'more')
       a.release = true

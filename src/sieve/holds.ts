@@ -64,7 +64,7 @@ export class Holds {
         // start, it classified the line again as a fence line, and the next line's indented code differed by
         // chunking), and the fence rules read where it stood in its line from `startAt`
         const lineState = this.d.lineAt(text, tok.startOffset, startLine)
-        const at = lineStartIndent(text, tok.startOffset, startLine)
+        const at = lineStartIndent(text, tok.startOffset, startLine, lineState)
         return { text: text.substring(tok.startOffset), base: base + tok.startOffset, mode: after.mode, md: after.md, lineState, carry: tok.startOffset === 0 ? carry0 : null, startAt: at }
       }
       this.d.out.slice(text, tok.startOffset, tok.startOffset + tok.image.length)

@@ -248,10 +248,11 @@ describe('markdown guard: tags and held runs under a small capture limit', () =>
   })
 
   it('should support a hold given up, then a fence opener on a list item line ending its paragraph, the same in any chunking', () => {
-    // lexed again from its run, `~~~` after `- ` stays that item's content (as in one pass): the list goes on, so
-    // the indented line after the blank one is no indented code (the list bit errs towards live calls) in any chunking
+    // the hold is given up before the item's line ends the paragraph; lexed again from there, `~~~` after `- ` is that
+    // item's content (as in one pass): the list goes on, so the indented line after the blank one is no indented code
+    // (the list bit errs towards live calls) in any chunking
     const input = '`<｜DSML｜invoke ="read_file"></｜DSML｜invoke></｜DSML｜tool_calls> \n- ~~~\n<\n\n    <DSMLcalls\n'
-    expect(codes(expectChunkInvariant(input, { captureLimit: 64 }))).toEqual(['capture-limit', 'unterminated-block'])
+    expect(codes(expectChunkInvariant(input, { captureLimit: 60 }))).toEqual(['capture-limit', 'unterminated-block'])
   })
 })
 

@@ -24,7 +24,9 @@
  *           8-10, and bit 30 for the rule-like kinds), a count (the fence
  *           run, the `#`s, the digits; in the leading whitespace, the quote
  *           markers so far) and flags whose meaning depends on the kind
- *           (TILDE / CLEARS; a rule-like line's phase and ITEM)
+ *           (TILDE / CLEARS; a rule-like line's phase and ITEM); before
+ *           the first content, bit 15 is LAZY: the line before was a
+ *           paragraph line in a block quote
  * bit 17    quoted: block quote markers began the line; they count as leading
  *           whitespace, so a line of only markers is blank (ends a paragraph)
  * bits 18-29 an HTML tag or autolink being read (`inline-html.ts`)
@@ -135,6 +137,15 @@ const TILDE = 1 << 16
 const CLEARS = 1 << 16
 /** A block quote marker (`>`) began this line: its rest is no indented code here (the guard reads quotes only for fences). */
 const QUOTED = 1 << 17
+/**
+ * Before a line's first content (bit 15 is a kind's flag only after it):
+ * the line before was a paragraph line in a block quote. A list marker on
+ * a line without quote markers then starts a list, whatever its number:
+ * the quote's paragraph is another container's, so the line is no lazy
+ * continuation of it and interrupts nothing (commonmark.js and micromark
+ * agree: `> a` then `2. ```` is an item holding a fence).
+ */
+const LAZY = 1 << 15
 
 /**
  * The line before was a paragraph's, and no list is open: a list item here
@@ -204,7 +215,7 @@ function lineFeed(ls: LineState): LineState {
   if (kind === IN_CODE) return linePositions.start | (ls & (CODE_OK | LIST)) | IN_CODE
   const fenceLine = kind === FENCE_LIKE && (ls & COUNT) >> COUNT_SHIFT >= 3
   const ok = (ls & POSITION) !== linePositions.mid || (ls & CODE) !== 0 || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
-  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST)
+  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST) | (!ok && (ls & QUOTED) !== 0 ? LAZY : 0)
 }
 
 const numberSign = 0x23
@@ -214,20 +225,24 @@ function firstContent(ls: LineState, c: number): LineState {
   const okBit = ls & CODE_OK
   if ((ls & KIND) === IN_CODE) return linePositions.mid | okBit | (ls & LIST) | IN_CODE
   const code = okBit !== 0 && (ls & (LIST | QUOTED)) === 0 && cols >= 4
+  // after a quote's paragraph, on a line without its markers: nothing here would interrupt that paragraph (see LAZY)
+  const lazy = (ls & (LAZY | QUOTED)) === LAZY
   let list = ls & LIST
   let kind = 0
   if (!code && cols < 4) {
     const clears = cols === 0 && okBit !== 0
     if (c === codes.dash || c === 0x2a) kind = (c === codes.dash ? RULE_DASH : RULE_STAR) | (1 << R_COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (isBulletMarker(c)) kind = BULLET_LIKE | (clears ? CLEARS : 0)
-    else if (isAsciiDigit(c)) kind = c !== digitOne && interrupting(ls) ? 0 : ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
+    else if (isAsciiDigit(c)) kind = c !== digitOne && !lazy && interrupting(ls) ? 0 : ORDERED_LIKE | (1 << COUNT_SHIFT) | (clears ? CLEARS : 0)
     else if (clears) list = 0
     if (c === underscore || c === equalsSign) kind = (c === underscore ? RULE_UNDERSCORE : RULE_EQUALS) | (1 << R_COUNT_SHIFT)
     if (c === codes.graveAccent) kind = FENCE_LIKE | (1 << COUNT_SHIFT)
     else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
     else if (c === numberSign) kind = HEADING_LIKE | (1 << COUNT_SHIFT)
   }
-  return linePositions.mid | okBit | list | (code ? CODE : 0) | kind
+  // the line's quote markers are kept for its line ending (LAZY); on a lazy line CODE_OK stands for "no paragraph of
+  // this container before": the marker checks below read it so, and the line ending computes it afresh
+  return linePositions.mid | (lazy ? CODE_OK : okBit) | list | (code ? CODE : 0) | kind | (ls & QUOTED)
 }
 
 /** A list marker ends (`true`: it was one) on a line that began with a marker character. */

@@ -83,6 +83,23 @@ describe('markdown guard: a list marker that cannot interrupt a paragraph is par
   })
 })
 
+describe('markdown guard: a list marker after a block quote\'s paragraph starts a list', () => {
+  // the quote's paragraph is in another container: a line without its marker that starts a list item is no
+  // lazy continuation, whatever the item's number, and the quote ends (commonmark.js and micromark agree)
+  it.each([
+    ['`2.` and a fence', '> a\n2. ```\n    ' + live + '\n'],
+    ['`10)` and a longer fence', '> quoted para\n10) ````\n    ' + live + '\n    ````\n'],
+    ['`2)` and a tilde fence, the quote two lines long', '> a\n> b\n2) ~~~\n   ' + live + '\n'],
+  ])('should not support (run) a block in the code of an item after a quote: %s', (_label, input) => {
+    expectText(input)
+  })
+
+  it('should support a block on a lazy line of the quote\'s paragraph (no marker: the paragraph goes on)', () => {
+    const input = '> a\nb ' + live
+    expectCallsAt(input, [input.indexOf(live)])
+  })
+})
+
 describe('markdown guard: what paragraph interrupters leave as it was', () => {
   it.each([
     ['a `-` mid-line', 'a `b\nc - `' + live + '`'],

@@ -205,6 +205,11 @@ export function mayStartCode(ls: LineState): boolean {
 }
 
 export const columnsOf = (ls: LineState): number => (ls & COLUMNS) >> COLUMN_SHIFT
+
+/** On a line of indented code: past its first content, or in leading whitespace that reaches four columns where the line may be code. */
+export function onCodeLine(ls: LineState): boolean {
+  return (ls & POSITION) === linePositions.mid ? (ls & CODE) !== 0 : mayStartCode(ls) && columnsOf(ls) >= 4
+}
 /** In a line's leading whitespace: how many block quote markers it had so far (saturating at 15). */
 export const markersOf = (ls: LineState): number => ((ls & POSITION) === linePositions.mid ? 0 : (ls & COUNT) >> COUNT_SHIFT)
 /** In a line's leading whitespace: whether the space right after the last marker may still be its own (one column in). */

@@ -13,7 +13,7 @@ import { categoryOf, tokenOf, unplaced } from '../lexer/token-instance.js'
 import { lineStateBefore, type LexContext, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import { codes } from '../lexer/codes.js'
-import { columnsOf, isLineEnding, linePositions, mayStartCode, positionOf } from '../lexer/lines.js'
+import { columnsOf, isLineEnding, linePositions, mayStartCode, onCodeLine, positionOf } from '../lexer/lines.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { JsonPayload } from '../lexer/json-tokens.js'
 import { literalFrame } from '../lexer/tokens.js'
@@ -78,7 +78,7 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
       }
       if (cap.overflow) s.capture = null
       else completeBlock(d, cap)
-      return null
+      return codeLineAfter(d, tok, text, startLine) ? restartAfter(d, tok, text, base, startLine, modes.indented) : null
     }
     // a bare invoke is a block of its own where the grammar says so (`invokeBlocks`): done at its closer
     if (category === 'InvokeClose' && !cap.wrapper && d.lexer.grammar.invokeBlocks === true) {
@@ -88,8 +88,8 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
         cap.tokens.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', unplaced))
         completeBlock(d, cap)
       }
-      // the closer leads between invokes; after a block of its own the text is prose
-      return restartAfter(d, tok, text, base, startLine, modes.prose)
+      // the closer leads between invokes; after a block of its own the text is prose (or the code line it ends on)
+      return restartAfter(d, tok, text, base, startLine, codeLineAfter(d, tok, text, startLine) ? modes.indented : modes.prose)
     }
     if (raw !== null) s.raw = raw
     // the lexer switched as the tag's tokens say (its whole `string` attribute seen): nothing to do again
@@ -167,7 +167,7 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
     const at = firstUnlike(d, tail, tok, info, text.substring(tok.startOffset, tok.startOffset + 3))
     if (at < 0) {
       releaseCapture(d, null, '')
-      return switchMode(d, info.push, tok, text, base, startLine)
+      return codeFrom(d, text, tok.startOffset, base, startLine) ?? switchMode(d, info.push, tok, text, base, startLine)
     }
     // a mention: it is text up to where prose would read the rest otherwise, and prose reads it again from there
     releaseCapture(d, null, '', opener.image + tail.slice(0, at))
@@ -180,7 +180,7 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
     // yet (the released text and the diagnostic's span depend on it): a run at a line's start is taken for a fence
     if (firstUnlike(d, blanks.text, tok, info, tok.image, true) < 0) {
       releaseCapture(d, 'malformed-block', 'markup that cannot belong to a block interrupted it')
-      return switchMode(d, info.push, tok, text, base, startLine)
+      return codeFrom(d, text, tok.startOffset, base, startLine) ?? switchMode(d, info.push, tok, text, base, startLine)
     }
     // the blanks before the breaking token are read again as prose with it: an indent there may start indented code
     cap.tokens = cap.tokens.slice(0, blanks.from)
@@ -214,9 +214,31 @@ function interrupted(d: WalkHost, tok: IToken, info: TokenInfo, text: string, ba
  */
 function proseFrom(d: WalkHost, text: string, base: number, lineState: LineState): Restart {
   const s = d.s
-  s.mode = modes.prose
+  // past the leading blanks of a code line (the capture's mode read them): the rest of that line is code
+  const mode = onCodeLine(lineState) ? modes.indented : modes.prose
+  s.mode = mode
   if (d.ctxNow !== null) d.ctxNow.carry = null
-  return { text, base, mode: modes.prose, md: s.md, lineState, carry: null }
+  return { text, base, mode, md: s.md, lineState, carry: null }
+}
+
+/**
+ * Whether a block's closer (or a failed block's last skipped tag) stands
+ * on a line of indented code: a block's gaps are its own, however
+ * indented, and a mention's closer may stand there. The rest of that line
+ * is then code, as prose reads the line: a block written after the closer
+ * there is text.
+ */
+function codeLineAfter(d: WalkHost, tok: IToken, text: string, startLine: LineState): boolean {
+  return onCodeLine(d.lineAt(text, tok.startOffset + tok.image.length, startLine))
+}
+
+/** The token at `at` of `text`, which a released block left to prose, stands on a line of indented code: read from there as code; null: it does not. */
+function codeFrom(d: WalkHost, text: string, at: number, base: number, startLine: LineState): Restart | null {
+  const lineState = d.lineAt(text, at, startLine)
+  if (!onCodeLine(lineState)) return null
+  d.s.mode = modes.indented
+  if (d.ctxNow !== null) d.ctxNow.carry = null
+  return { text: text.substring(at), base: base + at, mode: modes.indented, md: d.s.md, lineState, carry: null }
 }
 
 /**
@@ -303,7 +325,7 @@ function skipped(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: 
   if (counts(info, k.frame)) k.depth += depthChange(k.role, info.category)
   if (k.depth > 0) return null
   s.skip = null
-  return restartAfter(d, tok, text, base, startLine, modes.prose)
+  return restartAfter(d, tok, text, base, startLine, codeLineAfter(d, tok, text, startLine) ? modes.indented : modes.prose)
 }
 
 /** Outside captures and holds: the token is text unless it opens a capture or a hold. */

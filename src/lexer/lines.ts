@@ -245,9 +245,10 @@ function firstContent(ls: LineState, c: number): LineState {
     else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
     else if (c === numberSign) kind = HEADING_LIKE | (1 << COUNT_SHIFT)
   }
-  // the line's quote markers are kept for its line ending (LAZY); on a lazy line CODE_OK stands for "no paragraph of
-  // this container before": the marker checks below read it so, and the line ending computes it afresh
-  return linePositions.mid | (lazy ? CODE_OK : okBit) | list | (code ? CODE : 0) | kind | (ls & QUOTED)
+  // the line's quote markers are kept for its line ending (LAZY), and a lazy line goes on the quote's paragraph as if it
+  // had them; on a lazy line CODE_OK stands for "no paragraph of this container before": the marker checks below read
+  // it so, and the line ending computes it afresh
+  return linePositions.mid | (lazy ? CODE_OK | QUOTED : okBit | (ls & QUOTED)) | list | (code ? CODE : 0) | kind
 }
 
 /** A list marker ends (`true`: it was one) on a line that began with a marker character. */

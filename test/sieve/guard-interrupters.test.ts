@@ -90,6 +90,8 @@ describe('markdown guard: a list marker after a block quote\'s paragraph starts 
     ['`2.` and a fence', '> a\n2. ```\n    ' + live + '\n'],
     ['`10)` and a longer fence', '> quoted para\n10) ````\n    ' + live + '\n    ````\n'],
     ['`2)` and a tilde fence, the quote two lines long', '> a\n> b\n2) ~~~\n   ' + live + '\n'],
+    ['`2.` after a lazy line of the quote\'s paragraph', '> a\nb\n2. ```\n   ' + live],
+    ['`2.` after two lazy lines', '> a\n> b\nc\nd\n2. ```\n   ' + live],
   ])('should not support (run) a block in the code of an item after a quote: %s', (_label, input) => {
     expectText(input)
   })

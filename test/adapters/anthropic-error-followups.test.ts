@@ -13,21 +13,11 @@
  * there before. Nothing is lost or sent twice.
  */
 import { describe, expect, it } from 'vitest'
-import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream'
-import type { Message } from '@anthropic-ai/sdk/resources/messages/messages'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
-import { blocks, checkWire, messageShell, nativeCall } from './anthropic-helpers.js'
+import { blocks, checkWire, messageHead as head, messageTail as tail, overloaded as failure, textStart as start, textDelta as text, blockStop as stop, textOf, mostOpen, nativeToolUse as toolUse, sdkRead } from './anthropic-helpers.js'
 import { collect, iterate } from './openai-helpers.js'
 
 const LATE = ' more <｜DSML｜x'
-const start = (index: number): MessagesStreamEvent => ({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
-const text = (index: number, t: string): MessagesStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } })
-const stop = (index: number): MessagesStreamEvent => ({ type: 'content_block_stop', index })
-const toolUse = (index: number): MessagesStreamEvent[] => [
-  { type: 'content_block_start', index, content_block: { ...nativeCall('read_file', { path: 'a.ts' }), input: {} } as never },
-  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"path":' } },
-  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '"a.ts"}' } },
-]
 const thinking = (index: number): MessagesStreamEvent[] => [
   { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
   { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'plan' } },
@@ -35,47 +25,8 @@ const thinking = (index: number): MessagesStreamEvent[] => [
 ]
 const DSML = '<｜DSML｜tool_calls><｜DSML｜invoke name="x"></｜DSML｜invoke></｜DSML｜tool_calls>'
 const CALL = { type: 'tool_use', id: 'toolu_native', name: 'read_file', input: { path: 'a.ts' } }
-const head: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
-const tail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
-const failure: MessagesStreamEvent = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }
-const textOf = (out: readonly MessagesStreamEvent[]) => out.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('')
 const sieve = async (events: readonly MessagesStreamEvent[]) => collect(sieveMessagesStream(iterate(events)))
 const after = (out: readonly MessagesStreamEvent[]) => out.slice(out.indexOf(failure) + 1)
-
-/** The most blocks open at once. */
-function mostOpen(out: readonly MessagesStreamEvent[]): number {
-  const open = new Set<number>()
-  let most = 0
-  for (const e of out) {
-    if (e.type === 'content_block_start') most = Math.max(most, open.add(e.index).size)
-    else if (e.type === 'content_block_stop') open.delete(e.index)
-  }
-  return most
-}
-
-/**
- * What the SDK's `MessageStream` reports: each `text` delta with the snapshot it gives, each block as it stops, the
- * input JSON, and the message it built (its final message, or when the stream failed before `message_stop`, the
- * snapshot it had at the end).
- */
-async function sdkRead(out: readonly MessagesStreamEvent[]): Promise<{ text: Array<[string, string]>; stopped: unknown[]; inputJson: string[]; message: Message }> {
-  const encoder = new TextEncoder()
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const e of out) controller.enqueue(encoder.encode(JSON.stringify(e) + '\n'))
-      controller.close()
-    },
-  })
-  const stream = MessageStream.fromReadableStream(body as never)
-  const read = { text: [] as Array<[string, string]>, stopped: [] as unknown[], inputJson: [] as string[] }
-  stream.on('text', (delta, snapshot) => read.text.push([delta, snapshot]))
-  stream.on('contentBlock', (b) => read.stopped.push(blocks({ content: [b] } as Message)[0]))
-  stream.on('inputJson', (partial) => read.inputJson.push(partial))
-  let snapshot: Message | undefined
-  stream.on('streamEvent', (_, message) => (snapshot = message))
-  await stream.done()
-  return { ...read, message: stream.receivedMessages.at(-1) ?? snapshot! }
-}
 
 describe('sieveMessagesStream: late text after an error, once upstream started another block', () => {
   it('should not let late text for the block the error cut merge into the text block upstream started after the error: it goes in a text block of its own, after that one', async () => {
@@ -83,7 +34,7 @@ describe('sieveMessagesStream: late text after an error, once upstream started a
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, start(1), text(1, 'Next'), stop(1), text(0, LATE)])
     expect(mostOpen(out)).toBe(1)
     expect(textOf(out)).toBe(`HiNext${LATE}`)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     // the snapshot the SDK reports with each delta is the text of the block that delta went into
     expect(read.text).toEqual([['Hi', 'Hi'], ['Next', 'Next'], [LATE, LATE]])
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, { type: 'text', text: 'Next' }])
@@ -95,7 +46,7 @@ describe('sieveMessagesStream: late text after an error, once upstream started a
     const run = [...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), start(2), text(2, 'Next')]
     const out = await sieve([...run, failure, text(0, LATE), stop(2)])
     expect(mostOpen(out)).toBe(1)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: `Next${LATE}` }])
     expect(read.text.at(-1)).toEqual([LATE, `Next${LATE}`])
     // the same place it takes before an error
@@ -108,7 +59,7 @@ describe('sieveMessagesStream: an index upstream reuses for a new block', () => 
   it('should not read a native tool_use block started at the index of a text block read as late text: the SDK gets its input and its stop', async () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(0), stop(0), ...tail])
     expect(mostOpen(out)).toBe(1)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
     expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL])
@@ -118,7 +69,7 @@ describe('sieveMessagesStream: an index upstream reuses for a new block', () => 
   it('should not read a thinking block at a reused index as late text, and should read a text block at the index after it as text again', async () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...thinking(0), stop(0), start(0), text(0, `Bye ${DSML}`), stop(0), ...tail])
     expect(mostOpen(out)).toBe(1)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     // read through the sieve: its markup is a call, not text
     expect(blocks(read.message)).toMatchObject([{ type: 'text', text: 'Hi' }, { type: 'thinking', thinking: 'plan' }, { type: 'text', text: 'Bye' }, { type: 'tool_use', name: 'x', input: {} }])
     expect(read.message.stop_reason).toBe('tool_use')
@@ -129,7 +80,7 @@ describe('sieveMessagesStream: an index upstream reuses for a new block', () => 
     const out = await sieve([...head, start(0), text(0, 'Hi'), failure, ...toolUse(0), stop(0)])
     expect(mostOpen(out)).toBe(1)
     expect(after(out)).toEqual([stop(0), ...toolUse(0).map((e) => ({ ...e, index: 1 })), stop(1)])
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
   })
@@ -138,7 +89,7 @@ describe('sieveMessagesStream: an index upstream reuses for a new block', () => 
     const out = await sieve([...head, ...toolUse(0), stop(0), start(0), text(0, 'Bye'), failure, text(0, LATE), stop(0)])
     expect(mostOpen(out)).toBe(1)
     expect(after(out)).toEqual([text(1, LATE), stop(1)])
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(blocks(read.message)).toEqual([CALL, { type: 'text', text: `Bye${LATE}` }])
     expect(read.stopped).toEqual([CALL, { type: 'text', text: `Bye${LATE}` }])
   })
@@ -149,7 +100,7 @@ describe('sieveMessagesStream: blocks upstream starts after an error', () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, ...toolUse(1), stop(1)])
     expect(mostOpen(out)).toBe(1)
     expect(after(out)).toEqual([stop(0), ...toolUse(1), stop(1)])
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL])
     expect(read.inputJson).toEqual(['{"path":', '"a.ts"}'])
   })
@@ -157,7 +108,7 @@ describe('sieveMessagesStream: blocks upstream starts after an error', () => {
   it('should close a text block started after the error for late text before the next block upstream starts', async () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), failure, text(0, LATE), start(2), text(2, 'Next'), stop(2)])
     expect(mostOpen(out)).toBe(1)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: LATE }, { type: 'text', text: 'Next' }])
     expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: LATE }, { type: 'text', text: 'Next' }])
   })
@@ -166,7 +117,7 @@ describe('sieveMessagesStream: blocks upstream starts after an error', () => {
     const events = [...head, start(0), text(0, 'Hi'), failure, start(1), text(1, 'Next'), stop(1), text(0, LATE), stop(0), ...tail]
     const out = await sieve(events)
     expect(after(out)).toEqual(events.slice(events.indexOf(failure) + 1))
-    expect(blocks((await sdkRead(out)).message)).toEqual(blocks((await sdkRead(events)).message))
+    expect(blocks((await sdkRead(out, true)).message)).toEqual(blocks((await sdkRead(events)).message))
   })
 })
 
@@ -179,7 +130,7 @@ describe('sieveMessagesStream: a thinking block made from <think> when the error
   ])('should close the thinking block before a block upstream starts after the error (%s): one block open at a time, and the SDK reports it finished', async (_, stopped) => {
     const out = await sieve([...head, start(0), text(0, '<think>plan'), ...stopped, failure, ...toolUse(1), stop(1), ...tail])
     checkWire(out)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([THINKING, CALL])
     expect(blocks(read.message)).toEqual([THINKING, CALL])
   })
@@ -187,7 +138,7 @@ describe('sieveMessagesStream: a thinking block made from <think> when the error
   it('should close the thinking block with the reasoning the sieve held in it', async () => {
     const out = await sieve([...head, start(0), text(0, '<think>a </thi'), failure, ...toolUse(1), stop(1), ...tail])
     checkWire(out)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([{ type: 'thinking', thinking: 'a </thi' }, CALL])
   })
 
@@ -197,7 +148,7 @@ describe('sieveMessagesStream: a thinking block made from <think> when the error
   ])('should close the thinking block before a text block of its own for late text (%s)', async (_, stopped) => {
     const out = await sieve([...head, start(0), text(0, '<think>plan'), ...stopped, failure, text(0, ' more'), stop(0), ...tail])
     checkWire(out)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([THINKING, { type: 'text', text: ' more' }])
     expect(read.text).toEqual([[' more', ' more']])
   })
@@ -207,7 +158,7 @@ describe('sieveMessagesStream: blocks of the adapter\'s own open at the end of a
   it('should close the text block the error cut at message_delta when upstream had stopped its own block before the error', async () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), failure, text(0, ' more'), ...tail])
     checkWire(out)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi more' }])
     expect(out.slice(-3)).toEqual([stop(0), ...tail])
   })
@@ -215,7 +166,7 @@ describe('sieveMessagesStream: blocks of the adapter\'s own open at the end of a
   it('should close a text block started for late text after the error at message_delta', async () => {
     const out = await sieve([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1), stop(1), failure, start(2), text(2, 'N'), stop(2), text(0, ' L'), ...tail])
     checkWire(out)
-    const read = await sdkRead(out)
+    const read = await sdkRead(out, true)
     expect(read.stopped).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: 'N' }, { type: 'text', text: ' L' }])
     expect(blocks(read.message)).toEqual([{ type: 'text', text: 'Hi' }, CALL, { type: 'text', text: 'N' }, { type: 'text', text: ' L' }])
   })

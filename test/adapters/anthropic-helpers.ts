@@ -90,8 +90,8 @@ export function checkWire(events: readonly MessagesStreamEvent[]): void {
   expect(open.size, 'every block stops').toBe(0)
 }
 
-/** The final message the SDK's own accumulator builds from what the adapter sent. */
-export async function finalMessage(events: readonly MessagesStreamEvent[]): Promise<Message> {
+/** The SDK's own accumulator reading what the adapter sent. */
+function sdkStream(events: readonly MessagesStreamEvent[]): MessageStream {
   const encoder = new TextEncoder()
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -100,7 +100,73 @@ export async function finalMessage(events: readonly MessagesStreamEvent[]): Prom
       controller.close()
     },
   })
-  return MessageStream.fromReadableStream(body as never).finalMessage()
+  return MessageStream.fromReadableStream(body as never)
+}
+
+/** The final message the SDK's own accumulator builds from what the adapter sent. */
+export async function finalMessage(events: readonly MessagesStreamEvent[]): Promise<Message> {
+  return sdkStream(events).finalMessage()
+}
+
+/** What the SDK's `MessageStream` reports reading what the adapter sent (see {@link sdkRead}). */
+export interface SdkReading {
+  /** Each `text` event: the delta and the snapshot it came with (the last block's text). */
+  text: Array<[string, string]>
+  /** Each block as it stops (`contentBlock`), as {@link blocks} shows it. */
+  stopped: unknown[]
+  inputJson: string[]
+  thinking: string[]
+  message: Message
+}
+
+/**
+ * What the SDK's `MessageStream` reports reading `events`: its events, and
+ * the message it built. `partial`: the stream may fail before
+ * `message_stop` (an upstream error), and the message is the snapshot it had
+ * at the end; else its final message, which a stream that did not finish
+ * fails to give.
+ */
+export async function sdkRead(events: readonly MessagesStreamEvent[], partial = false): Promise<SdkReading> {
+  const stream = sdkStream(events)
+  const read = { text: [] as Array<[string, string]>, stopped: [] as unknown[], inputJson: [] as string[], thinking: [] as string[] }
+  stream.on('text', (delta, snapshot) => read.text.push([delta, snapshot]))
+  stream.on('contentBlock', (b) => read.stopped.push(blocks({ content: [b] } as Message)[0]))
+  stream.on('inputJson', (piece) => read.inputJson.push(piece))
+  stream.on('thinking', (delta) => read.thinking.push(delta))
+  if (!partial) return { ...read, message: await stream.finalMessage() }
+  let snapshot: Message | undefined
+  stream.on('streamEvent', (_, message) => (snapshot = message))
+  await stream.done()
+  return { ...read, message: stream.receivedMessages.at(-1) ?? snapshot! }
+}
+
+/** A Messages stream's events written by hand: a text block's start, a text delta, a block's stop. */
+export const textStart = (index: number): MessagesStreamEvent => ({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
+export const textDelta = (index: number, t: string): MessagesStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } })
+export const blockStop = (index: number): MessagesStreamEvent => ({ type: 'content_block_stop', index })
+/** A native `tool_use` block's start and its input in two pieces, not stopped. */
+export const nativeToolUse = (index: number): MessagesStreamEvent[] => [
+  { type: 'content_block_start', index, content_block: { ...nativeCall('read_file', { path: 'a.ts' }), input: {} } as never },
+  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"path":' } },
+  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '"a.ts"}' } },
+]
+/** A message's start, and its end after a turn that ended. */
+export const messageHead: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
+export const messageTail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
+/** An upstream `error` event. */
+export const overloaded: MessagesStreamEvent = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }
+/** The text of every text delta, joined. */
+export const textOf = (out: readonly MessagesStreamEvent[]): string => out.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('')
+
+/** The most blocks open at once. */
+export function mostOpen(out: readonly MessagesStreamEvent[]): number {
+  const open = new Set<number>()
+  let most = 0
+  for (const e of out) {
+    if (e.type === 'content_block_start') most = Math.max(most, open.add(e.index).size)
+    else if (e.type === 'content_block_stop') open.delete(e.index)
+  }
+  return most
 }
 
 /** The content of a final message without the fields the adapter does not decide. */

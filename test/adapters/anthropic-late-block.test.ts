@@ -15,17 +15,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
-import { blocks, checkWire, finalMessage, messageShell, nativeCall, sieved } from './anthropic-helpers.js'
+import { blocks, checkWire, finalMessage, messageHead as head, messageTail as tail, overloaded as failure, textStart as start, textDelta as text, blockStop as stop, textOf, nativeCall, sieved } from './anthropic-helpers.js'
 import { collect, iterate } from './openai-helpers.js'
 
 const HELD = 'hello <｜DSML｜too'
 const LATE = ' more <｜DSML｜x'
-const start = (index: number): MessagesStreamEvent => ({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
-const text = (index: number, t: string): MessagesStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } })
-const stop = (index: number): MessagesStreamEvent => ({ type: 'content_block_stop', index })
-const head: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
-const tail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
-const failure: MessagesStreamEvent = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }
 
 /** Deltas naming a block of another kind than theirs, and stops naming no block started. */
 function misplaced(out: readonly MessagesStreamEvent[]): MessagesStreamEvent[] {
@@ -38,7 +32,6 @@ function misplaced(out: readonly MessagesStreamEvent[]): MessagesStreamEvent[] {
   }
   return bad
 }
-const textOf = (out: readonly MessagesStreamEvent[]) => out.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('')
 
 describe('sieveMessagesStream: text for an earlier block of a run of text blocks', () => {
   it('should support a late delta going into the run\'s open text block after the text the sieve held when it came, not the thinking block upstream\'s index names', async () => {

@@ -11,59 +11,16 @@
  * start order, nothing is lost or sent twice.
  */
 import { describe, expect, it } from 'vitest'
-import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream'
-import type { Message } from '@anthropic-ai/sdk/resources/messages/messages'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
-import { blocks, dsml, finalMessage, messageShell, nativeCall, sieved } from './anthropic-helpers.js'
+import { blocks, dsml, finalMessage, messageHead as head, messageTail as tail, overloaded as failure, textStart as start, textDelta as text, blockStop as stop, textOf, mostOpen, nativeToolUse as toolUse, sdkRead, sieved } from './anthropic-helpers.js'
 import { collect, iterate } from './openai-helpers.js'
 
 const LATE = ' more <｜DSML｜x'
-const start = (index: number): MessagesStreamEvent => ({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } })
-const text = (index: number, t: string): MessagesStreamEvent => ({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } })
-const stop = (index: number): MessagesStreamEvent => ({ type: 'content_block_stop', index })
-const toolUse = (index: number): MessagesStreamEvent[] => [
-  { type: 'content_block_start', index, content_block: { ...nativeCall('read_file', { path: 'a.ts' }), input: {} } as never },
-  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '{"path":' } },
-  { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '"a.ts"}' } },
-]
 const thinking = (index: number): MessagesStreamEvent[] => [
   { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
   { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'pl' } },
   { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'an' } },
 ]
-const head: MessagesStreamEvent[] = [{ type: 'message_start', message: messageShell() }]
-const tail: MessagesStreamEvent[] = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null, container: null, stop_details: null }, usage: { output_tokens: 9 } as never }, { type: 'message_stop' }]
-const failure: MessagesStreamEvent = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }
-const textOf = (out: readonly MessagesStreamEvent[]) => out.map((e) => (e.type === 'content_block_delta' && e.delta.type === 'text_delta' ? e.delta.text : '')).join('')
-
-/** The most blocks open at once. */
-function mostOpen(out: readonly MessagesStreamEvent[]): number {
-  const open = new Set<number>()
-  let most = 0
-  for (const e of out) {
-    if (e.type === 'content_block_start') most = Math.max(most, open.add(e.index).size)
-    else if (e.type === 'content_block_stop') open.delete(e.index)
-  }
-  return most
-}
-
-/** What the SDK's `MessageStream` reports reading the stream: each block as it stops, the input JSON and thinking pieces, and the final message. */
-async function sdkRead(out: readonly MessagesStreamEvent[]): Promise<{ stopped: unknown[]; inputJson: string[]; thinking: string[]; message: Message }> {
-  const encoder = new TextEncoder()
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const e of out) controller.enqueue(encoder.encode(JSON.stringify(e) + '\n'))
-      controller.close()
-    },
-  })
-  const stream = MessageStream.fromReadableStream(body as never)
-  const read = { stopped: [] as unknown[], inputJson: [] as string[], thinking: [] as string[] }
-  stream.on('contentBlock', (b) => read.stopped.push(blocks({ content: [b] } as Message)[0]))
-  stream.on('inputJson', (partial) => read.inputJson.push(partial))
-  stream.on('thinking', (delta) => read.thinking.push(delta))
-  return { ...read, message: await stream.finalMessage() }
-}
-
 describe('sieveMessagesStream: late text while a block upstream sent is open', () => {
   it('should support late text inside a native tool_use block waiting for its stop: the SDK reads the call\'s input and each block as it stops', async () => {
     const out = await sieved([...head, start(0), text(0, 'Hi'), stop(0), ...toolUse(1).slice(0, 2), text(0, LATE), ...toolUse(1).slice(2), stop(1), ...tail])

@@ -78,7 +78,8 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
       }
       if (cap.overflow) s.capture = null
       else completeBlock(d, cap)
-      return codeLineAfter(d, tok, text, startLine) ? restartAfter(d, tok, text, base, startLine, modes.indented) : null
+      // the run goes on in the closer's mode, prose, unless the closer stands on a line of indented code
+      return onCodeLine(d.lineAt(text, tok.startOffset + tok.image.length, startLine)) ? restartAfter(d, tok, text, base, startLine, modes.prose) : null
     }
     // a bare invoke is a block of its own where the grammar says so (`invokeBlocks`): done at its closer
     if (category === 'InvokeClose' && !cap.wrapper && d.lexer.grammar.invokeBlocks === true) {
@@ -88,8 +89,8 @@ export function walkToken(d: WalkHost, tok: IToken, info: TokenInfo, text: strin
         cap.tokens.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', unplaced))
         completeBlock(d, cap)
       }
-      // the closer leads between invokes; after a block of its own the text is prose (or the code line it ends on)
-      return restartAfter(d, tok, text, base, startLine, codeLineAfter(d, tok, text, startLine) ? modes.indented : modes.prose)
+      // the closer leads between invokes; after a block of its own the text is prose
+      return restartAfter(d, tok, text, base, startLine, modes.prose)
     }
     if (raw !== null) s.raw = raw
     // the lexer switched as the tag's tokens say (its whole `string` attribute seen): nothing to do again
@@ -143,11 +144,15 @@ export function walkJsonToken(d: WalkHost, tok: IToken, info: TokenInfo, text: s
 function restartAfter(d: WalkHost, tok: IToken, text: string, base: number, startLine: LineState, mode: ModeName): Restart | null {
   const s = d.s
   const at = tok.startOffset + tok.image.length
-  s.mode = mode
+  const lineState = mode === modes.prose || at < text.length ? d.lineAt(text, at, startLine) : 0
+  // prose taken up after a block's tag on a line of indented code (a block's gaps are its own, however indented, and
+  // a mention's or a failed block's last tag may stand there): the rest of that line is code, as prose reads the line
+  const next = mode === modes.prose && onCodeLine(lineState) ? modes.indented : mode
+  s.mode = next
   // a backtick run the token ended with means nothing in the new mode: it must not be carried into it
   if (d.ctxNow !== null) d.ctxNow.carry = null
   if (at >= text.length) return null
-  return { text: text.substring(at), base: base + at, mode, md: s.md, lineState: d.lineAt(text, at, startLine), carry: null }
+  return { text: text.substring(at), base: base + at, mode: next, md: s.md, lineState, carry: null }
 }
 
 /**
@@ -221,24 +226,10 @@ function proseFrom(d: WalkHost, text: string, base: number, lineState: LineState
   return { text, base, mode, md: s.md, lineState, carry: null }
 }
 
-/**
- * Whether a block's closer (or a failed block's last skipped tag) stands
- * on a line of indented code: a block's gaps are its own, however
- * indented, and a mention's closer may stand there. The rest of that line
- * is then code, as prose reads the line: a block written after the closer
- * there is text.
- */
-function codeLineAfter(d: WalkHost, tok: IToken, text: string, startLine: LineState): boolean {
-  return onCodeLine(d.lineAt(text, tok.startOffset + tok.image.length, startLine))
-}
-
-/** The token at `at` of `text`, which a released block left to prose, stands on a line of indented code: read from there as code; null: it does not. */
+/** The token at `at` of `text`, which a released block left to prose, stands on a line of indented code: read from there as code ({@link proseFrom}); null: it does not. */
 function codeFrom(d: WalkHost, text: string, at: number, base: number, startLine: LineState): Restart | null {
   const lineState = d.lineAt(text, at, startLine)
-  if (!onCodeLine(lineState)) return null
-  d.s.mode = modes.indented
-  if (d.ctxNow !== null) d.ctxNow.carry = null
-  return { text: text.substring(at), base: base + at, mode: modes.indented, md: d.s.md, lineState, carry: null }
+  return onCodeLine(lineState) ? proseFrom(d, text.substring(at), base + at, lineState) : null
 }
 
 /**
@@ -325,7 +316,7 @@ function skipped(d: WalkHost, tok: IToken, info: TokenInfo, text: string, base: 
   if (counts(info, k.frame)) k.depth += depthChange(k.role, info.category)
   if (k.depth > 0) return null
   s.skip = null
-  return restartAfter(d, tok, text, base, startLine, codeLineAfter(d, tok, text, startLine) ? modes.indented : modes.prose)
+  return restartAfter(d, tok, text, base, startLine, modes.prose)
 }
 
 /** Outside captures and holds: the token is text unless it opens a capture or a hold. */

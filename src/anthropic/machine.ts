@@ -169,9 +169,9 @@ export class MessagesMachine {
     return this.writer.take()
   }
 
-  /** Rescued calls whose `tool_use` block went out. */
+  /** Rescued calls whose `tool_use` block went out complete (not one an error cut). */
   get rescued(): number {
-    return this.writer.calls.size
+    return this.writer.complete
   }
 
   /** An upstream text block starts: a run starts, or the run goes on and our text block for the previous upstream block closes. */
@@ -225,16 +225,19 @@ export class MessagesMachine {
   /**
    * Upstream failed: what the sieve held is text (and thinking), never a
    * call, and so is what `prefer-native` held after a rescued call, the
-   * rescued calls left out. Nothing more is read or rescued: a text block
-   * of ours stays open while upstream's block for it is (see
-   * BlockWriter.abandon), and the writer adds nothing after the error but
-   * the stops upstream's own events call for.
+   * rescued calls left out. A call whose input was streaming stays open,
+   * never stopped (see BlockWriter.cutCall). Nothing more is read or
+   * rescued: a text block of ours stays open while upstream's block for it
+   * is (see BlockWriter.abandon), and the writer adds nothing after the
+   * error but the stops upstream's own events call for.
    */
   private fail(): void {
     if (this.failed) return
     this.failed = true
     const sieve = this.sieve
     this.sieve = null
+    // the call the error cut stays open, unstopped: what the sieve held goes in a text block after it
+    this.writer.cutCall()
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
@@ -244,9 +247,10 @@ export class MessagesMachine {
 
   /** The message is over: every block closes, and the rescued calls `prefer-native` held go out unless a native call came. */
   private finish(): void {
-    if (this.failed) return
-    // upstream ended the message with its block still open: the late text that waited for it is not lost
+    // upstream ended the message with its block still open: the late text that waited for it goes now, even after
+    // a failure, since nothing may follow message_stop
     this.flushLate()
+    if (this.failed) return
     this.endRun()
     this.hold?.finish()
     this.writer.close()
@@ -296,9 +300,9 @@ export class MessagesMachine {
     }
   }
 
-  /** `end_turn` (or a stop sequence) with rescued calls out is a tool-use turn; `max_tokens` and the like stay, as the API does for a cut call. */
+  /** `end_turn` (or a stop sequence) with rescued calls out complete is a tool-use turn; `max_tokens` and the like stay, as the API does for a cut call (and so for one an error cut). */
   private stopReason(event: Extract<MessagesStreamEvent, { type: 'message_delta' }>): MessagesStreamEvent {
-    if (this.writer.calls.size === 0) return event
+    if (this.writer.complete === 0) return event
     const reason = optionalString(record(event.delta, 'delta').stop_reason, 'delta.stop_reason')
     if (!(reason === 'end_turn' || reason === 'stop_sequence' || reason === undefined)) return event
     return { ...event, delta: { ...event.delta, stop_reason: 'tool_use', stop_sequence: null } }

@@ -27,12 +27,14 @@ import type { MessagesStreamEvent } from './writer.js'
  * event without an integer `index`, a `content_block` or `delta` that is not
  * an object, text that is not a string. Before `invalid-chunk`, an error the
  * source throws, or an upstream `error` event, the text the sieve held goes
- * out as text (never as a call). Text upstream still sends for a text block
+ * out as text (never as a call), and a rescued call whose input was still
+ * streaming (`streamArguments`) gets no `content_block_stop`, ever: it was
+ * cut, and must not look finished. Text upstream still sends for a text block
  * the adapter read, after the next block started or after an `error` event,
  * goes out raw in a text block of the adapter's (the one open, after the
  * text the sieve held; the one the error cut; or one started for it), never
  * under upstream's own index, and never inside a block upstream has open
- * (it waits for that block's stop). Options and the source are checked when it
+ * (it waits for that block's stop, or the message's end). Options and the source are checked when it
  * is called. Leaving the loop early closes the source.
  */
 export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, options?: AnthropicSieveOptions | null): AsyncIterableIterator<MessagesStreamEvent> {

@@ -34,6 +34,8 @@ export class BlockWriter {
   private readonly upstreamIndex = new Map<number, number>()
   /** Rescued calls whose block went out, by id, with their index: a late delta still finds its block. */
   readonly calls = new Map<string, number>()
+  /** Rescued calls that ended complete: only these make a tool-use turn, not one an error cut (see {@link cutCall}). */
+  private ended = 0
   /**
    * After a failure (see {@link abandon}): the upstream text block the
    * adapter was reading while upstream has it open, and our text block late
@@ -68,6 +70,19 @@ export class BlockWriter {
   }
 
   /**
+   * The message failed while a rescued call's input was streaming: its
+   * `tool_use` block is left open for good, as upstream leaves a native call
+   * an error cut. A stop would make the SDK report it as a finished
+   * `contentBlock`, its input the piece that came, and whoever runs calls
+   * as they finish would run it; the error that follows is what says it is
+   * cut. Called before the sieve's held text is written, which would close
+   * the block to open a text block.
+   */
+  cutCall(): void {
+    if (this.open?.kind === 'tool_use') this.open = null
+  }
+
+  /**
    * The message failed: an open text block stays open, as upstream's own do
    * after an error, for as long as upstream's block for it could: while
    * `reading`, the upstream text block the adapter was reading and upstream
@@ -89,6 +104,11 @@ export class BlockWriter {
     this.open = null
   }
 
+  /** Rescued calls whose `tool_use` block went out complete. */
+  get complete(): number {
+    return this.ended
+  }
+
   /** Opens a rescued call's `tool_use` block; its input comes as deltas. */
   callStart(id: string, name: string): void {
     this.close()
@@ -108,6 +128,7 @@ export class BlockWriter {
 
   /** A rescued call is complete: its block closes, unless another block already closed it. */
   callEnd(id: string): void {
+    this.ended++
     if (this.open?.kind === 'tool_use' && this.open.id === id) this.close()
   }
 

@@ -5,6 +5,7 @@
  * and a structural check of block order and indexes.
  */
 import { expect } from 'vitest'
+import { Stream } from '@anthropic-ai/sdk/core/streaming'
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream'
 import type { ContentBlock, Message, StopReason } from '@anthropic-ai/sdk/resources/messages/messages'
 import { sieveMessagesStream, type AnthropicSieveOptions, type MessagesStreamEvent } from '../../src/anthropic/index.js'
@@ -138,6 +139,29 @@ export async function sdkRead(events: readonly MessagesStreamEvent[], partial = 
   stream.on('streamEvent', (_, message) => (snapshot = message))
   await stream.done()
   return { ...read, message: stream.receivedMessages.at(-1) ?? snapshot! }
+}
+
+/**
+ * What the SDK reports reading `events` as the SSE the middleware sends:
+ * through its own SSE reader, which fails the stream with an `APIError` at
+ * an `error` event and reads nothing after it (the newline-delimited JSON
+ * of {@link sdkRead} reads on past it). `message`: the snapshot it had when
+ * the stream ended or failed; `error`: the failure, if any.
+ */
+export async function sdkReadSse(events: readonly MessagesStreamEvent[]): Promise<Omit<SdkReading, 'message'> & { message: Message | undefined; error: unknown }> {
+  const body = new TextEncoder().encode(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(''))
+  const sse = Stream.fromSSEResponse<MessagesStreamEvent>(new Response(body, { headers: { 'content-type': 'text/event-stream' } }), new AbortController())
+  const stream = MessageStream.fromReadableStream(sse.toReadableStream())
+  const read = { text: [] as Array<[string, string]>, stopped: [] as unknown[], inputJson: [] as string[], thinking: [] as string[] }
+  stream.on('text', (delta, snapshot) => read.text.push([delta, snapshot]))
+  stream.on('contentBlock', (b) => read.stopped.push(blocks({ content: [b] } as Message)[0]))
+  stream.on('inputJson', (piece) => read.inputJson.push(piece))
+  stream.on('thinking', (delta) => read.thinking.push(delta))
+  let message: Message | undefined
+  stream.on('streamEvent', (_, snapshot) => (message = snapshot))
+  let error: unknown
+  await stream.done().catch((e: unknown) => (error = e))
+  return { ...read, message, error }
 }
 
 /** A Messages stream's events written by hand: a text block's start, a text delta, a block's stop. */

@@ -1,9 +1,19 @@
 /**
- * An upstream `error` event ends the stream, on the Responses and the
+ * An upstream `error` event ends the reading, on the Responses and the
  * Messages wire alike: what the sieve held goes out before it, as text, and
- * nothing of the adapter's own follows it. What upstream still sends after
- * it (a failed response, another block) passes as upstream sent it: nothing
- * more is read through a sieve, and no text is lost or sent twice.
+ * nothing after it is read through a sieve or made a call. What upstream
+ * still sends after it passes as upstream sent it (another block; a failed
+ * response, whose `output` lists the adapter's items as they stood), and no
+ * text is lost or sent twice. What the adapter still writes of its own
+ * after it only carries upstream's late text or ends what upstream says is
+ * over: late text for a part or block the adapter read goes into the item
+ * or block the error cut, or one started for it
+ * (error-event-late-text.test.ts); on the Messages wire such a text block
+ * stops once upstream's block for it is over, at upstream's stop of that
+ * block, or at the next block start or message end after upstream stopped
+ * it (anthropic-error-followups.test.ts). Below, upstream never stops its
+ * block, so the adapter's gets no stop. A rescued call the error cut never
+ * gets a stop (anthropic-error-held.test.ts).
  */
 import { describe, expect, it } from 'vitest'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'

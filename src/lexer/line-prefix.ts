@@ -5,7 +5,7 @@
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
-import { columnsOf, isLineEnding, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
+import { MAX_COLUMNS, columnsOf, isLineEnding, itemColumnIn, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
 
 /** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
 export const maxQuotePrefix = 8
@@ -21,6 +21,13 @@ export const maxQuotePrefix = 8
  * before it: `Intro.\n2. ```` is paragraph text) from one that is.
  */
 export function lineStartIndent(text: string, pos: number, initial: LineState, here?: LineState): number {
+  if (here !== undefined) {
+    // four or more columns in, only blanks before it: the list item's whose content column the line keeps, at most 3
+    // columns past it (`10. Run this:`, then a fence four columns in); nearer the margin the rules below read it
+    const item = itemColumnIn(here)
+    const cols = columnsOf(here)
+    if (item > 0 && cols >= 4 && cols < MAX_COLUMNS && cols >= item && cols - item <= 3) return item << 8
+  }
   let i = pos - 1
   // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
   while (i >= 0 && codeAt(text, i) === codes.space) i--
@@ -150,17 +157,18 @@ function listItemColumn(text: string, i: number, pos: number, initial: LineState
 
 /**
  * The indent of a construct at `pos` that only spaces precede on its line
- * (up to 7; -1 otherwise): a closer in a list item's fence stands past the
- * item's content column. Carried from the line state when the line began in
- * an earlier text.
+ * (less than the line state's saturated column count; -1 otherwise): a
+ * closer in a list item's fence stands past the item's content column.
+ * Carried from the line state when the line began in an earlier text.
  */
 export function rawIndent(text: string, pos: number, initial: LineState): number {
   let i = pos - 1
   while (i >= 0 && codeAt(text, i) === codes.space) i--
   const n = pos - 1 - i
-  if (i >= 0) return isLineEnding(codeAt(text, i)) && n <= 7 ? n : -1
+  if (i >= 0) return isLineEnding(codeAt(text, i)) && n < MAX_COLUMNS ? n : -1
   if (positionOf(initial) === linePositions.mid || markersOf(initial) > 0 || quotedOf(initial)) return -1
-  return Math.min(7, columnsOf(initial) + n)
+  const cols = columnsOf(initial) + n
+  return cols < MAX_COLUMNS ? cols : -1
 }
 
 /**

@@ -9,21 +9,25 @@
  * ```
  * bits 0-1  position: start (column 0), blank (only spaces and tabs so far), mid, or
  *           start right after a CR (an LF there ends no second line)
- * bits 2-4  columns of leading whitespace so far (since the last quote marker), saturating at 7;
- *           a tab counts 7: nothing after it on the line is a fence or a marker
+ * bits 2-4, 7  the line's field: in the leading whitespace, its columns so far
+ *           (since the last quote marker, bit 7 the high bit), saturating at 15;
+ *           a tab counts 15: nothing after it on the line is a fence or a marker.
+ *           Mid-line, with the list bit set, the item column (below); without
+ *           it, bit 7 is code: this line is indented code (decided at its first
+ *           non-blank character)
  * bit 5     codeOk: the line before was blank or indented code (or there is none),
  *           so this line may be indented code: it interrupts no paragraph
  * bit 6     list: a line was a list item and no line since has closed every
  *           list; inside a list item, four columns of indent may be the
  *           item's own paragraph (`1. Step\n\n    text`), so indented code
  *           is not recognised while this is set
- * bit 7     code: this line is indented code (decided at its first non-blank character)
  * bits 8-16 what the line's start shows (a fence line, a heading, a list
  *           marker, an item waiting for its content, a thematic break or
  *           setext underline): a kind (bits
  *           8-10, and bit 30 for the rule-like kinds), a count (the fence
  *           run, the `#`s, the digits; in the leading whitespace, the quote
- *           markers so far) and flags whose meaning depends on the kind
+ *           markers so far, or on a line without them the item column) and
+ *           flags whose meaning depends on the kind
  *           (TILDE / CLEARS; a rule-like line's phase and ITEM); before
  *           the first content, bit 15 is LAZY: the line before was a
  *           paragraph line in a block quote
@@ -46,6 +50,20 @@
  * may interrupt that paragraph (CommonMark 5.2): a bullet, or the number 1,
  * with content on the line; else the line goes on the paragraph
  * (`14. The number of doors`), and sets nothing.
+ *
+ * The item column: where the content of the list item whose marker line
+ * came last begins (CommonMark 5.2: after the marker and one to four columns
+ * of blanks, a tab to its tab stop; one column past the marker when more
+ * follow or none), 0 when unknown. It lets a fence stand four or more
+ * columns in (`10. Run this:`, then a fence four columns in: the item's),
+ * where the guard has no other way to tell it from an inline run. It lasts
+ * while the lines keep it: blank, indented as far, or a lazy line of the
+ * item's paragraph; a line indented less, or one with a quote marker, drops
+ * it (the guard does not follow the outer item a nested one returns to).
+ * A marker line sets it afresh, so while its start is read the field holds
+ * the marker's indent and the column before (kept if the line is no item
+ * and indented as far); past the marker's first blank, the marker's end,
+ * with the blank columns counted in the kind's count.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { candidateBits, candidateStart, candidateStep } from './inline-html.js'
@@ -65,11 +83,15 @@ const POSITION = 3
  * CR that ends one chunk and the LF that starts the next are one ending too.
  */
 const AFTER_CR = 3
-const COLUMN_SHIFT = 2
-const COLUMNS = 7 << COLUMN_SHIFT
 const CODE_OK = 1 << 5
 const LIST = 1 << 6
 const CODE = 1 << 7
+/** The line's field (bits 2-4 and 7): its columns in the leading whitespace, the item column mid-line (list bit set). */
+const FIELD = (7 << 2) | CODE
+const fieldOf = (ls: LineState): number => ((ls >> 2) & 7) | ((ls >> 4) & 8)
+const withField = (ls: LineState, v: number): LineState => (ls & ~FIELD) | ((v & 7) << 2) | ((v & 8) << 4)
+/** Columns saturate here: a tab's count, and past any item column a fence may take. */
+export const MAX_COLUMNS = 15
 
 export type LineState = number
 
@@ -121,10 +143,13 @@ const ruleChar = (kind: number): number => (kind === RULE_DASH ? codes.dash : ki
  * A list marker and its blank on a line that may only interrupt a paragraph
  * (see {@link interrupting}): an item needs content there, so the line's
  * next non-blank character makes it one; a line that ends first is the
- * paragraph's (an empty item cannot interrupt it).
+ * paragraph's (an empty item cannot interrupt it). Its blanks are counted
+ * as {@link ITEM_BLANKS} counts them.
  */
 const ITEM_PENDING = RULE_PAGE | (4 << KIND_SHIFT)
-const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0 && kind !== ITEM_PENDING
+const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0 && kind !== ITEM_PENDING && kind !== ITEM_BLANKS
+/** A list item's first line, mid-line: its marker confirmed (a bullet past its blank still may be a rule: not yet). */
+const itemLine = (ls: LineState): boolean => (ls & KIND) === LIST_ITEM || ((ls & KIND) === ITEM_BLANKS && (ls & BLANKS_RULE) === 0)
 /** Kinds whose line is decided: mid-line, nothing more to read on it. */
 const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM || kind === IN_CODE
 const COUNT_SHIFT = 11
@@ -146,6 +171,23 @@ const QUOTED = 1 << 17
  * agree: `> a` then `2. ```` is an item holding a fence).
  */
 const LAZY = 1 << 15
+/** In the leading whitespace of a line without quote markers: the item column (see the header), where quotes keep their count. */
+const ITEM_SHIFT = 11
+const ITEM_COLUMN = 15 << ITEM_SHIFT
+/**
+ * A list marker confirmed by its first blank, on a line whose content has
+ * not begun: the blank columns after the marker are counted (bits 11-13,
+ * saturating at 5: past four, the content column is one past the marker),
+ * the field holds the marker's end. A bullet that may still be a thematic
+ * break (`- -`) or a setext underline (`-` and blanks) keeps its character
+ * (bits 14-15, {@link BLANKS_RULE}) and CLEARS; once content comes the line
+ * is a list item's first line ({@link LIST_ITEM}).
+ */
+const ITEM_BLANKS = RULE_PAGE | (5 << KIND_SHIFT)
+const BLANKS_SHIFT = 11
+const BLANKS = 7 << BLANKS_SHIFT
+const BLANKS_RULE_SHIFT = 14
+const BLANKS_RULE = 3 << BLANKS_RULE_SHIFT
 
 /**
  * The line before was a paragraph's, and no list is open: a list item here
@@ -204,31 +246,47 @@ export function mayStartCode(ls: LineState): boolean {
   return (ls & POSITION) !== linePositions.mid && (ls & CODE_OK) !== 0 && (ls & (LIST | QUOTED)) === 0
 }
 
-export const columnsOf = (ls: LineState): number => (ls & COLUMNS) >> COLUMN_SHIFT
+export const columnsOf = (ls: LineState): number => fieldOf(ls)
 
 /** On a line of indented code: past its first content, or in leading whitespace that reaches four columns where the line may be code. */
 export function onCodeLine(ls: LineState): boolean {
-  return (ls & POSITION) === linePositions.mid ? (ls & CODE) !== 0 : mayStartCode(ls) && columnsOf(ls) >= 4
+  return (ls & POSITION) === linePositions.mid ? (ls & (CODE | LIST)) === CODE : mayStartCode(ls) && columnsOf(ls) >= 4
 }
 /** In a line's leading whitespace: how many block quote markers it had so far (saturating at 15). */
-export const markersOf = (ls: LineState): number => ((ls & POSITION) === linePositions.mid ? 0 : (ls & COUNT) >> COUNT_SHIFT)
+export const markersOf = (ls: LineState): number => ((ls & POSITION) === linePositions.mid || (ls & QUOTED) === 0 ? 0 : (ls & COUNT) >> COUNT_SHIFT)
 /** In a line's leading whitespace: whether the space right after the last marker may still be its own (one column in). */
 export const quotedOf = (ls: LineState): boolean => (ls & QUOTED) !== 0
+/** In a line's leading whitespace: the item column (see the header) the line may keep, 0 if none. */
+export const itemColumnIn = (ls: LineState): number => ((ls & POSITION) === linePositions.mid || (ls & QUOTED) !== 0 ? 0 : (ls & ITEM_COLUMN) >> ITEM_SHIFT)
+
+/** The item column a line carries to its line ending: mid-line in the field (where the list bit is set), else in the leading whitespace's place. */
+function itemColumnCarried(ls: LineState): number {
+  if ((ls & POSITION) !== linePositions.mid) return itemColumnIn(ls)
+  return (ls & LIST) !== 0 ? fieldOf(ls) : 0
+}
 
 function lineFeed(ls: LineState): LineState {
   const kind = ls & KIND
-  if (kind === IN_CODE) return linePositions.start | (ls & (CODE_OK | LIST)) | IN_CODE
+  const item = itemColumnCarried(ls) << ITEM_SHIFT
+  if (kind === IN_CODE) return linePositions.start | (ls & (CODE_OK | LIST)) | IN_CODE | item
   const fenceLine = kind === FENCE_LIKE && (ls & COUNT) >> COUNT_SHIFT >= 3
-  const ok = (ls & POSITION) !== linePositions.mid || (ls & CODE) !== 0 || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
-  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST) | (!ok && (ls & QUOTED) !== 0 ? LAZY : 0)
+  const ok = (ls & POSITION) !== linePositions.mid || (ls & (CODE | LIST)) === CODE || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
+  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST) | (!ok && (ls & QUOTED) !== 0 ? LAZY : 0) | item
 }
 
 const numberSign = 0x23
 
+/** Kinds of a line that may turn out a list marker's: its field holds the marker's indent and the item column before (see the header). */
+const markerLike = (ls: LineState, kind: number): boolean =>
+  kind === BULLET_LIKE || kind === ORDERED_LIKE || ((kind === RULE_DASH || kind === RULE_STAR) && (ls & R_ITEM) === 0)
+
 function firstContent(ls: LineState, c: number): LineState {
-  const cols = (ls & COLUMNS) >> COLUMN_SHIFT
+  const cols = fieldOf(ls)
   const okBit = ls & CODE_OK
-  if ((ls & KIND) === IN_CODE) return linePositions.mid | okBit | (ls & LIST) | IN_CODE
+  const before = itemColumnIn(ls)
+  // a line keeps the item column indented as far, or as a lazy line of the item's paragraph (paragraph text after one)
+  const keeps = cols >= before
+  if ((ls & KIND) === IN_CODE) return withField(linePositions.mid | okBit | (ls & LIST) | IN_CODE, keeps ? before : 0)
   const code = okBit !== 0 && (ls & (LIST | QUOTED)) === 0 && cols >= 4
   // after a quote's paragraph, on a line without its markers: nothing here would interrupt that paragraph (see LAZY)
   const lazy = (ls & (LAZY | QUOTED)) === LAZY
@@ -245,23 +303,69 @@ function firstContent(ls: LineState, c: number): LineState {
     else if (c === codes.tilde) kind = FENCE_LIKE | TILDE | (1 << COUNT_SHIFT)
     else if (c === numberSign) kind = HEADING_LIKE | (1 << COUNT_SHIFT)
   }
+  // a marker line may set the column afresh: its indent is kept for that, with the column before if the line keeps it
+  // (a marker stands at most 3 columns in, so that column is 0, 2 or 3)
+  const field = markerLike(kind, kind & KIND) ? cols | ((keeps ? before : 0) << 2) : keeps || (okBit === 0 && kind === 0 && list !== 0) ? before : 0
   // the line's quote markers are kept for its line ending (LAZY), and a lazy line goes on the quote's paragraph as if it
   // had them; on a lazy line CODE_OK stands for "no paragraph of this container before": the marker checks below read
   // it so, and the line ending computes it afresh
-  return linePositions.mid | (lazy ? CODE_OK | QUOTED : okBit | (ls & QUOTED)) | list | (code ? CODE : 0) | kind
+  return withField(linePositions.mid | (lazy ? CODE_OK | QUOTED : okBit | (ls & QUOTED)) | list | kind, field) | (code ? CODE : 0)
 }
 
-/** A list marker ends (`true`: it was one) on a line that began with a marker character. */
-function marker(ls: LineState, keep: LineState, was: boolean): LineState {
-  if (was) return keep | LIST | LIST_ITEM
-  return (ls & CLEARS) !== 0 ? keep & ~LIST : keep
+/** The item column a marker-like line keeps if it is no item (see {@link markerLike}). */
+const columnBefore = (ls: LineState): number => fieldOf(ls) >> 2
+
+/** A list marker ends (`true`: it was one) on a line that began with a marker character; `column`: the item's content column. */
+function marker(ls: LineState, keep: LineState, was: boolean, column: number): LineState {
+  if (was) return withField(keep, column > MAX_COLUMNS ? 0 : column) | LIST | LIST_ITEM
+  return (ls & CLEARS) !== 0 ? withField(keep & ~LIST, 0) : withField(keep, columnBefore(ls))
 }
 
-/** The character `c` right after a bullet or an ordered marker's delimiter (`blank`: a space, a tab or a line ending). */
-function afterMarker(ls: LineState, keep: LineState, c: number, blank: boolean): LineState {
-  if (!blank || !interrupting(ls)) return marker(ls, keep, blank)
+/** An empty item's content column: one past its marker (CommonMark 5.2), which ends `width` past its indent. */
+const emptyItem = (ls: LineState, width: number): number => (fieldOf(ls) & 3) + width + 1
+
+/** Columns a blank at column `col` takes: a tab runs to the next tab stop. */
+const blankWidth = (c: number, col: number): number => (c === codes.tab ? 4 - (col % 4) : 1)
+
+/**
+ * The first blank `c` after a marker `width` wide (see {@link ITEM_BLANKS}): `kind` is ITEM_BLANKS or
+ * ITEM_PENDING, `rule` the bullet's character code for a line that may still be a rule (0: none).
+ */
+function toBlanks(ls: LineState, keep: LineState, width: number, c: number, kind: number, rule: number): LineState {
+  const end = (fieldOf(ls) & 3) + width
+  return withField(keep, end) | kind | (blankWidth(c, end) << BLANKS_SHIFT) | (rule << BLANKS_RULE_SHIFT) | (ls & CLEARS)
+}
+
+/** The content column of an item whose marker's blanks end here (five or more columns: one past the marker). */
+function contentColumn(ls: LineState): number {
+  const blanks = (ls & BLANKS) >> BLANKS_SHIFT
+  return fieldOf(ls) + (blanks <= 4 ? blanks : 1)
+}
+
+/** A character after a marker's first blank (ITEM_BLANKS or ITEM_PENDING). */
+function blanksStep(ls: LineState, kind: number, c: number, keep: LineState): LineState {
+  const blanks = (ls & BLANKS) >> BLANKS_SHIFT
+  if (c === codes.space || c === codes.tab) return (ls & ~BLANKS) | (Math.min(5, blanks + blankWidth(c, fieldOf(ls) + blanks)) << BLANKS_SHIFT)
+  const rule = (ls & BLANKS_RULE) >> BLANKS_RULE_SHIFT
+  const ruleKind = rule === 1 ? RULE_DASH : RULE_STAR
+  if (!isLineEnding(c)) {
+    // a rule character after a bullet's blank: a thematic break, or an item holding one (the column is not followed)
+    if (rule !== 0 && c === ruleChar(ruleKind)) return withField(keep, 0) | ruleKind | (2 << R_COUNT_SHIFT) | R_GAP | R_ITEM | (ls & CLEARS)
+    return marker(ls, keep, true, contentColumn(ls))
+  }
+  if (kind === ITEM_PENDING) return withField(keep, 0)
+  if (rule === 0) return marker(ls, keep, true, fieldOf(ls) + 1)
+  // a bullet and blanks alone on the line: after a paragraph line a dash is a setext underline, else an item where one may be
+  if (ruleKind === RULE_DASH && (ls & CODE_OK) === 0) return withField(keep, 0) | NOT_PARAGRAPH
+  if (!interrupting(ls)) return marker(ls, keep, true, fieldOf(ls) + 1)
+  return (ls & CLEARS) !== 0 ? withField(keep & ~LIST, 0) : withField(keep, 0)
+}
+
+/** The character `c` right after a bullet or an ordered marker's delimiter (`blank`: a space, a tab or a line ending), the marker `width` wide. */
+function afterMarker(ls: LineState, keep: LineState, c: number, blank: boolean, width: number): LineState {
   // interrupting a paragraph, the item needs content: a line that ends here is the paragraph's
-  return isLineEnding(c) ? marker(ls, keep, false) : keep | ITEM_PENDING
+  if (!blank || isLineEnding(c)) return marker(ls, keep, blank && !interrupting(ls), emptyItem(ls, width))
+  return toBlanks(ls, keep, width, c, interrupting(ls) ? ITEM_PENDING : ITEM_BLANKS, 0)
 }
 
 /** A character after the first of a rule-like line (see {@link RULE_DASH}), not its line feed. */
@@ -269,15 +373,25 @@ function ruleStep(ls: LineState, kind: number, c: number, keep: LineState): Line
   const n = (ls & R_COUNT) >> R_COUNT_SHIFT
   const phase = ls & R_PHASE
   if (c === codes.space || c === codes.tab || c === codes.carriageReturn) {
-    const item = (kind === RULE_DASH || kind === RULE_STAR) && n === 1 && phase === 0 ? R_ITEM : 0
-    return phase === 0 ? ls | R_SPACED | item : ls
+    // a bullet's first blank: a list marker, unless a rule character or the line's end follows (ITEM_BLANKS)
+    if ((kind === RULE_DASH || kind === RULE_STAR) && n === 1 && phase === 0) return toBlanks(ls, keep, 1, c, ITEM_BLANKS, kind === RULE_DASH ? 1 : 2)
+    return phase === 0 ? ls | R_SPACED : ls
   }
   if (c === ruleChar(kind)) {
     // `= =` is no underline, and `=` lines are nothing else
     if (kind === RULE_EQUALS && phase !== 0) return keep
     return (ls & ~(R_COUNT | R_PHASE)) | (Math.min(3, n + 1) << R_COUNT_SHIFT) | (phase === 0 ? 0 : R_GAP)
   }
-  return marker(ls, keep, (ls & R_ITEM) !== 0)
+  return ruleNoItem(ls, kind, keep, (ls & R_ITEM) !== 0)
+}
+
+/** A rule-like line's start ends as paragraph text or an item (`was`); an item here is past a rule character (its column not followed). */
+function ruleNoItem(ls: LineState, kind: number, keep: LineState, was: boolean): LineState {
+  if (markerLike(ls, kind)) return marker(ls, keep, was, emptyItem(ls, 1))
+  if (was) return withField(keep, 0) | LIST | LIST_ITEM
+  // past a bullet's blank the column before is gone; `_` and `=` lines hold the item column itself
+  const column = (ls & R_ITEM) !== 0 ? 0 : fieldOf(ls)
+  return (ls & CLEARS) !== 0 ? withField(keep & ~LIST, 0) : withField(keep, column)
 }
 
 /** The line feed of a rule-like line: what the line was (a line of the kinds {@link lineFeed} reads). */
@@ -285,13 +399,13 @@ function ruleEnd(ls: LineState, kind: number): LineState {
   const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
   const n = (ls & R_COUNT) >> R_COUNT_SHIFT
   // a thematic break: no paragraph line, and at column 0 after a blank line it closes every list
-  if (n >= 3 && kind !== RULE_EQUALS) return ((ls & CLEARS) !== 0 ? keep & ~LIST : keep) | NOT_PARAGRAPH
+  if (n >= 3 && kind !== RULE_EQUALS) return ruleNoItem(ls, kind, keep, false) | NOT_PARAGRAPH
   // a setext underline ends the paragraph before it as a heading (a line after a paragraph line has no CODE_OK)
-  if ((kind === RULE_DASH || kind === RULE_EQUALS) && (ls & R_PHASE) !== R_GAP && (ls & CODE_OK) === 0) return keep | NOT_PARAGRAPH
+  if ((kind === RULE_DASH || kind === RULE_EQUALS) && (ls & R_PHASE) !== R_GAP && (ls & CODE_OK) === 0) return ruleNoItem(ls, kind, keep, false) | NOT_PARAGRAPH
   // a marker with its blank, or alone on its line: a list item; one that would interrupt a paragraph needs content
   // (`* *`: a rule character after the blank)
   const item = (ls & R_ITEM) !== 0 || (n === 1 && kind !== RULE_UNDERSCORE && kind !== RULE_EQUALS)
-  return marker(ls, keep, item && (((ls & R_ITEM) !== 0 && n >= 2) || !interrupting(ls)))
+  return ruleNoItem(ls, kind, keep, item && (((ls & R_ITEM) !== 0 && n >= 2) || !interrupting(ls)))
 }
 
 /** A character after the first of a line that may be a fence line, a heading or a list item. */
@@ -300,14 +414,14 @@ function classify(ls: LineState, c: number): LineState {
   const n = (ls & COUNT) >> COUNT_SHIFT
   const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
   if (isRule(kind)) return ruleStep(ls, kind, c, keep)
+  if (kind === ITEM_BLANKS || kind === ITEM_PENDING) return blanksStep(ls, kind, c, keep)
   const blankAfter = c === codes.space || c === codes.tab || c === codes.lineFeed || c === codes.carriageReturn
-  if (kind === ITEM_PENDING) return c === codes.space || c === codes.tab ? ls : marker(ls, keep, !isLineEnding(c))
-  if (kind === BULLET_LIKE) return afterMarker(ls, keep, c, blankAfter)
+  if (kind === BULLET_LIKE) return afterMarker(ls, keep, c, blankAfter, 1)
   if (kind === ORDERED_LIKE) {
-    if ((ls & RUN_DONE) !== 0) return afterMarker(ls, keep, c, blankAfter)
+    if ((ls & RUN_DONE) !== 0) return afterMarker(ls, keep, c, blankAfter, n + 1)
     // a second digit: interrupting a paragraph, only the number 1 may (its first digit was a 1)
-    if (isAsciiDigit(c)) return n >= 9 || interrupting(ls) ? marker(ls, keep, false) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
-    return isOrderedDelimiter(c) ? ls | RUN_DONE : marker(ls, keep, false)
+    if (isAsciiDigit(c)) return n >= 9 || interrupting(ls) ? marker(ls, keep, false, 0) : (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+    return isOrderedDelimiter(c) ? ls | RUN_DONE : marker(ls, keep, false, 0)
   }
   if (kind === HEADING_LIKE) {
     if (c === numberSign) return n >= 6 ? keep : keep | HEADING_LIKE | ((n + 1) << COUNT_SHIFT)
@@ -326,16 +440,18 @@ function classify(ls: LineState, c: number): LineState {
 /** One character of leading whitespace or content, from a position that is not mid-line. */
 function step(ls: LineState, c: number): LineState {
   if (c === codes.lineFeed || c === codes.carriageReturn) return lineFeed(ls)
-  const cols = (ls & COLUMNS) >> COLUMN_SHIFT
-  // columns saturate at 7: enough for `lineStartIndent` to tell 3 after a marker's own space from 4
-  if (c === codes.space) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (Math.min(7, cols + 1) << COLUMN_SHIFT)
+  const cols = fieldOf(ls)
+  // columns saturate at 15: enough for `lineStartIndent` to tell 3 after a marker's own space from 4, and a fence
+  // up to 3 columns past an item column (the lexer holds no longer indent, so a chunk may cut it)
+  if (c === codes.space) return withField((ls & ~POSITION) | linePositions.blank, Math.min(MAX_COLUMNS, cols + 1))
   // a tab: nothing after it on this line is a fence or a quote marker (the lexer's scans back stop there)
-  if (c === codes.tab) return (ls & ~(POSITION | COLUMNS)) | linePositions.blank | (7 << COLUMN_SHIFT)
+  if (c === codes.tab) return withField((ls & ~POSITION) | linePositions.blank, MAX_COLUMNS)
   // a block quote marker: leading whitespace as far as the line's blankness goes; columns count from it,
-  // and the markers so far are counted where a line start's classification counts later (COUNT)
+  // and the markers so far are counted where a line start's classification counts later (COUNT; on a line
+  // without them the item column stood there: the guard does not follow an item's column into a quote)
   if (c === codes.greaterThan && cols <= 3) {
-    const depth = Math.min(15, ((ls & COUNT) >> COUNT_SHIFT) + 1)
-    return (ls & ~(POSITION | COLUMNS | COUNT)) | linePositions.blank | QUOTED | (depth << COUNT_SHIFT)
+    const depth = Math.min(15, markersOf(ls) + 1)
+    return withField((ls & ~(POSITION | COUNT)) | linePositions.blank | QUOTED | (depth << COUNT_SHIFT), 0)
   }
   return firstContent(ls, c)
 }
@@ -347,7 +463,7 @@ const lt = codes.lessThan
 /** What a line that ends now was, as far as its start goes (mid-line): a marker alone on its line is an (empty) list item, where one may be. */
 function lineEnded(ls: LineState): LineState {
   const kind = ls & KIND
-  return kind === BULLET_LIKE || kind === ORDERED_LIKE || kind === ITEM_PENDING ? classify(ls, lf) : isRule(kind) ? ruleEnd(ls, kind) : ls
+  return kind === BULLET_LIKE || kind === ORDERED_LIKE || kind === ITEM_PENDING || kind === ITEM_BLANKS ? classify(ls, lf) : isRule(kind) ? ruleEnd(ls, kind) : ls
 }
 
 /** Sentinel of {@link walk}: indented code starts in the text. */
@@ -386,15 +502,15 @@ function candidateAfter(ls: LineState, line: LineState, eol: boolean, c: number,
     if ((line & CODE_OK) !== 0) return 0
   } else if (!mid) {
     if ((line & POSITION) !== linePositions.mid) return c === codes.greaterThan ? h : h === 0 ? 0 : settle(candidateStep(h, c))
-    if ((line & CODE) !== 0) return 0
+    if ((line & (CODE | LIST)) === CODE) return 0
   } else {
     // a list item or a heading interrupts the paragraph (a fence line too, but a backtick one may turn out
     // void, a paragraph line after all: it ends the tag at its line feed, once it is a fence)
     const before = ls & KIND
     const after = line & KIND
     // a marker's blank (`- `) ends the paragraph whatever the line turns out to be (an item, a break, an underline)
-    const itemBefore = isRule(before) && (ls & R_ITEM) !== 0
-    if (isRule(after) && (line & R_ITEM) !== 0 && !itemBefore) return 0
+    const itemBefore = (isRule(before) && (ls & R_ITEM) !== 0) || before === ITEM_BLANKS
+    if (((isRule(after) && (line & R_ITEM) !== 0) || after === ITEM_BLANKS) && !itemBefore) return 0
     // (an item that waited for content begins at that character, which may begin a tag of its own)
     if (after !== before && ((after === LIST_ITEM && !itemBefore) || (after === NOT_PARAGRAPH && before === HEADING_LIKE))) h = 0
   }
@@ -449,7 +565,7 @@ export function nextLineInterrupts(ls: LineState, text: string, at: number, fina
   // the LF of a CRLF belongs to the ending
   if (i < text.length && codeAt(text, i) === lf && afterCarriageReturn(s)) s = next(s, codeAt(text, i++))
   const any = interruptsFrom(s & ~LIST, text, i, final, false)
-  if (any === true || (ls & KIND) !== LIST_ITEM) return any
+  if (any === true || !itemLine(ls)) return any
   const sibling = interruptsFrom(s, text, i, final, true)
   return sibling === true ? true : any === null || sibling === null ? null : false
 }
@@ -465,7 +581,7 @@ function interruptsFrom(s: LineState, text: string, from: number, final: boolean
     const kind = after & KIND
     // (after a quote marker its own space is its)
     if (sibling && positionOf(s) !== linePositions.mid && positionOf(after) === linePositions.mid && columnsOf(s) > ((s & QUOTED) !== 0 ? 1 : 0)) return false
-    if (kind === LIST_ITEM || (was === HEADING_LIKE && kind === NOT_PARAGRAPH)) return true
+    if (itemLine(after) || (was === HEADING_LIKE && kind === NOT_PARAGRAPH)) return true
     if (isRule(kind)) {
       const n = (after & R_COUNT) >> R_COUNT_SHIFT
       // a marker's blank, then a rule character: an item with content, or a thematic break
@@ -473,7 +589,7 @@ function interruptsFrom(s: LineState, text: string, from: number, final: boolean
         if (n >= 2) return true
       } else if ((kind !== RULE_DASH && kind !== RULE_STAR) || n > 1 || (after & R_PHASE) !== 0) return false
       // (else a `-` or `*` alone so far, or with its blank: it may still be an item)
-    } else if (positionOf(after) === linePositions.mid && kind !== BULLET_LIKE && kind !== ORDERED_LIKE && kind !== ITEM_PENDING && kind !== HEADING_LIKE) return false
+    } else if (positionOf(after) === linePositions.mid && kind !== BULLET_LIKE && kind !== ORDERED_LIKE && kind !== ITEM_PENDING && kind !== ITEM_BLANKS && kind !== HEADING_LIKE) return false
     s = after
   }
   if (i - from >= interruptLook) return false

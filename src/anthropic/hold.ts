@@ -58,9 +58,20 @@ export class PreferNativeHold {
     this.release(false)
   }
 
-  /** Upstream failed: the held items go out without the rescued calls, which must not run from a failed message. */
+  /**
+   * Upstream failed: the held items go out, each rescued call as the markup
+   * it was read from, as text where it stood. A call must not run from a
+   * failed message, and with no native call to stand for it, dropping it
+   * would lose its text. (Blank lines trimmed around it as a call stay
+   * trimmed: the sieve dropped them before the call came here.)
+   */
   abandon(): void {
-    this.release(true)
+    const held = this.held
+    this.held = null
+    for (const item of held ?? []) {
+      if (item.type === 'call-end') this.write({ type: 'text', text: item.call.raw })
+      else if (callId(item) === null) this.write(item)
+    }
   }
 
   private release(dropCalls: boolean): void {

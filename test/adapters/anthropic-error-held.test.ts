@@ -5,6 +5,9 @@
  * error and reads nothing after it, and through {@link sdkRead}, which reads
  * on past it as a raw consumer of the events would.
  *
+ * - A rescued call `prefer-native` holds is no call once the message failed:
+ *   its markup goes out as text where it stood, before the error, in the
+ *   text block the error cut. Nothing is lost, nothing runs.
  * - A rescued call whose input was streaming (`streamArguments`) keeps its
  *   `tool_use` block open for good: no `content_block_stop` before the error
  *   (the SDK would report it as a finished `contentBlock`, and code that
@@ -19,18 +22,70 @@ import { describe, expect, it } from 'vitest'
 import { APIError } from '@anthropic-ai/sdk'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import type { AnthropicSieveOptions } from '../../src/anthropic/index.js'
-import { blocks, blockStop as stop, counterIds, dsml, messageHead as head, messageTail as tail, nativeToolUse as toolUse, overloaded as failure, sdkRead, sdkReadSse, textDelta as text, textOf, textStart as start } from './anthropic-helpers.js'
+import { awkward, blocks, blockStop as stop, counterIds, dsml, messageHead as head, messageTail as tail, nativeToolUse as toolUse, overloaded as failure, sdkRead, sdkReadSse, textDelta as text, textOf, textStart as start } from './anthropic-helpers.js'
 import { collect, iterate } from './openai-helpers.js'
 
 const CALL = dsml('read_file', { path: 'b.ts' })
+const CALL2 = dsml('write_file', { path: 'c.ts', content: 'x' })
 /** The first call cut inside its parameter's value: `read_file` has started, its input is `{"path":"b.`. */
 const CUT = CALL.slice(0, CALL.indexOf('b.ts') + 2)
 const LATE = ' more <｜DSML｜x'
 const STREAMING: AnthropicSieveOptions = { streamArguments: true }
+const PREFER: AnthropicSieveOptions = { onConflict: 'prefer-native', trimBlankLines: false }
 
 const sieve = async (events: readonly MessagesStreamEvent[], options?: AnthropicSieveOptions) => collect(sieveMessagesStream(iterate(events), { generateId: counterIds(), ...options }))
 const upTo = (out: readonly MessagesStreamEvent[]) => out.slice(0, out.indexOf(failure))
 const starts = (out: readonly MessagesStreamEvent[]) => out.filter((e) => e.type === 'content_block_start').map((e) => e.content_block.type)
+const thinking = (index: number): MessagesStreamEvent[] => [
+  { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+  { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: 'plan' } },
+  stop(index),
+]
+
+describe('sieveMessagesStream: a rescued call prefer-native holds when the error comes', () => {
+  it.each([
+    ['whole', [`Hi ${CALL} after`]],
+    ['in pieces of 1..7', awkward(`Hi ${CALL} after`)],
+  ])('should support its markup going out as text where it stood, in the text block the error cut, before the error (%s)', async (_, pieces) => {
+    const out = await sieve([...head, start(0), ...pieces.map((p) => text(0, p)), failure], PREFER)
+    expect(starts(out)).toEqual(['text'])
+    expect(textOf(upTo(out))).toBe(`Hi ${CALL} after`)
+    expect(out.at(-1)).toEqual(failure)
+    const read = await sdkReadSse(out)
+    expect(read.error).toBeInstanceOf(APIError)
+    expect(read.text.map(([delta]) => delta).join('')).toBe(`Hi ${CALL} after`)
+    expect(blocks(read.message!)).toEqual([{ type: 'text', text: `Hi ${CALL} after` }])
+  })
+
+  it('should support the markup of every call it held, with the text and the blocks between them, in order', async () => {
+    const events = [...head, start(0), text(0, `A ${CALL} B ${CALL2}`), stop(0), ...thinking(1), start(2), text(2, ' C'), failure]
+    const out = await sieve(events, PREFER)
+    expect(starts(out)).toEqual(['text', 'thinking', 'text'])
+    const read = await sdkRead(out, true)
+    expect(blocks(read.message)).toEqual([{ type: 'text', text: `A ${CALL} B ${CALL2}` }, { type: 'thinking', thinking: 'plan' }, { type: 'text', text: ' C' }])
+    expect(read.message.stop_reason).toBeNull()
+  })
+
+  it('should support its markup going out whole with blank-line trimming on, without the blank space trimmed around it when it was a call', async () => {
+    const out = await sieve([...head, start(0), text(0, `Hi\n\n${CALL}\n\nafter`), failure], { onConflict: 'prefer-native' })
+    expect(starts(out)).toEqual(['text'])
+    expect(textOf(out)).toBe(`Hi${CALL}after`)
+  })
+
+  it('should support its markup going out as text when the source breaks off instead', async () => {
+    async function* broken(): AsyncGenerator<MessagesStreamEvent> {
+      yield* [...head, start(0), text(0, `Hi ${CALL} after`)]
+      throw new Error('socket hang up')
+    }
+    const out: MessagesStreamEvent[] = []
+    await expect(async () => {
+      for await (const e of sieveMessagesStream(broken(), PREFER)) out.push(e)
+    }).rejects.toThrow('socket hang up')
+    expect(starts(out)).toEqual(['text'])
+    expect(textOf(out)).toBe(`Hi ${CALL} after`)
+  })
+
+})
 
 describe('sieveMessagesStream: a rescued call whose input streams when the error comes', () => {
   const CALL_START = { type: 'tool_use', id: 'toolu_000000000000000000000000', name: 'read_file' }

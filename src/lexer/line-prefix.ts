@@ -7,8 +7,14 @@
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
 import { MAX_COLUMNS, columnsOf, isLineEnding, itemColumnIn, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
 
-/** Longest line prefix of block quote markers and spaces that the lexer holds at the end of a text (`> > > ` and a little indent). */
-export const maxQuotePrefix = 8
+/**
+ * Longest line prefix that the lexer holds at the end of a text: block quote
+ * markers and spaces (`> > > ` and a little indent, {@link quoteMarkersPrefix}),
+ * or list markers and their blanks (`   1.    `, `- - `).
+ */
+export const maxQuotePrefix = 16
+/** Longest prefix of block quote markers and spaces read as such (held, or kept by a fence's next line). */
+const quoteMarkersPrefix = 8
 
 /**
  * Where a construct starting at `pos` stands in its line: -1 unless only
@@ -28,17 +34,15 @@ export function lineStartIndent(text: string, pos: number, initial: LineState, h
     const cols = columnsOf(here)
     if (item > 0 && cols >= 4 && cols < MAX_COLUMNS && cols >= item && cols - item <= 3) return item << 8
   }
+  // right after a list marker (`- `, `1. `, `- - `): the item's first line; its content column is the construct's
+  const w = listItemPrefix(text, pos, initial)
+  if (w >= 0) return here !== undefined && paragraphLine(here) ? -1 : w
   let i = pos - 1
   // the spaces right before the construct: more than 4 (a marker's own space and 3) are never a fence's indent
   while (i >= 0 && codeAt(text, i) === codes.space) i--
   const spaces = pos - 1 - i
   if (spaces > 4) return -1
   if (i >= 0 && isLineEnding(codeAt(text, i))) return spaces <= 3 ? spaces : -1
-  if (spaces >= 1 && i >= 0) {
-    // right after a list marker (`- `, `1. `): the item's first line; its content column is the construct's
-    const w = listItemColumn(text, i, pos, initial)
-    if (w >= 0) return here !== undefined && paragraphLine(here) ? -1 : w << 8
-  }
   let quoted = false
   while (i >= 0) {
     const c = codeAt(text, i)
@@ -91,6 +95,7 @@ export function heldLinePrefix(text: string, offset: number, initial: LineState,
   if (n < 1 || n > (quotes ? maxQuotePrefix : 3)) return false
   if (offset > 0 ? !isLineEnding(codeAt(text, offset - 1)) : positionOf(initial) !== linePositions.start) return false
   if (quotes && listMarkerPrefix(text, offset)) return true
+  if (n > quoteMarkersPrefix) return false
   let quoted = false
   for (let i = offset, end = text.length; i < end; i++) {
     const c = codeAt(text, i)
@@ -100,22 +105,80 @@ export function heldLinePrefix(text: string, offset: number, initial: LineState,
   return quoted ? quotePrefix(text, offset, text.length, 0, 0, false) >= 0 : n <= 3
 }
 
-/** `text[offset..]` is (the start of) a list marker line's prefix: up to 3 spaces, a marker, up to 4 spaces. */
+/**
+ * `text[offset..]` is (the start of) a list marker line's prefix: up to 3
+ * spaces, then markers, each with one to four columns of blanks after it
+ * (see {@link itemPrefix}).
+ */
 function listMarkerPrefix(text: string, offset: number): boolean {
   let i = offset
-  while (i < text.length && codeAt(text, i) === codes.space && i - offset < 3) i++
-  if (i === text.length) return false
+  const end = text.length
+  while (i < end && codeAt(text, i) === codes.space && i - offset < 3) i++
+  if (i === end) return false
+  let col = i - offset
+  for (let marked = false; ; marked = true) {
+    // a block quote opened in the item: its markers and spaces
+    if (marked && codeAt(text, i) === codes.greaterThan) return quotePrefix(text, i, end, 0, 0, false) >= 0
+    const m = markerEnd(text, i, end)
+    if (m === end) return true
+    if (m < 0) return false
+    col += m - i
+    i = m
+    const start = col
+    for (; i < end && isBlank(codeAt(text, i)); i++) col += blankColumns(codeAt(text, i), col)
+    if (col - start > 4) return false
+    if (i === end) return true
+    if (col === start) return false
+  }
+}
+
+const isBlank = (c: number): boolean => c === codes.space || c === codes.tab
+/** Columns a blank at column `col` takes: a tab runs to the next tab stop. */
+const blankColumns = (c: number, col: number): number => (c === codes.tab ? 4 - (col % 4) : 1)
+
+/**
+ * Where a list marker starting at `i` ends (`-`, `+`, `*`, or 1 to 9 digits
+ * and `.` or `)`): past it, `end` if the text ends within it, or -1.
+ */
+function markerEnd(text: string, i: number, end: number): number {
   const c = codeAt(text, i)
-  if (isBulletMarker(c)) i++
-  else if (isAsciiDigit(c)) {
-    const d = i
-    while (i < text.length && isAsciiDigit(codeAt(text, i)) && i - d < 9) i++
-    if (i < text.length && isOrderedDelimiter(codeAt(text, i))) i++
-    else if (i < text.length) return false
-  } else return false
-  const afterMarker = i
-  while (i < text.length && codeAt(text, i) === codes.space && i - afterMarker < 4) i++
-  return i === text.length
+  if (isBulletMarker(c)) return i + 1
+  if (!isAsciiDigit(c)) return -1
+  const d = i
+  while (i < end && isAsciiDigit(codeAt(text, i)) && i - d < 9) i++
+  if (i === end) return end
+  return isOrderedDelimiter(codeAt(text, i)) ? i + 1 : -1
+}
+
+/**
+ * `text[from, to)` is a list marker line's prefix: up to 3 spaces, then one
+ * or more markers, each with one to four columns of blanks after it (a tab
+ * to its tab stop; a marker's content column is past them, where the next
+ * marker may stand: `- - `, `1. - `), and maybe block quote markers opened
+ * there (`- > `). `lineStartIndent`'s value at `to`: the innermost item's
+ * content column ({@link itemColumnOf}) with the quote's depth and indent;
+ * else -1 (five or more columns of blanks begin indented code, no fence).
+ */
+function itemPrefix(text: string, from: number, to: number): number {
+  let i = from
+  while (i < to && codeAt(text, i) === codes.space && i - from < 3) i++
+  let col = i - from
+  if (i === to) return -1
+  for (let marked = false; i < to; marked = true) {
+    if (marked && codeAt(text, i) === codes.greaterThan) {
+      // a block quote in the item: the fence keeps both (see `keepsFence`)
+      const q = quotePrefix(text, i, to, 0, 0, false)
+      return q < 0 ? -1 : (col << 8) | q
+    }
+    const m = markerEnd(text, i, to)
+    if (m < 0 || m === to) return -1
+    col += m - i
+    i = m
+    const start = col
+    for (; i < to && isBlank(codeAt(text, i)); i++) col += blankColumns(codeAt(text, i), col)
+    if (col === start || col - start > 4) return -1
+  }
+  return col << 8
 }
 
 /** Where a held line-start prefix begins at the end of `text` (see {@link heldLinePrefix}), or -1. */
@@ -123,7 +186,7 @@ export function heldPrefixStart(text: string, initial: LineState, quotes: boolea
   let i = text.length
   while (i > 0 && text.length - i < maxQuotePrefix) {
     const c = codeAt(text, i - 1)
-    if (c !== codes.space && !(quotes && (c === codes.greaterThan || isBulletMarker(c) || isAsciiDigit(c) || isOrderedDelimiter(c)))) break
+    if (c !== codes.space && !(quotes && (c === codes.greaterThan || c === codes.tab || isBulletMarker(c) || isAsciiDigit(c) || isOrderedDelimiter(c)))) break
     i--
   }
   return i < text.length && heldLinePrefix(text, i, initial, quotes) ? i : -1
@@ -135,24 +198,22 @@ export const quoteDepthOf = (at: number): number => (at >> 3) & 31
 export const itemColumnOf = (at: number): number => at >> 8
 
 /**
- * `text[i]` ends a list marker (`-`, `+`, `*`, or 1 to 9 digits and `.` or
- * `)`) that stands at most 3 columns into its line, with only spaces after
- * it up to `pos`: the column of `pos` (the item's content column), at most
- * {@link maxQuotePrefix}; else -1. The line starts in `text` or, at its
- * start, in a line state at column 0 (the lexer holds such a prefix at the
- * end of a text, so it is never split from what follows).
+ * A construct at `pos` stands right after a list marker line's prefix (see
+ * {@link itemPrefix}): `lineStartIndent`'s value there; else -1. The line starts in `text` (within {@link maxQuotePrefix} characters)
+ * or, at its start, in a line state at column 0 (the lexer holds such a
+ * prefix at the end of a text, so it is never split from what follows).
  */
-function listItemColumn(text: string, i: number, pos: number, initial: LineState): number {
-  const c = codeAt(text, i)
-  let start = i
-  if (isOrderedDelimiter(c)) {
-    while (start > 0 && isAsciiDigit(codeAt(text, start - 1)) && i - start < 9) start--
-    if (start === i) return -1
-  } else if (!isBulletMarker(c)) return -1
-  let k = start
-  while (k > 0 && codeAt(text, k - 1) === codes.space && start - k < 3) k--
-  if (k > 0 ? !isLineEnding(codeAt(text, k - 1)) : positionOf(initial) !== linePositions.start) return -1
-  return pos - k <= maxQuotePrefix ? pos - k : -1
+function listItemPrefix(text: string, pos: number, initial: LineState): number {
+  if (pos === 0) return -1
+  const b = codeAt(text, pos - 1)
+  if (!isBlank(b) && b !== codes.greaterThan) return -1
+  let k = pos - 1
+  for (; k >= 0 && pos - k <= maxQuotePrefix; k--) {
+    const c = codeAt(text, k)
+    if (!isBlank(c) && c !== codes.greaterThan && !isBulletMarker(c) && !isAsciiDigit(c) && !isOrderedDelimiter(c)) break
+  }
+  if (k >= 0 ? !isLineEnding(codeAt(text, k)) : positionOf(initial) !== linePositions.start) return -1
+  return itemPrefix(text, k + 1, pos)
 }
 
 /**
@@ -177,18 +238,31 @@ export function rawIndent(text: string, pos: number, initial: LineState): number
  * null when the text ends before that is known.
  */
 export function keepsFence(text: string, from: number, depth: number, column: number): boolean | null {
-  return depth > 0 ? keepsQuotes(text, from, depth) : keepsIndent(text, from, column)
+  if (depth === 0) return keepsIndent(text, from, column)
+  // a quote opened on a list item's marker line (`- > `): the item's columns of spaces, then its markers
+  const item = quotedItemOf(depth)
+  for (let i = from; i < from + item; i++) {
+    if (i >= text.length) return null
+    if (codeAt(text, i) !== codes.space) return false
+  }
+  return keepsQuotes(text, from + item, depth & quoteDepthMask)
 }
+
+const quoteDepthMask = 31
+/** A fence's quote depth that also names the list item it stands in (`- > `; 0: none): the item's content column in the bits above. */
+export const quotedItemOf = (fenceDepth: number): number => fenceDepth >> 5
+export const withQuotedItem = (depth: number, column: number): number => depth | (column << 5)
+export const fenceQuoteDepth = (fenceDepth: number): number => fenceDepth & quoteDepthMask
 
 /**
  * Whether the line starting at `from` keeps `depth` block quote markers
- * (each after at most 3 spaces, within `maxQuotePrefix` characters); null
+ * (each after at most 3 spaces, within `quoteMarkersPrefix` characters); null
  * when the text ends before that is known.
  */
 function keepsQuotes(text: string, from: number, depth: number): boolean | null {
   let seen = 0
   let cols = 0
-  for (let i = from; i < text.length && i - from < maxQuotePrefix; i++) {
+  for (let i = from; i < text.length && i - from < quoteMarkersPrefix; i++) {
     const c = codeAt(text, i)
     if (c === codes.space) cols++
     else if (c === codes.greaterThan && cols <= 3) {
@@ -197,7 +271,7 @@ function keepsQuotes(text: string, from: number, depth: number): boolean | null 
       if (i + 1 < text.length && codeAt(text, i + 1) === codes.space) i++
     } else return false
   }
-  return text.length - from >= maxQuotePrefix ? false : null
+  return text.length - from >= quoteMarkersPrefix ? false : null
 }
 
 /**

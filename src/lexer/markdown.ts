@@ -16,7 +16,7 @@
  * ```
  */
 import { codes } from './codes.js'
-import { freshMarkdown, indentOf, itemColumnOf, quoteDepthOf, type MarkdownState, type RunCarry } from './context.js'
+import { fenceQuoteDepth, freshMarkdown, indentOf, itemColumnOf, quoteDepthOf, withQuotedItem, type MarkdownState, type RunCarry } from './context.js'
 import { modes, type ModeName } from './modes.js'
 
 /** How the guard treats runs in a mode. */
@@ -45,8 +45,11 @@ export function state(levels: number[], holdDepth = 0, fenceCh = 0, fenceLen = 0
  * but an inline run in that paragraph.
  */
 function openFence(ch: number, len: number, at: number, levels: number[] = [], holdDepth = 0): MarkdownState {
-  const depth = quoteDepthOf(at)
-  const item = itemColumnOf(at)
+  // a quote opened on a list item's marker line keeps its item's column with its depth (`keepsFence`): its closer
+  // is read as a quote's
+  const quoted = quoteDepthOf(at)
+  const depth = quoted > 0 ? withQuotedItem(quoted, itemColumnOf(at)) : 0
+  const item = quoted > 0 ? 0 : itemColumnOf(at)
   return ch === codes.graveAccent ? state(levels, holdDepth, ch, len, depth, item) : state([], 0, ch, len, depth, item)
 }
 
@@ -114,7 +117,7 @@ export function decideRun(kind: RunKind, md: MarkdownState, ch: number, len: num
       // indent (`rawIndent`), 0 to 3 columns past the item's content column
       if (ch !== md.fenceCh || at < 0 || len < md.fenceLen) return stay
       // (a run after a list marker is content: a closer has nothing but its indent before it)
-      const closes = md.fenceIndent > 0 ? at >= md.fenceIndent && at - md.fenceIndent <= 3 : indentOf(at) <= 3 && quoteDepthOf(at) === md.fenceDepth && itemColumnOf(at) === 0
+      const closes = md.fenceIndent > 0 ? at >= md.fenceIndent && at - md.fenceIndent <= 3 : indentOf(at) <= 3 && quoteDepthOf(at) === fenceQuoteDepth(md.fenceDepth) && itemColumnOf(at) === 0
       return closes ? { target: modes.fenceClose, md: null } : stay
     }
     case 'fenceInfo': {

@@ -62,3 +62,36 @@ describe('markdown guard: a fence four or more columns in, in a list item whose 
     expectLive(doc(s))
   })
 })
+
+describe('markdown guard: a fence on a marker line that sets its content column in an uncommon way', () => {
+  it.each([
+    ['after an indented marker and four spaces (content column nine)', '   1.    ~~~\n         B\n         ~~~\n'],
+    ['after an indented marker and four spaces, a backtick fence the stream ends', '   1.    ```\n         B\n'],
+    ['after a tab', '1.\t~~~\n    B\n    ~~~\n'],
+    ['after a tab, a backtick fence the stream ends', '1.\t```\n    B\n'],
+    ['after a tab, its line indented with a tab', '1.\t~~~\n\tB\n'],
+    ['after a bullet and a tab', '-\t~~~\n    B\n'],
+    ['after two bullets', '- - ~~~\n    B\n    ~~~\n'],
+    ['after two bullets, a backtick fence the stream ends', '- - ```\n    B\n'],
+    ['after an ordered marker and a bullet', '1. - ~~~\n     B\n'],
+    ['in a block quote opened on the marker line', '- > ~~~\n  > B\n  > ~~~\n'],
+    ['in a block quote opened on the marker line, a backtick fence the stream ends', '- > ```\n  > B\n'],
+  ])('should not support (run) a block in a fence %s', (_label, s) => {
+    expectExample(doc(s))
+  })
+
+  it.each([
+    ['an indented marker and four spaces: a line indented less ends the item', '   1.    ~~~\n         x\n   B'],
+    ['an indented marker and four spaces: after the closer', '   1.    ~~~\n         x\n            ~~~\n         B'],
+    ['a tab: after the list ends', '1.\t~~~\n    x\n    ~~~\nB'],
+    ['a tab: a line indented less than the content column', '1.\t~~~\n  B'],
+    ['two bullets: a line in the outer item only', '- - ~~~\n    x\n  B\n'],
+    ['two bullets: after the closer', '- - ~~~\n    x\n    ~~~\n    B'],
+    ['a block quote: a line without its marker', '- > ~~~\n  B'],
+    ['a block quote: a marker at column 0 (outside the item)', '- > ~~~\n> B'],
+    ['a block quote: after the closer', '- > ~~~\n  > x\n  > ~~~\n  > B'],
+    ['a block quote: after a blank line', '- > ~~~\n  > x\n\n  > B'],
+  ])('should support a block after a fence on a marker line with %s (live)', (_label, s) => {
+    expectLive(doc(s))
+  })
+})

@@ -20,11 +20,13 @@
  *
  * An upstream `error` part ends the reading, as an error event does on the
  * Responses and Messages wires: what the sieve held goes out before it, as
- * text, and no call is made of it. Nothing after it goes through a sieve:
- * text upstream still sends for the part the error cut goes out as it came
- * in a part started for it (the next id of that upstream part that no part
- * upstream has open takes; the error closed the earlier one), and a text
- * part that starts after the error passes as upstream sent it.
+ * text, and no call is made of it (the calls `prefer-native` held go out as
+ * their markup, as text, after the text that followed them). Nothing after
+ * it goes through a sieve: text upstream still sends for the part the error
+ * cut goes out as it came in a part started for it (the next id of that
+ * upstream part that no part upstream has open takes; the error closed the
+ * earlier one), and a text part that starts after the error passes as
+ * upstream sent it.
  */
 import {
   createActionSieve,
@@ -39,6 +41,7 @@ import {
   type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
+import { heldMarkup } from '../openai/held-markup.js'
 import { createSieve } from '../sieve/create.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
@@ -143,7 +146,7 @@ class StreamSieve {
     this.out(part)
   }
 
-  /** The upstream broke off (a malformed part, a failed source): what the sieve holds goes out, never as a call, and nothing after it. */
+  /** The upstream broke off (a malformed part, a failed source): what the sieve holds goes out, never as a call (held calls as their markup), and nothing after it. */
   abort(): void {
     if (this.ended) return
     this.ended = true
@@ -201,13 +204,18 @@ class StreamSieve {
     if (this.sieve === null) this.sieve = createActionSieve(this.runs++ === 0 ? this.resolved : laterPart(this.resolved))
   }
 
-  /** The run of text is over: its sieve gives out what it holds (`broken`: as text, with no call made from it), and our parts close. */
+  /**
+   * The run of text is over: its sieve gives out what it holds, and our parts close. `broken`: as text, with
+   * no call made from it, after the markup of the calls `prefer-native` held (`heldMarkup`), so that a finish
+   * after the break cannot make them calls; they may be an earlier run's, so they go even with no run open.
+   */
   private endRun(broken = false): void {
-    if (this.sieve === null) return
+    const held = broken ? heldMarkup(this.gate) : []
     const sieve = this.sieve
+    if (sieve === null && held.length === 0) return
     this.sieve = null
     this.partEnded = false
-    this.apply(broken ? sieve.abort() : sieve.end())
+    this.apply([...held, ...(sieve === null ? [] : broken ? sieve.abort() : sieve.end())])
     this.closeText()
     this.closeReasoning()
   }

@@ -20,6 +20,7 @@ import {
   type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
+import { heldMarkup } from './held-markup.js'
 import { legacyCallId } from './ids.js'
 
 type Choice = ChatCompletionChunk.Choice
@@ -157,12 +158,13 @@ export class ChoiceTurn {
   /**
    * The stream broke off before this choice finished: what the sieve held,
    * as content and reasoning (never a call, and no finish: the stream fails
-   * next). A rescued call already streamed is left to that failure.
+   * next), after the markup of the calls `prefer-native` held (`heldMarkup`).
+   * A rescued call already streamed is left to that failure.
    */
   abort(): Piece[] {
     this.finished = true
     const pieces: Piece[] = []
-    this.write(this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'), pieces)
+    this.write([...heldMarkup(this.gate), ...this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')], pieces)
     return pieces
   }
 

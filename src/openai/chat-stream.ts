@@ -62,7 +62,9 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   not an object, `content` not a string, `tool_calls` not a list of
  *   objects with an index. Before `invalid-chunk`, or an error the upstream
  *   iterator throws, the text the sieves held goes out as `content` (and
- *   `reasoning_content`), never as a call.
+ *   `reasoning_content`), never as a call; the rescued calls `prefer-native`
+ *   held go out as their markup, in `content`, after the text that followed
+ *   them.
  */
 export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
   const resolved = resolveAdapterOptions(options)

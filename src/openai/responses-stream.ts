@@ -24,6 +24,7 @@ import {
 import { createSieve } from '../sieve/create.js'
 import { readThrough } from '../sieve/read-through.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
+import { heldMarkup } from './held-markup.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
 type AnyEvent = Record<string, unknown> & { type: string }
@@ -77,7 +78,8 @@ type Make = () => AnyEvent | Passed
  *   `output` is not a list. Fields the adapter does not act on pass through.
  *   Before `invalid-chunk`, an error the source throws, an `error` event or
  *   `response.failed`, the text the sieves held goes out as text (never as
- *   a call; the rescued calls `prefer-native` held are dropped).
+ *   a call; the rescued calls `prefer-native` held go out as their markup, as
+ *   text, after the text that followed them).
  *   Text upstream still sends after an `error` event for a part the
  *   adapter read goes out raw, in the message item the error cut (or one
  *   started for it), never under upstream's own item index.
@@ -184,18 +186,27 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   }
   /**
    * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
-   * part's sieve held goes out as text and reasoning, never as a call (so the rescued calls `prefer-native`
-   * held go too). `close`: the items are closed as well (a failed response, whose `output` lists them); else
-   * they stay open, as upstream's own do after an error, and are listed as they stood if a failed response
-   * still follows.
+   * part's sieve held goes out as text and reasoning, never as a call, and so do the rescued calls
+   * `prefer-native` held, as their markup (`heldMarkup`), first. `close`: the items are closed as well (a
+   * failed response, whose `output` lists them); else they stay open, as upstream's own do after an error,
+   * and are listed as they stood if a failed response still follows.
    */
   const abort = (close: boolean): void => {
     for (const part of parts.values()) {
-      if (part.ended) continue
+      // a part that ended still holds its calls until the turn's end: nothing of a failed response runs, nor follows its end
+      const held = heldMarkup(part.gate)
+      if (part.ended) {
+        // its items closed at its end: the markup is a message item of its own
+        if (held.length > 0)
+          toItems(part, (items) => {
+            items.write(held)
+            if (close) items.end()
+            else items.cut()
+          })
+        continue
+      }
       part.ended = true
-      writePart(part, part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
-      // the complete calls `prefer-native` held are dropped too: nothing of a failed response runs, nor follows its end
-      part.gate.finish()
+      writePart(part, [...held, ...part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')])
       part.cut = !close
       toItems(part, (items) => (close ? items.end() : items.cut()))
     }

@@ -73,6 +73,20 @@ export class NativeConflictGate {
     return this.native ? [] : held
   }
 
+  /**
+   * The upstream broke off: the held rescued calls as text, each complete
+   * call as the markup it was read from. A failed turn runs no call, and with
+   * no native call to stand for them, dropping them would lose the characters
+   * they were read from. A call the break cut is not here (the sieve's abort
+   * gives its markup), and after a native call this gives nothing. The gate
+   * holds only the calls, so the text after them went out already: the
+   * markup comes at the break, not where it stood. The gate is empty
+   * afterwards.
+   */
+  abandon(): AdapterAction[] {
+    return this.finish().flatMap((a): AdapterAction[] => (a.type === 'call-end' ? [{ type: 'text', text: a.call.raw }] : []))
+  }
+
   /** True when rescued calls are held, or went out, in this turn (so the turn ends in tool calls unless natives win). */
   get hasRescued(): boolean {
     return this.sent || this.held.some((a) => a.type === 'call-end')

@@ -41,7 +41,6 @@ import {
   type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
-import { heldMarkup } from '../openai/held-markup.js'
 import { createSieve } from '../sieve/create.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
@@ -210,7 +209,7 @@ class StreamSieve {
    * after the break cannot make them calls; they may be an earlier run's, so they go even with no run open.
    */
   private endRun(broken = false): void {
-    const held = broken ? heldMarkup(this.gate) : []
+    const held = broken ? this.gate.abandon() : []
     const sieve = this.sieve
     if (sieve === null && held.length === 0) return
     this.sieve = null

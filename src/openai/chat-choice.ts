@@ -20,7 +20,6 @@ import {
   type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
-import { heldMarkup } from './held-markup.js'
 import { legacyCallId } from './ids.js'
 
 type Choice = ChatCompletionChunk.Choice
@@ -164,7 +163,7 @@ export class ChoiceTurn {
   abort(): Piece[] {
     this.finished = true
     const pieces: Piece[] = []
-    this.write([...heldMarkup(this.gate), ...this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')], pieces)
+    this.write([...this.gate.abandon(), ...this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')], pieces)
     return pieces
   }
 

@@ -24,7 +24,6 @@ import {
 import { createSieve } from '../sieve/create.js'
 import { readThrough } from '../sieve/read-through.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
-import { heldMarkup } from './held-markup.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
 type AnyEvent = Record<string, unknown> & { type: string }
@@ -194,7 +193,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const abort = (close: boolean): void => {
     for (const part of parts.values()) {
       // a part that ended still holds its calls until the turn's end: nothing of a failed response runs, nor follows its end
-      const held = heldMarkup(part.gate)
+      const held = part.gate.abandon()
       if (part.ended) {
         // its items closed at its end: the markup is a message item of its own
         if (held.length > 0)

@@ -17,7 +17,9 @@
  */
 import { committed, releaseCapture, type DriverCore } from './capture.js'
 import type { ReasoningCalls } from './reasoning-calls.js'
-import { flushRun } from './state.js'
+import { flushRun, initialState } from './state.js'
+import { initialCallStream } from './call-stream-state.js'
+import type { AnchoredBlocks } from '../grammar/types.js'
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { phases } from '../lexer/json-scan.js'
 
@@ -69,4 +71,17 @@ export function releaseHeld(d: DriverCore, sink: ReasoningCalls | null): void {
   s.pending = ''
   s.deferred = null
   s.candidate = null
+}
+
+/**
+ * After an abort or a recovery: the state holds nothing and reads on in
+ * prose from `pushed`, the characters pushed so far. What follows is not
+ * the message's start, so nothing is anchored there; a streamed call's
+ * index goes on.
+ */
+export function startOver(d: DriverCore & { readonly anchored: AnchoredBlocks | undefined }, pushed: number): void {
+  const s = d.s
+  const next = s.calls?.next ?? 0
+  Object.assign(s, initialState(), { pos: pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: pushed } }, d.anchored === undefined ? {} : { started: true })
+  if (d.calls !== null) s.calls = { ...initialCallStream(), next }
 }

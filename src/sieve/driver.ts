@@ -10,37 +10,37 @@
  * `README.md` here draws a chunk's life.
  */
 import type { IToken } from 'chevrotain'
-import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import { tokenMemo, type TokenMemo } from '../lexer/token-memo.js'
 import type { CompiledLexer } from '../lexer/lexer.js'
-import { freshMarkdown, lineStateBefore, tagKey, type LexContext, type LineState, type RunCarry } from '../lexer/context.js'
+import { lineStateBefore, tagKey, type LexContext, type LineState, type RunCarry } from '../lexer/context.js'
 import type { GuardSettings } from '../lexer/markdown.js'
-import { modes, type ModeName } from '../lexer/modes.js'
+import type { ModeName } from '../lexer/modes.js'
 import { CaptureRules, tagModeRole } from '../lexer/structure.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { AnchoredBlocks } from '../grammar/types.js'
 import type { DiagnosticCode, SieveStats } from '../types.js'
-import { committed, cutCdata, endCapture, lastParamOpen, type DriverCore } from './capture.js'
+import { committed, lastParamOpen, type DriverCore } from './capture.js'
 import { KeptTokens } from './kept-tokens.js'
 import { Emitter } from './emitter.js'
 import { Deferral } from './deferral.js'
 import { FastPath } from './fast-path.js'
 import { fastPathTables } from './fast-path-tables.js'
 import { Holds } from './holds.js'
-import { flushRun, initialState, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
+import { flushRun, type Capture, type DriverOptions, type DriverState, type Hold, type Restart } from './state.js'
 import { LexerRuns, type RunHost } from './lexer-runs.js'
-import { endReasoning, reasoningDone, splitReasoning } from './reasoning.js'
+import { reasoningDone, splitReasoning } from './reasoning.js'
 import { CallStream } from './call-stream.js'
-import { initialCallStream } from './call-stream-state.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
 import { settleAtBoundary } from './boundary.js'
 import type { TailState } from '../lexer/tail.js'
 import { ReasoningCalls } from './reasoning-calls.js'
-import { releaseHeld } from './abort.js'
-import { endJsonBlock, jsonRunOf } from './json-block.js'
+import { releaseHeld, startOver } from './abort.js'
+import { endStream } from './stream-end.js'
+import { jsonRunOf } from './json-block.js'
 import type { JsonRun } from '../lexer/json-scan.js'
 import { feed, type FeedHost } from './feed.js'
 import { walkToken } from './walk.js'
+import { enterAnswer, enterRun, holdTail, ranTo } from './chunk-edge.js'
 
 /**
  * What was held when a push began: the capture's token array, its text run
@@ -178,7 +178,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     if (s.reasoning.phase !== 'done') {
       chunk = splitReasoning(s.reasoning, this.opts.reasoningTags, chunk, this.reasoningSink ?? this.out)
       // the answer starts where the reasoning ended: its spans are offsets in the whole stream
-      if (reasoningDone(s.reasoning)) s.pos = s.reasoning.pos
+      enterAnswer(s)
       if (chunk.length === 0) return
     }
     feed(this, chunk)
@@ -197,23 +197,17 @@ export class Driver implements DriverCore, RunHost, FeedHost {
 
   /** See {@link RunHost.enterRun}. */
   enterRun(r: Restart): void {
-    this.s.mode = r.mode
-    this.s.md = r.md
+    enterRun(this.s, r)
   }
 
   /** See {@link RunHost.held}. */
   held(image: string, candidate: HeldCandidate | null): void {
-    this.s.pending = image
-    this.s.candidate = candidate
-    this.knownTail(undefined)
+    holdTail(this, image, candidate)
   }
 
   /** See {@link RunHost.ranTo}. */
   ranTo(pos: number, lineState: LineState, carry: RunCarry | null): void {
-    const s = this.s
-    s.carry = carry
-    s.pos = pos
-    s.lineState = lineState
+    ranTo(this.s, pos, lineState, carry)
   }
 
   /** See {@link RunHost.noteHeldTail}. */
@@ -260,46 +254,10 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     this.out.event({ type: 'diagnostic', code, message, span: { start, end } })
   }
 
+  /** The stream is over (`Sieve.end`): what is held is decided (`stream-end.ts`). */
   end(): void {
-    const s = this.s
     this.forgetPush()
-    if (s.reasoning.phase !== 'done') {
-      const rest = endReasoning(s.reasoning, this.reasoningSink ?? this.out)
-      this.reasoningSink?.end()
-      s.pos = s.reasoning.pos
-      if (rest !== '') feed(this, rest)
-    }
-    // the stream ended at its start, with an optional opener's start held: it is text, read as prose reads it
-    if (this.anchored !== undefined) s.started = true
-    if (s.capture !== null) flushRun(s.capture)
-    // a block that ends with its JSON, cut by the stream: its held closer start (if any) is prose now
-    if (s.capture?.json !== undefined) s.pending = endJsonBlock(this)
-    if (s.capture !== null && s.pending !== '' && this.lexer.tails.get(s.mode)?.matchesAtEnd(s.pending) !== true) {
-      // the stream ended inside the block, mid-delimiter (`…</tool_ca`): that tail is part of the unterminated block
-      s.capture.tokens.push(tokenOf(this.lexer.typeByName.get('Incomplete')!, s.pending, unplaced))
-      s.capture.length += s.pending.length
-      s.pending = ''
-      s.carry = null
-    }
-    // a tail that is a whole delimiter now the stream is over (`</|DSML|tool_calls|` could have grown to `||`) is lexed as one
-    if (s.pending !== '' || s.carry !== null) this.runs.lexWindow(s.pending, true)
-    const cut = cutCdata(this)
-    if (cut !== null) this.runs.run({ text: cut.text, base: cut.base, mode: modes.value, md: s.md, lineState: s.lineState, carry: null }, true)
-    // end of stream ends the paragraph: a held tag is live
-    while (s.hold !== null) {
-      const h = s.hold
-      s.hold = null
-      if (s.mode === modes.fenceInfoHold) {
-        // the opener line ended with the stream and no backtick: a fence, and the tag was in its info string
-        if (!h.givenUp) this.out.text(h.parts.join(''))
-        break
-      }
-      if (h.givenUp) continue
-      const held = h.parts.join('')
-      this.holds.halted(h.start + held.length)
-      this.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
-    }
-    if (s.capture !== null) endCapture(this)
+    endStream(this, this.reasoningSink)
     this.kept.forget()
   }
 
@@ -309,13 +267,10 @@ export class Driver implements DriverCore, RunHost, FeedHost {
    * holding nothing, so that a checkpoint taken now resumes in prose.
    */
   abort(): void {
-    const s = this.s
     this.forgetPush()
     releaseHeld(this, this.reasoningSink)
     this.kept.forget()
-    const next = s.calls?.next ?? 0
-    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
-    if (this.calls !== null) s.calls = { ...initialCallStream(), next }
+    startOver(this, this.pushed)
     this.knownTail(null)
   }
 
@@ -345,10 +300,7 @@ export class Driver implements DriverCore, RunHost, FeedHost {
     this.calls?.finish('internal-error')
     this.out.text(text)
     this.diagnostic('internal-error', `toolsieve hit an internal error and released what it had not given out as text: ${String((e as Error)?.message ?? e)}`, start, start + text.length)
-    const next = s.calls?.next ?? 0
-    // what follows a recovery is not the message's start: nothing is anchored there
-    Object.assign(s, initialState(), { pos: this.pushed, sawSyntax: s.sawSyntax, reasoning: { phase: 'done', held: '', pos: this.pushed } }, this.anchored === undefined ? {} : { started: true })
-    if (this.calls !== null) s.calls = { ...initialCallStream(), next }
+    startOver(this, this.pushed)
     this.forgetPush()
   }
 

@@ -13,6 +13,7 @@ import type { Deferral } from './deferral.js'
 import { settleAtBoundary, type BoundaryHost } from './boundary.js'
 import { apply, lexed, type ApplyHost } from './apply.js'
 import { atStart, json, startsOpen, type JsonReadHost } from './json-reading.js'
+import { deferChunk, deferText, holdCandidateTail } from './chunk-edge.js'
 
 /** What reading a chunk needs of the driver: the readings' hosts, the deferral, and where the pending tail stands. */
 export interface FeedHost extends JsonReadHost, ApplyHost, Pick<BoundaryHost, 'guard'> {
@@ -64,10 +65,7 @@ function begin(d: FeedHost, chunk: string): string | null {
     // inside a tag's attributes: a chunk that cannot end or break the tag waits for one that can (see `deferral.ts`)
     const deferred = d.deferral.wait(s.mode, s.pending, s.deferred, chunk)
     if (deferred !== null) {
-      s.pending += chunk
-      s.deferred = deferred
-      // deferred attribute text is no delimiter's prefix
-      d.knownTail(null)
+      deferChunk(d, chunk, deferred)
       return null
     }
     // the deferred tag can wait no longer: in its common shape it is read without the lexer
@@ -97,9 +95,7 @@ function begin(d: FeedHost, chunk: string): string | null {
   // the held candidate run's tag or autolink is still open after `chunk`: hold it too, without lexing
   const c = s.candidate
   if (c !== null && extendCandidate(c, chunk)) {
-    s.pending = text
-    d.knownTail(undefined)
-    d.noteHeldTail()
+    holdCandidateTail(d, text)
     return null
   }
   // a tail the lexer held that the tail matcher cannot follow (line-start blanks or a list marker a fence might
@@ -119,8 +115,6 @@ function deferTag(d: FeedHost, tagMode: ModeName, text: string, nameEnd: number)
   if (s.capture!.length + text.length > d.opts.captureLimit) return false
   const deferred = d.deferral.opener(s.mode, tagMode, text, nameEnd)
   if (deferred === null) return false
-  s.pending = text
-  s.deferred = deferred
-  d.knownTail(null)
+  deferText(d, text, deferred)
   return true
 }

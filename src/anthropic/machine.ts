@@ -11,6 +11,7 @@
  * Synchronous, so the streaming and the whole-message entry points share it.
  */
 import { abortedCallError, createActionSieve, index, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { CallOrder } from './call-order.js'
 import { PreferNativeHold, type Item } from './hold.js'
 import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
@@ -89,11 +90,13 @@ export class MessagesMachine {
   private readonly waiting: Array<Extract<Item, { type: 'text-delta' }>> = []
   /** Upstream failed (an `error` event, or the stream broke off): what was held went out as text, and nothing is finished or repaired into calls. */
   private failed = false
+  /** A streamed call's block is not stopped by the next call's start (see `CallOrder`). */
+  private readonly order = new CallOrder((item) => this.apply(item))
 
   constructor(private readonly settings: AnthropicSettings) {
     const preferNative = settings.onConflict === 'prefer-native'
     this.gate = preferNative ? null : new NativeConflictGate('error')
-    this.hold = preferNative ? new PreferNativeHold((item) => this.apply(item)) : null
+    this.hold = preferNative ? new PreferNativeHold((item) => this.order.item(item)) : null
   }
 
   /** What to send for one upstream event. */
@@ -238,6 +241,7 @@ export class MessagesMachine {
     this.sieve = null
     // the call the error cut stays open, unstopped: what the sieve held goes in a text block after it
     this.writer.cutCall()
+    this.order.cut()
     // a started call's abort is no error here: the message fails anyway
     if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
     this.hold?.abandon()
@@ -265,7 +269,7 @@ export class MessagesMachine {
     if (this.hold !== null) return this.hold.item(item)
     // under 'error' a rescued call after a native one throws here, before it is written
     if (this.gate !== null && item.type.startsWith('call-')) this.gate.pass([item as AdapterAction])
-    this.apply(item)
+    this.order.item(item)
   }
 
   private apply(a: Item): void {

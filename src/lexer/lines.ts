@@ -60,6 +60,12 @@
  * while the lines keep it: blank, indented as far, or a lazy line of the
  * item's paragraph; a line indented less, or one with a quote marker, drops
  * it (the guard does not follow the outer item a nested one returns to).
+ * An item holding no paragraph (an empty item, a heading) has no lazy
+ * line: its line ending leaves CODE_OK set, as after any line that is no
+ * paragraph's; and an empty item followed by a blank line is over
+ * ({@link EMPTY_ITEM}). A marker line after quote markers, or one with a
+ * second marker nested on it, sets none: its item's column does not count
+ * from the margin, or is another item's.
  * A marker line sets it afresh, so while its start is read the field holds
  * the marker's indent and the column before (kept if the line is no item
  * and indented as far); past the marker's first blank, the marker's end,
@@ -147,9 +153,9 @@ const ruleChar = (kind: number): number => (kind === RULE_DASH ? codes.dash : ki
  * as {@link ITEM_BLANKS} counts them.
  */
 const ITEM_PENDING = RULE_PAGE | (4 << KIND_SHIFT)
-const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0 && kind !== ITEM_PENDING && kind !== ITEM_BLANKS
+const isRule = (kind: number): boolean => (kind & RULE_PAGE) !== 0 && kind !== ITEM_PENDING && kind !== ITEM_BLANKS && kind !== ITEM_FIRST
 /** A list item's first line, mid-line: its marker confirmed (a bullet past its blank still may be a rule: not yet). */
-const itemLine = (ls: LineState): boolean => (ls & KIND) === LIST_ITEM || ((ls & KIND) === ITEM_BLANKS && (ls & BLANKS_RULE) === 0)
+const itemLine = (ls: LineState): boolean => (ls & KIND) === LIST_ITEM || (ls & KIND) === ITEM_FIRST || ((ls & KIND) === ITEM_BLANKS && (ls & BLANKS_RULE) === 0)
 /** Kinds whose line is decided: mid-line, nothing more to read on it. */
 const settled = (kind: number): boolean => kind === 0 || kind === NOT_PARAGRAPH || kind === LIST_ITEM || kind === IN_CODE
 const COUNT_SHIFT = 11
@@ -188,6 +194,24 @@ const BLANKS_SHIFT = 11
 const BLANKS = 7 << BLANKS_SHIFT
 const BLANKS_RULE_SHIFT = 14
 const BLANKS_RULE = 3 << BLANKS_RULE_SHIFT
+/**
+ * A list item's first content began with a character that may make it no
+ * paragraph: `#` (an ATX heading: the count holds the `#`s) or a marker
+ * (NESTED: of an item nested on the line, `1. - a`, `1. 2. a`; the count
+ * holds an ordered one's digits, DELIMITED its `.` or `)`), as the next
+ * characters decide. A heading holds no paragraph, so the line after it is
+ * no lazy line that keeps the column; a nested item's column is not
+ * followed (as after `- - `), where the outer one would misplace a fence.
+ */
+const ITEM_FIRST = RULE_PAGE | (6 << KIND_SHIFT)
+const NESTED = 1 << 15
+const DELIMITED = 1 << 16
+/**
+ * In the leading whitespace (bit 16, a kind's flag only mid-line): the line
+ * before was an empty list item's. An item begins with at most one blank
+ * line (CommonMark 5.2), so a blank line here ends it and drops its column.
+ */
+const EMPTY_ITEM = 1 << 16
 
 /**
  * The line before was a paragraph's, and no list is open: a list item here
@@ -265,13 +289,21 @@ function itemColumnCarried(ls: LineState): number {
   return (ls & LIST) !== 0 ? fieldOf(ls) : 0
 }
 
-function lineFeed(ls: LineState): LineState {
+/**
+ * The line ending after `ls`; `empty`: the line was an empty list item's
+ * (its marker alone), which holds no paragraph for the next line to go on.
+ */
+function lineFeed(ls: LineState, empty = false): LineState {
   const kind = ls & KIND
-  const item = itemColumnCarried(ls) << ITEM_SHIFT
+  const mid = (ls & POSITION) === linePositions.mid
+  // an item opened on a line with quote markers lives in the quote: a line without them is a lazy line of the quote's
+  // paragraph or ends the quote, never the item's; and a blank line after an empty item ends it
+  const gone = mid ? (ls & QUOTED) !== 0 : (ls & EMPTY_ITEM) !== 0
+  const item = gone ? 0 : itemColumnCarried(ls) << ITEM_SHIFT
   if (kind === IN_CODE) return linePositions.start | (ls & (CODE_OK | LIST)) | IN_CODE | item
   const fenceLine = kind === FENCE_LIKE && (ls & COUNT) >> COUNT_SHIFT >= 3
-  const ok = (ls & POSITION) !== linePositions.mid || (ls & (CODE | LIST)) === CODE || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
-  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST) | (!ok && (ls & QUOTED) !== 0 ? LAZY : 0) | item
+  const ok = !mid || empty || (ls & (CODE | LIST)) === CODE || kind === NOT_PARAGRAPH || kind === HEADING_LIKE || fenceLine
+  return linePositions.start | (ok ? CODE_OK : 0) | (ls & LIST) | (!ok && (ls & QUOTED) !== 0 ? LAZY : 0) | item | (empty && item !== 0 ? EMPTY_ITEM : 0)
 }
 
 const numberSign = 0x23
@@ -309,7 +341,10 @@ function firstContent(ls: LineState, c: number): LineState {
   // the line's quote markers are kept for its line ending (LAZY), and a lazy line goes on the quote's paragraph as if it
   // had them; on a lazy line CODE_OK stands for "no paragraph of this container before": the marker checks below read
   // it so, and the line ending computes it afresh
-  return withField(linePositions.mid | (lazy ? CODE_OK | QUOTED : okBit | (ls & QUOTED)) | list | kind, field) | (code ? CODE : 0)
+  // (a marker there starts a list that ends the quote: if it is an item, the lines after it are no lazy lines of the
+  // quote, and its column counts from the margin; one that fails goes on the quote's paragraph, unquoted)
+  const quoted = lazy ? (markerLike(kind, kind & KIND) ? CODE_OK : CODE_OK | QUOTED) : okBit | (ls & QUOTED)
+  return withField(linePositions.mid | quoted | list | kind, field) | (code ? CODE : 0)
 }
 
 /** The item column a marker-like line keeps if it is no item (see {@link markerLike}). */
@@ -351,6 +386,9 @@ function blanksStep(ls: LineState, kind: number, c: number, keep: LineState): Li
   if (!isLineEnding(c)) {
     // a rule character after a bullet's blank: a thematic break, or an item holding one (the column is not followed)
     if (rule !== 0 && c === ruleChar(ruleKind)) return withField(keep, 0) | ruleKind | (2 << R_COUNT_SHIFT) | R_GAP | R_ITEM | (ls & CLEARS)
+    if (c === numberSign) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | (1 << COUNT_SHIFT)
+    if (isBulletMarker(c)) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | NESTED | DELIMITED
+    if (isAsciiDigit(c)) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | NESTED | (1 << COUNT_SHIFT)
     return marker(ls, keep, true, contentColumn(ls))
   }
   if (kind === ITEM_PENDING) return withField(keep, 0)
@@ -359,6 +397,19 @@ function blanksStep(ls: LineState, kind: number, c: number, keep: LineState): Li
   if (ruleKind === RULE_DASH && (ls & CODE_OK) === 0) return withField(keep, 0) | NOT_PARAGRAPH
   if (!interrupting(ls)) return marker(ls, keep, true, fieldOf(ls) + 1)
   return (ls & CLEARS) !== 0 ? withField(keep & ~LIST, 0) : withField(keep, 0)
+}
+
+/** A character after an item's first content (see {@link ITEM_FIRST}), `n` `#`s so far; the field holds the item column. */
+function firstStep(ls: LineState, n: number, c: number, keep: LineState): LineState {
+  const blank = c === codes.space || c === codes.tab || isLineEnding(c)
+  if ((ls & NESTED) !== 0) {
+    if ((ls & DELIMITED) !== 0) return withField(keep, blank ? 0 : fieldOf(ls)) | LIST | LIST_ITEM
+    if (isAsciiDigit(c) && n < 9) return (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+    if (isOrderedDelimiter(c)) return ls | DELIMITED
+    return keep | LIST | LIST_ITEM
+  }
+  if (c === numberSign && n < 6) return (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
+  return keep | LIST | (blank ? NOT_PARAGRAPH : LIST_ITEM)
 }
 
 /** The character `c` right after a bullet or an ordered marker's delimiter (`blank`: a space, a tab or a line ending), the marker `width` wide. */
@@ -415,6 +466,7 @@ function classify(ls: LineState, c: number): LineState {
   const keep = ls & ~(KIND | COUNT | RUN_DONE | TILDE | CLEARS)
   if (isRule(kind)) return ruleStep(ls, kind, c, keep)
   if (kind === ITEM_BLANKS || kind === ITEM_PENDING) return blanksStep(ls, kind, c, keep)
+  if (kind === ITEM_FIRST) return firstStep(ls, n, c, keep)
   const blankAfter = c === codes.space || c === codes.tab || c === codes.lineFeed || c === codes.carriageReturn
   if (kind === BULLET_LIKE) return afterMarker(ls, keep, c, blankAfter, 1)
   if (kind === ORDERED_LIKE) {
@@ -463,7 +515,7 @@ const lt = codes.lessThan
 /** What a line that ends now was, as far as its start goes (mid-line): a marker alone on its line is an (empty) list item, where one may be. */
 function lineEnded(ls: LineState): LineState {
   const kind = ls & KIND
-  return kind === BULLET_LIKE || kind === ORDERED_LIKE || kind === ITEM_PENDING || kind === ITEM_BLANKS ? classify(ls, lf) : isRule(kind) ? ruleEnd(ls, kind) : ls
+  return kind === BULLET_LIKE || kind === ORDERED_LIKE || kind === ITEM_PENDING || kind === ITEM_BLANKS || kind === ITEM_FIRST ? classify(ls, lf) : isRule(kind) ? ruleEnd(ls, kind) : ls
 }
 
 /** Sentinel of {@link walk}: indented code starts in the text. */
@@ -482,7 +534,9 @@ export function next(ls: LineState, c: number): LineState {
   if (!mid) line = step(ls, c)
   else if (!eol) line = settled(ls & KIND) ? ls : classify(ls, c)
   else {
-    line = lineFeed(lineEnded(ls))
+    const ended = lineEnded(ls)
+    // a marker that its line ending makes an item is an empty one (one with content was decided at its content)
+    line = lineFeed(ended, (ls & KIND) !== LIST_ITEM && (ended & KIND) === LIST_ITEM)
   }
   if (c === cr) line |= AFTER_CR
   return (line & ~candidateBits) | candidateAfter(ls, line, eol, c, mid)

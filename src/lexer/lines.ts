@@ -63,9 +63,8 @@
  * An item holding no paragraph (an empty item, a heading) has no lazy
  * line: its line ending leaves CODE_OK set, as after any line that is no
  * paragraph's; and an empty item followed by a blank line is over
- * ({@link EMPTY_ITEM}). A marker line after quote markers, or one with a
- * second marker nested on it, sets none: its item's column does not count
- * from the margin, or is another item's.
+ * ({@link EMPTY_ITEM}). A marker line after quote markers sets none: its
+ * item's column does not count from the margin.
  * A marker line sets it afresh, so while its start is read the field holds
  * the marker's indent and the column before (kept if the line is no item
  * and indented as far); past the marker's first blank, the marker's end,
@@ -195,17 +194,12 @@ const BLANKS = 7 << BLANKS_SHIFT
 const BLANKS_RULE_SHIFT = 14
 const BLANKS_RULE = 3 << BLANKS_RULE_SHIFT
 /**
- * A list item's first content began with a character that may make it no
- * paragraph: `#` (an ATX heading: the count holds the `#`s) or a marker
- * (NESTED: of an item nested on the line, `1. - a`, `1. 2. a`; the count
- * holds an ordered one's digits, DELIMITED its `.` or `)`), as the next
- * characters decide. A heading holds no paragraph, so the line after it is
- * no lazy line that keeps the column; a nested item's column is not
- * followed (as after `- - `), where the outer one would misplace a fence.
+ * A list item's first content began with `#`: an ATX heading (the count
+ * holds the `#`s) or paragraph text, as the next characters decide. A
+ * heading holds no paragraph, so the line after it is no lazy line that
+ * keeps the column.
  */
 const ITEM_FIRST = RULE_PAGE | (6 << KIND_SHIFT)
-const NESTED = 1 << 15
-const DELIMITED = 1 << 16
 /**
  * In the leading whitespace (bit 16, a kind's flag only mid-line): the line
  * before was an empty list item's. An item begins with at most one blank
@@ -387,8 +381,6 @@ function blanksStep(ls: LineState, kind: number, c: number, keep: LineState): Li
     // a rule character after a bullet's blank: a thematic break, or an item holding one (the column is not followed)
     if (rule !== 0 && c === ruleChar(ruleKind)) return withField(keep, 0) | ruleKind | (2 << R_COUNT_SHIFT) | R_GAP | R_ITEM | (ls & CLEARS)
     if (c === numberSign) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | (1 << COUNT_SHIFT)
-    if (isBulletMarker(c)) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | NESTED | DELIMITED
-    if (isAsciiDigit(c)) return withField(keep, contentColumn(ls)) | LIST | ITEM_FIRST | NESTED | (1 << COUNT_SHIFT)
     return marker(ls, keep, true, contentColumn(ls))
   }
   if (kind === ITEM_PENDING) return withField(keep, 0)
@@ -402,12 +394,6 @@ function blanksStep(ls: LineState, kind: number, c: number, keep: LineState): Li
 /** A character after an item's first content (see {@link ITEM_FIRST}), `n` `#`s so far; the field holds the item column. */
 function firstStep(ls: LineState, n: number, c: number, keep: LineState): LineState {
   const blank = c === codes.space || c === codes.tab || isLineEnding(c)
-  if ((ls & NESTED) !== 0) {
-    if ((ls & DELIMITED) !== 0) return withField(keep, blank ? 0 : fieldOf(ls)) | LIST | LIST_ITEM
-    if (isAsciiDigit(c) && n < 9) return (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
-    if (isOrderedDelimiter(c)) return ls | DELIMITED
-    return keep | LIST | LIST_ITEM
-  }
   if (c === numberSign && n < 6) return (ls & ~COUNT) | ((n + 1) << COUNT_SHIFT)
   return keep | LIST | (blank ? NOT_PARAGRAPH : LIST_ITEM)
 }

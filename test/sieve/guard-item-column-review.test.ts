@@ -2,8 +2,7 @@
  * The Markdown guard, where a list item's content column ends (CommonMark
  * 5.2): an empty item followed by a blank line is over; a line indented
  * less than the column goes on the item only as a lazy line of its
- * paragraph (none after an empty item or a heading); a line of nested
- * markers sets the inner item's column, not the outer's; an item in a block
+ * paragraph (none after an empty item or a heading); an item in a block
  * quote holds no line without the quote's marker. The first shapes ran a
  * block that CommonMark reads as code once the line state carried the
  * column (9837d9a, 63c1dc4). Every expectation is checked against micromark
@@ -31,10 +30,6 @@ describe('markdown guard: the item column outlives the item', () => {
     // line four columns in goes on the new paragraph, whose code span holds the block
     ['an empty item, then a line indented less', '10.\n  a `B\n    ```\n`\n'],
     ['an item holding a heading, then a line at column 0', '- # Setup\nRun `B\n    ```\n`\n'],
-    // on a line of nested markers the inner item's fence ends at a line indented less than its column, and that line
-    // opens a fence of the outer item
-    ['nested markers on one line (1. - a)', '1. - a\n     ```\n   ```\n   B\n'],
-    ['nested ordered markers on one line (1. 2. a)', '1. 2. a\n      ```\n   ```\n   B\n'],
     // an item opened in a block quote: its column counts from the quote's content, a lazy line's from the margin
     ['a bullet item in a block quote, then a lazy line four columns in', '> - a `B\n    ```\n`\n'],
   ])('should not support (run) a block after %s', (_label, s) => {
@@ -59,8 +54,6 @@ describe('markdown guard: the item column where CommonMark keeps the item going'
   })
 
   it.each([
-    // the inner empty item's column (5) ends the fence at column 3, where the outer item's would not
-    ['after a fence in an empty item nested on its marker line', '9. -\n     ```\n   B\n'],
     // a line without the quote's marker is no line of an item in the quote: `    ```` there is lazy paragraph text
     ['after a lazy line four columns in, after an item in a block quote', '> 1. a\n    ```\n    B\n'],
   ])('should support a block %s (live)', (_label, s) => {

@@ -187,3 +187,15 @@ export async function* sourceOf<T>(items: readonly T[], end?: Error): AsyncGener
 export function inTime<T>(promise: Promise<T>, ms = 5000): Promise<T> {
   return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('hang')), ms).unref())])
 }
+
+/**
+ * The items a stream cut at `at` sent: up to a random item (never all of
+ * them), or with `inText` up to and including one of the items `isText`
+ * picks, so that a cut lands inside the text (where a block can be cut)
+ * as often as between events.
+ */
+export function cutStream<T>(all: readonly T[], at: number, inText: boolean, isText: (item: T) => boolean): T[] {
+  const texts = all.flatMap((item, i) => (isText(item) ? [i] : []))
+  if (inText && texts.length > 0) return all.slice(0, texts[at % texts.length]! + 1)
+  return all.slice(0, 1 + (at % Math.max(1, all.length - 1)))
+}

@@ -205,7 +205,7 @@ class StreamSieve {
 
   /**
    * The run of text is over: its sieve gives out what it holds, and our parts close. `broken`: as text, with
-   * no call made from it, after the markup of the calls `prefer-native` held (`heldMarkup`), so that a finish
+   * no call made from it, after the markup of the calls `prefer-native` held (`NativeConflictGate.abandon`), so that a finish
    * after the break cannot make them calls; they may be an earlier run's, so they go even with no run open.
    */
   private endRun(broken = false): void {

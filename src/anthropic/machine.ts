@@ -228,7 +228,7 @@ export class MessagesMachine {
   /**
    * Upstream failed: what the sieve held is text (and thinking), never a
    * call, and so is what `prefer-native` held after a rescued call, the
-   * rescued calls left out. A call whose input was streaming stays open,
+   * rescued calls as their markup. A call whose input was streaming stays open,
    * never stopped (see BlockWriter.cutCall). Nothing more is read or
    * rescued: a text block of ours stays open while upstream's block for it
    * is (see BlockWriter.abandon), and the writer adds nothing after the

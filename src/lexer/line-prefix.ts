@@ -5,7 +5,7 @@
  * prefixes the lexer holds at the end of a text until what follows decides.
  */
 import { codeAt, codes, isAsciiDigit, isBulletMarker, isOrderedDelimiter } from './codes.js'
-import { MAX_COLUMNS, columnsOf, isLineEnding, itemColumnIn, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
+import { MAX_COLUMNS, blankWidth, columnsOf, isLineEnding, itemColumnIn, linePositions, markersOf, paragraphLine, positionOf, quotedOf, type LineState } from './lines.js'
 
 /**
  * Longest line prefix that the lexer holds at the end of a text: block quote
@@ -125,16 +125,15 @@ function listMarkerPrefix(text: string, offset: number): boolean {
     col += m - i
     i = m
     const start = col
-    for (; i < end && isBlank(codeAt(text, i)); i++) col += blankColumns(codeAt(text, i), col)
+    for (; i < end && isSpaceOrTab(codeAt(text, i)); i++) col += blankWidth(codeAt(text, i), col)
     if (col - start > 4) return false
     if (i === end) return true
     if (col === start) return false
   }
 }
 
-const isBlank = (c: number): boolean => c === codes.space || c === codes.tab
-/** Columns a blank at column `col` takes: a tab runs to the next tab stop. */
-const blankColumns = (c: number, col: number): number => (c === codes.tab ? 4 - (col % 4) : 1)
+/** A space or a tab (`codes.isBlank` counts line endings too). */
+const isSpaceOrTab = (c: number): boolean => c === codes.space || c === codes.tab
 
 /**
  * Where a list marker starting at `i` ends (`-`, `+`, `*`, or 1 to 9 digits
@@ -175,7 +174,7 @@ function itemPrefix(text: string, from: number, to: number): number {
     col += m - i
     i = m
     const start = col
-    for (; i < to && isBlank(codeAt(text, i)); i++) col += blankColumns(codeAt(text, i), col)
+    for (; i < to && isSpaceOrTab(codeAt(text, i)); i++) col += blankWidth(codeAt(text, i), col)
     if (col === start || col - start > 4) return -1
   }
   return col << 8
@@ -206,11 +205,11 @@ export const itemColumnOf = (at: number): number => at >> 8
 function listItemPrefix(text: string, pos: number, initial: LineState): number {
   if (pos === 0) return -1
   const b = codeAt(text, pos - 1)
-  if (!isBlank(b) && b !== codes.greaterThan) return -1
+  if (!isSpaceOrTab(b) && b !== codes.greaterThan) return -1
   let k = pos - 1
   for (; k >= 0 && pos - k <= maxQuotePrefix; k--) {
     const c = codeAt(text, k)
-    if (!isBlank(c) && c !== codes.greaterThan && !isBulletMarker(c) && !isAsciiDigit(c) && !isOrderedDelimiter(c)) break
+    if (!isSpaceOrTab(c) && c !== codes.greaterThan && !isBulletMarker(c) && !isAsciiDigit(c) && !isOrderedDelimiter(c)) break
   }
   if (k >= 0 ? !isLineEnding(codeAt(text, k)) : positionOf(initial) !== linePositions.start) return -1
   return itemPrefix(text, k + 1, pos)

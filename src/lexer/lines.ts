@@ -354,7 +354,7 @@ function marker(ls: LineState, keep: LineState, was: boolean, column: number): L
 const emptyItem = (ls: LineState, width: number): number => (fieldOf(ls) & 3) + width + 1
 
 /** Columns a blank at column `col` takes: a tab runs to the next tab stop. */
-const blankWidth = (c: number, col: number): number => (c === codes.tab ? 4 - (col % 4) : 1)
+export const blankWidth = (c: number, col: number): number => (c === codes.tab ? 4 - (col % 4) : 1)
 
 /**
  * The first blank `c` after a marker `width` wide (see {@link ITEM_BLANKS}): `kind` is ITEM_BLANKS or

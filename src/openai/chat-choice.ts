@@ -157,7 +157,7 @@ export class ChoiceTurn {
   /**
    * The stream broke off before this choice finished: what the sieve held,
    * as content and reasoning (never a call, and no finish: the stream fails
-   * next), after the markup of the calls `prefer-native` held (`heldMarkup`).
+   * next), after the markup of the calls `prefer-native` held (`NativeConflictGate.abandon`).
    * A rescued call already streamed is left to that failure.
    */
   abort(): Piece[] {

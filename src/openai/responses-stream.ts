@@ -186,7 +186,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   /**
    * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
    * part's sieve held goes out as text and reasoning, never as a call, and so do the rescued calls
-   * `prefer-native` held, as their markup (`heldMarkup`), first. `close`: the items are closed as well (a
+   * `prefer-native` held, as their markup (`NativeConflictGate.abandon`), first. `close`: the items are closed as well (a
    * failed response, whose `output` lists them); else they stay open, as upstream's own do after an error,
    * and are listed as they stood if a failed response still follows.
    */

@@ -10,9 +10,8 @@
 import type { LineState, RunCarry } from '../lexer/context.js'
 import type { HeldCandidate } from '../lexer/line-cursor.js'
 import type { TailState } from '../lexer/tail.js'
-import type { Deferred } from './state.js'
 import { reasoningDone } from './reasoning.js'
-import type { DriverState, Restart } from './state.js'
+import type { Deferred, DriverState, Restart } from './state.js'
 
 /** What writing a chunk edge needs of the driver. */
 export interface EdgeHost {

@@ -17,6 +17,7 @@ import { toolsieveMiddleware, type ToolsieveMiddlewareOptions } from '../../src/
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
 import { account, rawsOf, allowedError, answer, cutAt, cutStream, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { counter } from './openai-helpers.js'
+import { checkChoice, type Sent } from './fuzz-chat.js'
 import { readItems, responseEvents } from './openai-responses-helpers.js'
 import { loadLines, usage } from './ai-sdk-helpers.js'
 import { bodyOf, chatChunk, sseHeaders, stubFetch } from '../fetch/helpers.js'
@@ -206,7 +207,6 @@ async function sdkStreams(out: readonly Ev[]): Promise<void> {
 /** One choice: its answer cut into deltas, and where a native call comes (past the end: none). */
 const choice = fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 12 }), native: fc.option(fc.nat(), { nil: undefined }) })
 const nativeDelta = (index: number) => ({ tool_calls: [{ index: 0, id: `nat_${index}`, type: 'function' as const, function: { name: 'ls', arguments: '{"n":1}' } }] })
-type Sent = { index: number; delta: Record<string, unknown>; finish?: 'stop' }
 const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`
 
 describe('sieveFetch under fuzz, read through the openai client', () => {
@@ -293,39 +293,4 @@ function fetchError(error: unknown, codes: readonly string[]): boolean {
   if (!(error instanceof OpenAI.APIError)) return false
   const body = error.error as { type?: string } | undefined
   return body?.type === 'server_error' || (body?.type === 'toolsieve_error' && codes.includes(String(error.code)))
-}
-
-/** One choice's output: terminal rules, natives as sent, and the accounting. */
-function checkChoice(index: number, kept: readonly Sent[], out: readonly ChatCompletionChunk[], opts: OpenAIAdapterOptions, broke: boolean): void {
-  const mine = kept.filter((m) => m.index === index)
-  const sent = mine.map((m) => (typeof m.delta.content === 'string' ? m.delta.content : '')).join('')
-  const finished = mine.some((m) => m.finish !== undefined)
-  const natives = mine.filter((m) => m.delta.tool_calls !== undefined).length
-  const said: Said[] = []
-  const calls = new Map<number, Said & { call: string }>()
-  let finish: string | null = null
-  let natOut = 0
-  for (const c of out) {
-    for (const ch of c.choices) {
-      if (ch.index !== index) continue
-      const d = ch.delta as { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatCompletionChunk.Choice.Delta.ToolCall[] }
-      const says = (d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0
-      expect(finish === null || !says, 'nothing after the finish').toBe(true)
-      if (typeof d.reasoning_content === 'string') said.push({ text: d.reasoning_content })
-      if (typeof d.content === 'string') said.push({ text: d.content })
-      for (const t of d.tool_calls ?? []) {
-        if (t.id?.startsWith('nat_') === true) natOut++
-        else if (t.id !== undefined) calls.set(t.index, said[said.push({ call: t.function?.arguments ?? '', done: true }) - 1] as Said & { call: string })
-        else if (calls.has(t.index)) calls.get(t.index)!.call += t.function?.arguments ?? ''
-      }
-      if (ch.finish_reason != null) finish = ch.finish_reason
-    }
-  }
-  const cut = broke && !finished
-  if (cut) expect(finish, 'a choice the break cut gets no finish').toBeNull()
-  expect(natOut, 'native calls pass').toBe(natives)
-  const prefer = opts.onConflict === 'prefer-native'
-  const lost = account(sent, rawsOf(sent, resolveAdapterOptions(opts).sieve, cut), said, { moved: prefer, dropped: prefer && natives > 0, broke: cut })
-  expect(lost, `choice ${index}: ${JSON.stringify(sent)} → ${JSON.stringify(said)}`).toBeUndefined()
-  if (finished && !cut) expect(finish).toBe(calls.size > 0 || natives > 0 ? 'tool_calls' : 'stop')
 }

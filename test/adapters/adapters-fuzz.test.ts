@@ -16,6 +16,7 @@ import { sieveChatStream, type OpenAIAdapterOptions } from '../../src/openai/ind
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
 import { account, rawsOf, allowedError, answer, cutAt, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { chunk, counter } from './openai-helpers.js'
+import { checkChoice } from './fuzz-chat.js'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { checkWire, counterIds, nativeCall, overloaded, sdkRead, upstream } from './anthropic-helpers.js'
 
@@ -87,41 +88,6 @@ describe('sieveChatStream under fuzz', () => {
     )
   })
 })
-
-/** One choice's output: terminal rules, natives as sent, and the accounting. */
-function checkChoice(index: number, kept: ReadonlyArray<{ index: number; delta: Record<string, unknown>; finish?: 'stop' }>, out: readonly ChatCompletionChunk[], opts: OpenAIAdapterOptions, broke: boolean): void {
-  const mine = kept.filter((m) => m.index === index)
-  const sent = mine.map((m) => (typeof m.delta.content === 'string' ? m.delta.content : '')).join('')
-  const finished = mine.some((m) => m.finish !== undefined)
-  const natives = mine.filter((m) => m.delta.tool_calls !== undefined).length
-  const said: Said[] = []
-  const calls = new Map<number, Said & { call: string }>()
-  let finish: string | null = null
-  let natOut = 0
-  for (const c of out) {
-    for (const ch of c.choices) {
-      if (ch.index !== index) continue
-      const d = ch.delta as { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatCompletionChunk.Choice.Delta.ToolCall[] }
-      const says = (d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0
-      expect(finish === null || !says, 'nothing after the finish').toBe(true)
-      if (typeof d.reasoning_content === 'string') said.push({ text: d.reasoning_content })
-      if (typeof d.content === 'string') said.push({ text: d.content })
-      for (const t of d.tool_calls ?? []) {
-        if (t.id?.startsWith('nat_') === true) natOut++
-        else if (t.id !== undefined) calls.set(t.index, said[said.push({ call: t.function?.arguments ?? '', done: true }) - 1] as Said & { call: string })
-        else if (calls.has(t.index)) calls.get(t.index)!.call += t.function?.arguments ?? ''
-      }
-      if (ch.finish_reason != null) finish = ch.finish_reason
-    }
-  }
-  const cut = broke && !finished
-  if (cut) expect(finish, 'a choice the break cut gets no finish').toBeNull()
-  expect(natOut, 'native calls pass').toBe(natives)
-  const prefer = opts.onConflict === 'prefer-native'
-  const lost = account(sent, rawsOf(sent, resolveAdapterOptions(opts).sieve, cut), said, { moved: prefer, dropped: prefer && natives > 0, broke: cut })
-  expect(lost, `choice ${index}: ${JSON.stringify(sent)} → ${JSON.stringify(said)}`).toBeUndefined()
-  if (finished && !cut) expect(finish).toBe(calls.size > 0 || natives > 0 ? 'tool_calls' : 'stop')
-}
 
 async function sdkReads(out: readonly ChatCompletionChunk[]): Promise<void> {
   const body = new ReadableStream<Uint8Array>({

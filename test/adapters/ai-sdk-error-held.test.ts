@@ -12,8 +12,7 @@
  * where it stood in the answer.
  */
 import { describe, expect, it } from 'vitest'
-import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
-import { awkward, deltaText, dsml, loadLines, middlewareParts, textsOf, usage, type Part } from './ai-sdk-helpers.js'
+import { awkward, deltaText, dsml, loadLines, middlewareParts, streamTextRun, textsOf, usage, type Part } from './ai-sdk-helpers.js'
 
 const CALL = dsml('read_file', { path: 'a.ts' })
 const CALL2 = dsml('write_file', { path: 'b.ts', content: 'x' })
@@ -96,16 +95,7 @@ describe('wrapStream, prefer-native: a held rescued call when the source breaks 
 for (const loaded of await loadLines()) {
   describe(`streamText, prefer-native, an upstream error part after a rescued call (ai ${loaded.line.major})`, () => {
     it('should support the markup as the step\'s text: no tool run, and no error but upstream\'s', async () => {
-      const model = new loaded.Mock({ doStream: { stream: loaded.stream([...start, ...deltas([`Hi ${CALL} after`]), failure, finish]) } })
-      const ran: unknown[] = []
-      const result = loaded.ai.streamText({
-        model: loaded.ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware(PREFER as never) }),
-        prompt: 'Read a.ts',
-        tools: { read_file: loaded.ai.tool({ inputSchema: loaded.ai.jsonSchema({ type: 'object' }), execute: async (input: unknown) => void ran.push(input) }) },
-        onError: () => {},
-      })
-      const seen: Array<{ type: string; error?: unknown; text?: string }> = []
-      for await (const part of result.fullStream) seen.push(part as never)
+      const { seen, ran } = await streamTextRun(loaded, [...start, ...deltas([`Hi ${CALL} after`]), failure, finish], PREFER)
       expect(seen.filter((p) => p.type === 'error').map((p) => p.error)).toEqual(['overloaded'])
       expect(seen.filter((p) => p.type === 'tool-call')).toEqual([])
       expect(ran).toEqual([])

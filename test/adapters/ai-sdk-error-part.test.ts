@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { toolsieveMiddleware } from '../../src/ai-sdk/index.js'
-import { awkward, deltaText, dsml, loadLines, middlewareParts, textsOf, usage, type Part } from './ai-sdk-helpers.js'
+import { awkward, deltaText, dsml, loadLines, middlewareParts, streamTextRun, textsOf, usage, type Part } from './ai-sdk-helpers.js'
 import { block, invoke, param } from './openai-helpers.js'
 
 const HELD = 'hello <｜DSML｜too'
@@ -77,16 +77,7 @@ for (const loaded of await loadLines()) {
     it('should support the late text as the step\'s text, no tool run, and no error but upstream\'s', async () => {
       const call = dsml('read_file', { path: 'src/a.ts' })
       const parts = [...start, ...deltas('t', [`Hi ${HELD}`]), failure, ...deltas('t', [` ${call}`]), { type: 'text-end', id: 't' }, finish]
-      const model = new loaded.Mock({ doStream: { stream: loaded.stream(parts) } })
-      const ran: unknown[] = []
-      const result = loaded.ai.streamText({
-        model: loaded.ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware() }),
-        prompt: 'Read a.ts',
-        tools: { read_file: loaded.ai.tool({ inputSchema: loaded.ai.jsonSchema({ type: 'object' }), execute: async (input: unknown) => void ran.push(input) }) },
-        onError: () => {},
-      })
-      const seen: Array<{ type: string; error?: unknown; text?: string }> = []
-      for await (const part of result.fullStream) seen.push(part as never)
+      const { seen, ran } = await streamTextRun(loaded, parts)
       expect(seen.filter((p) => p.type === 'error').map((p) => p.error)).toEqual(['overloaded'])
       expect(seen.filter((p) => p.type === 'tool-call')).toEqual([])
       expect(ran).toEqual([])

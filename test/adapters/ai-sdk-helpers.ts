@@ -62,6 +62,25 @@ export async function loadLines(): Promise<LoadedLine[]> {
   return out
 }
 
+/**
+ * `streamText` over a mock model streaming `parts`, wrapped in the
+ * middleware with `options`, with a `read_file` tool that records each input
+ * it is run with: every part the full stream gives, and what ran.
+ */
+export async function streamTextRun(loaded: LoadedLine, parts: object[], options: object = {}): Promise<{ seen: Array<{ type: string; error?: unknown; text?: string }>; ran: unknown[] }> {
+  const model = new loaded.Mock({ doStream: { stream: loaded.stream(parts) } })
+  const ran: unknown[] = []
+  const result = loaded.ai.streamText({
+    model: loaded.ai.wrapLanguageModel({ model: model as never, middleware: toolsieveMiddleware(options as never) }),
+    prompt: 'Read a.ts',
+    tools: { read_file: loaded.ai.tool({ inputSchema: loaded.ai.jsonSchema({ type: 'object' }), execute: async (input: unknown) => void ran.push(input) }) },
+    onError: () => {},
+  })
+  const seen: Array<{ type: string; error?: unknown; text?: string }> = []
+  for await (const part of result.fullStream) seen.push(part as never)
+  return { seen, ran }
+}
+
 /** The mock's calls of one kind (`doStreamCalls` / `doGenerateCalls`): the params the model was given. */
 export function callsOf(model: object, kind: 'doStreamCalls' | 'doGenerateCalls'): Array<Record<string, any>> {
   return (model as Record<string, Array<Record<string, any>>>)[kind]!

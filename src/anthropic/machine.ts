@@ -10,39 +10,12 @@
  * end comes out in the next one). Every other block passes through.
  * Synchronous, so the streaming and the whole-message entry points share it.
  */
-import { abortedCallError, createActionSieve, index, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { abortedCallError, createActionSieve, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
 import { CallOrder } from './call-order.js'
+import { checkEvent } from './check-event.js'
 import { PreferNativeHold, type Item } from './hold.js'
 import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
-
-/**
- * The fields of an upstream event the machine acts on, checked before it
- * reads them: block events need their `index`, a block start its
- * `content_block`, a delta its `delta` (a text block's text a string). A
- * field of the wrong shape is `invalid-chunk`; events of other types, and
- * fields not read, pass through as they came.
- */
-function checkEvent(event: unknown): asserts event is MessagesStreamEvent {
-  const e = record(event, 'event')
-  switch (e.type) {
-    case 'content_block_start': {
-      index(e.index, 'index')
-      const block = record(e.content_block, 'content_block')
-      if (block.type === 'text') optionalString(block.text, 'content_block.text')
-      return
-    }
-    case 'content_block_delta': {
-      index(e.index, 'index')
-      const delta = record(e.delta, 'delta')
-      if (delta.type === 'text_delta') optionalString(delta.text, 'delta.text')
-      return
-    }
-    case 'content_block_stop':
-      index(e.index, 'index')
-      return
-  }
-}
 
 export class MessagesMachine {
   private readonly writer = new BlockWriter()

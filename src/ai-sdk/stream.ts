@@ -42,6 +42,7 @@ import {
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
 import { createSieve } from '../sieve/create.js'
+import { PartWriter } from './part-writer.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
 // what a model that ended its turn with calls reports; `length`, `content-filter`, `error` and V4's `interrupted` say more and stay
@@ -91,15 +92,7 @@ class StreamSieve {
   private partEnded = false
   /** Native and rescued calls in one turn: the shared gate throws `native-conflict`, or holds rescued calls for `prefer-native`. */
   private readonly gate: NativeConflictGate
-  /** Id of our text part open now; `null` between parts. */
-  private textId: string | null = null
-  /** The upstream text part's id: our first part for it keeps it, later ones (after a call) add `-1`, `-2`, …. */
-  private upstreamId = 'txt-0'
-  private segments = 0
-  private reasoningId: string | null = null
-  private reasonings = 0
-  /** Rescued calls that went out (an aborted one did not): the finish reason is `tool-calls` when there are any. */
-  private rescued = 0
+  private readonly writer: PartWriter
   private ended = false
   /**
    * An upstream error part came: text read after it could still hold
@@ -115,6 +108,7 @@ class StreamSieve {
     private readonly out: (part: StreamPartLike) => void,
   ) {
     this.gate = new NativeConflictGate(resolved.onConflict)
+    this.writer = new PartWriter(out, (id) => this.rawParts.has(id))
   }
 
   part(part: StreamPartLike): void {
@@ -134,7 +128,7 @@ class StreamSieve {
         return
       case 'finish':
         this.end()
-        return this.out(this.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
+        return this.out(this.writer.rescued > 0 ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part)
     }
     // an error part broke the text off: what the sieve held is text, and a block it cut is no call
     if (part.type === 'error') {
@@ -158,9 +152,9 @@ class StreamSieve {
     this.ended = true
     this.endRun()
     // a part started for text after an upstream error, which upstream did not end
-    this.closeText()
+    this.writer.closeText()
     // the rescued calls held for prefer-native, unless a native call came
-    for (const a of this.gate.finish()) this.action(a)
+    for (const a of this.gate.finish()) this.writer.action(a)
   }
 
   /**
@@ -171,7 +165,7 @@ class StreamSieve {
   private late(part: StreamPartLike): boolean {
     switch (part.type) {
       case 'text-start':
-        this.closeText()
+        this.writer.closeText()
         this.rawParts.add(part.id)
         this.out(part)
         return true
@@ -182,12 +176,12 @@ class StreamSieve {
         }
         // an empty delta opens no part, as an empty push gives the sieve nothing to write
         const text = optionalString(part.delta, 'delta')
-        if (text) this.action({ type: 'text', text })
+        if (text) this.writer.action({ type: 'text', text })
         return true
       }
       case 'text-end':
         if (this.rawParts.delete(part.id)) this.out(part)
-        else this.closeText()
+        else this.writer.closeText()
         return true
     }
     return false
@@ -195,11 +189,10 @@ class StreamSieve {
 
   /** An upstream text part starts: the run's sieve goes on (or a run starts), and our part for the previous upstream part closes. */
   private startPart(id: unknown): void {
-    this.upstreamId = typeof id === 'string' ? id : `txt-${this.parts}`
+    this.writer.upstreamPart(typeof id === 'string' ? id : `txt-${this.parts}`)
     this.parts++
-    this.segments = 0
     this.partEnded = false
-    this.closeText()
+    this.writer.closeText()
     if (this.sieve === null) this.sieve = createActionSieve(this.runs++ === 0 ? this.resolved : laterPart(this.resolved))
   }
 
@@ -215,68 +208,12 @@ class StreamSieve {
     this.sieve = null
     this.partEnded = false
     this.apply([...held, ...(sieve === null ? [] : broken ? sieve.abort() : sieve.end())])
-    this.closeText()
-    this.closeReasoning()
+    this.writer.closeText()
+    this.writer.closeReasoning()
   }
 
   private apply(actions: AdapterAction[]): void {
-    for (const a of this.gate.pass(actions)) this.action(a)
-  }
-
-  private action(a: AdapterAction): void {
-    switch (a.type) {
-      case 'text':
-        if (this.textId === null) {
-          this.closeReasoning()
-          // not the id of a part upstream has open after its error: the SDK renames a second open part and puts both parts' text in it
-          do this.textId = this.segments++ === 0 ? this.upstreamId : `${this.upstreamId}-${this.segments - 1}`
-          while (this.rawParts.has(this.textId))
-          this.out({ type: 'text-start', id: this.textId })
-        }
-        return this.out({ type: 'text-delta', id: this.textId, delta: a.text })
-      case 'reasoning-start':
-        return this.openReasoning()
-      case 'reasoning':
-        // with reasoningCalls: 'call' the reasoning goes on after a call in it: a new reasoning part
-        if (this.reasoningId === null) this.openReasoning()
-        return this.out({ type: 'reasoning-delta', id: this.reasoningId!, delta: a.text })
-      case 'reasoning-end':
-        if (this.reasoningId !== null) this.out({ type: 'reasoning-end', id: this.reasoningId })
-        this.reasoningId = null
-        return
-      case 'call-start':
-        this.closeText()
-        this.closeReasoning()
-        return this.out({ type: 'tool-input-start', id: a.id, toolName: a.name })
-      case 'call-delta':
-        return this.out({ type: 'tool-input-delta', id: a.id, delta: a.delta })
-      case 'call-end':
-        this.rescued++
-        this.out({ type: 'tool-input-end', id: a.id })
-        return this.out({ type: 'tool-call', toolCallId: a.id, toolName: a.call.name, input: a.call.arguments })
-      case 'call-abort':
-        // the block failed: its input part ends and no call follows (its markup comes next, as text)
-        return this.out({ type: 'tool-input-end', id: a.id })
-    }
-  }
-
-  private openReasoning(): void {
-    this.closeText()
-    this.closeReasoning()
-    this.reasoningId = `reasoning-toolsieve-${this.reasonings++}`
-    this.out({ type: 'reasoning-start', id: this.reasoningId })
-  }
-
-  private closeReasoning(): void {
-    if (this.reasoningId === null) return
-    this.out({ type: 'reasoning-end', id: this.reasoningId })
-    this.reasoningId = null
-  }
-
-  private closeText(): void {
-    if (this.textId === null) return
-    this.out({ type: 'text-end', id: this.textId })
-    this.textId = null
+    for (const a of this.gate.pass(actions)) this.writer.action(a)
   }
 }
 

@@ -9,6 +9,7 @@ import {
   abortedCallError,
   createActionSieve,
   index,
+  malformed,
   NativeConflictGate,
   optionalArray,
   optionalRecord,
@@ -67,6 +68,25 @@ function nativeToolCalls(calls: unknown, at: string): ToolCallDelta[] | undefine
   return list as ToolCallDelta[] | undefined
 }
 
+/**
+ * What a choice's chunk after its finish may not carry: content or a call.
+ * The finish went out, the sieve is over and the conflict gate closed, so
+ * content could not be read for calls (markup in it would reach the
+ * consumer, a call in it would be lost), and a native call could take the
+ * index of a rescued one or run beside one. Upstream broke the protocol: it
+ * is `invalid-chunk`, a break like a chunk of the wrong shape (what the
+ * other choices held goes out as text first). Usage, logprobs, a role, a
+ * repeated finish and empty fields say nothing and pass.
+ *
+ * @throws {ToolsieveError} `invalid-chunk` naming the field.
+ */
+function afterFinish(text: string | undefined, calls: ToolCallDelta[] | undefined, legacy: LegacyDelta | undefined, at: string): void {
+  const expected = "empty after the choice's finish_reason"
+  if (text !== undefined && text !== '') throw malformed(`${at}.delta.content`, expected, text)
+  if (calls !== undefined && calls.length > 0) throw malformed(`${at}.delta.tool_calls`, expected, calls)
+  if (legacy !== undefined) throw malformed(`${at}.delta.function_call`, expected, legacy)
+}
+
 /** `delta.function_call`: absent, or an object whose `name` and `arguments` (copied into a tool call) are strings when there. */
 function legacyFunctionCall(call: unknown, at: string): LegacyDelta | undefined {
   const legacy = optionalRecord(call, at)
@@ -93,7 +113,7 @@ export class ChoiceTurn {
   private legacy: { index: number; id: string } | undefined
   /** A tool call went out in this turn, native or rescued: the finish says `tool_calls`. */
   private sentCalls = false
-  /** The turn got its finish reason; chunks after it pass as they are. */
+  /** The turn got its finish reason (or the stream broke off): its sieve and gate are closed, and a chunk after it may say nothing more ({@link afterFinish}). */
   finished = false
   /**
    * What waits for the text the sieve held when it came, one per mark of the
@@ -114,15 +134,22 @@ export class ChoiceTurn {
    * calls, native calls, then (at its finish) what the sieve still held and
    * the finish reason.
    *
-   * @throws {ToolsieveError} `native-conflict`, `call-aborted`.
+   * @throws {ToolsieveError} `native-conflict`, `call-aborted`; `invalid-chunk`
+   *   for a field of the wrong shape, or content or a call after the finish.
    */
   take(choice: Choice, at: string): Piece[] {
     const { delta, finish_reason: finish, index: _index, ...extra } = choice
-    const { content, tool_calls: nativeCalls, function_call: legacyCall, ...lead } = (optionalRecord(delta, `${at}.delta`) ?? {}) as SievedDelta
+    const read = optionalRecord(delta, `${at}.delta`)
+    const { content, tool_calls: nativeCalls, function_call: legacyCall, ...lead } = (read ?? {}) as SievedDelta
     const text = optionalString(content, `${at}.delta.content`)
     const calls = nativeToolCalls(nativeCalls, `${at}.delta.tool_calls`)
     const legacy = legacyFunctionCall(legacyCall, `${at}.delta.function_call`)
     optionalString(finish, `${at}.finish_reason`)
+    if (this.finished) {
+      afterFinish(text, calls, legacy, at)
+      // it says nothing: it goes as it came, a repeated finish as the turn gave it
+      return [{ delta: read ?? {}, ...(finish != null ? { finish_reason: this.reason(finish) } : {}), extra }]
+    }
     const pieces: Piece[] = []
     if (says(lead)) this.after({ delta: lead }, pieces)
     else if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
@@ -171,9 +198,18 @@ export class ChoiceTurn {
     this.finished = true
     this.actions(this.sieve.end(), pieces)
     this.write(this.gate.finish(), pieces)
-    const finish_reason = this.sentCalls && callsFinish.has(reason) ? 'tool_calls' : reason
+    const finish_reason = this.reason(reason)
     // a stream that ended without a finish gets one only when calls went out (they are what the consumer acts on)
     if (finish_reason !== null) pieces.push({ delta: {}, finish_reason })
+  }
+
+  /**
+   * The finish this turn gives for upstream's: `tool_calls` once calls went
+   * out. A gateway that repeats the finish with the usage after it would
+   * otherwise turn the consumer's `tool_calls` back into `stop`.
+   */
+  private reason(upstream: FinishReason): FinishReason {
+    return this.sentCalls && callsFinish.has(upstream) ? 'tool_calls' : upstream
   }
 
   /** `item` goes out after the text pushed so far: at the sieve's mark for it. */

@@ -3,7 +3,7 @@
  * held rescued as `delta.tool_calls`, and its content cleaned of the markup.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
-import { HeldError, index as indexOf, isAdapterStop, Lanes, Passed, optionalArray, optionalRecord, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { HeldError, index as indexOf, isAdapterStop, Lanes, Passed, optionalArray, record, resolveAdapterOptions, type AdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ChoiceTurn, type Piece, type SievedDelta, type Waiting } from './chat-choice.js'
 import { readThrough } from '../sieve/read-through.js'
 
@@ -36,7 +36,10 @@ export type OpenAIAdapterOptions = AdapterOptions
  * - A turn with rescued calls finishes with `finish_reason: 'tool_calls'`
  *   (`length` and `content_filter` stay).
  * - One sieve per `choice.index`; chunks with no choices (usage) pass through;
- *   a stream that ends without a finish reason is flushed.
+ *   a stream that ends without a finish reason is flushed. After a choice's
+ *   finish, a chunk for it that says nothing (usage, logprobs, an empty
+ *   delta) passes as it came, a repeated finish as the one the turn gave;
+ *   content or a call there is an upstream fault (`invalid-chunk`).
  * - Native `delta.tool_calls` pass through with indexes apart from rescued
  *   ones; a legacy `delta.function_call` becomes a tool call. A turn with
  *   native and rescued calls throws `native-conflict` (default), or with
@@ -60,11 +63,14 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   `invalid-chunk` (with `field`, its path in the chunk) for a chunk of the
  *   wrong shape: not an object, `choices` not a list, a choice or `delta`
  *   not an object, `content` not a string, `tool_calls` not a list of
- *   objects with an index. Before `invalid-chunk`, or an error the upstream
- *   iterator throws, the text the sieves held goes out as `content` (and
- *   `reasoning_content`), never as a call; the rescued calls `prefer-native`
- *   held go out as their markup, in `content`, after the text that followed
- *   them.
+ *   objects with an index; and for content, `tool_calls` or a
+ *   `function_call` of a choice after its finish (its sieve is over, its
+ *   finish sent: the text could not be read for calls, and a native call
+ *   could take a rescued call's index). Before `invalid-chunk`, or an error
+ *   the upstream iterator throws, the text the sieves held goes out as
+ *   `content` (and `reasoning_content`), never as a call; the rescued calls
+ *   `prefer-native` held go out as their markup, in `content`, after the
+ *   text that followed them.
  */
 export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
   const resolved = resolveAdapterOptions(options)
@@ -131,9 +137,7 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
           // a choice that first comes now is after every item passed before it, even one still waiting for another choice
           lanes.join(index)
         }
-        // a choice that already finished is no longer a turn: what follows it goes as it came
-        if (turn.finished) write(index, [{ delta: optionalRecord(choice.delta, `choices[${i}].delta`) ?? {}, ...(choice.finish_reason != null ? { finish_reason: choice.finish_reason } : {}), extra: rest(choice) }])
-        else write(index, turn.take(choice, `choices[${i}]`))
+        write(index, turn.take(choice, `choices[${i}]`))
       }
       return take(chunk, true)
     },
@@ -156,12 +160,6 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
 
 /** What went out of one input, in order: a choice's piece, or an item passed through unread. */
 type Made = { index: number; piece: Piece } | { item: Waiting }
-
-/** A choice's fields other than its delta, finish and index (`logprobs`, provider extensions). */
-function rest(choice: ChatCompletionChunk.Choice): Record<string, unknown> {
-  const { delta: _d, finish_reason: _f, index: _i, ...extra } = choice
-  return extra
-}
 
 /**
  * The output chunks for one input chunk. Between two items passed through,

@@ -4,8 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
+import { ChatCompletionStream } from 'openai/lib/ChatCompletionStream'
 import { sieveChatStream } from '../../src/openai/index.js'
 import { accumulate, answer, block, chunk, collect, counter, cut, invoke, iterate, param, rejection } from './openai-helpers.js'
+import { held, multi } from './choices-helpers.js'
+import { until } from './stream-helpers.js'
 
 const ls = block(invoke('ls', param('dir', 'src')))
 const text = `Let me look.\n\n${ls}\n\nDone.`
@@ -177,5 +180,83 @@ describe('sieveChatStream: native calls', () => {
     const firstCall = without.findIndex((c) => c.choices.some((ch) => ch.delta.tool_calls !== undefined))
     const content = without.findIndex((c) => c.choices.some((ch) => ch.delta.content === 'x'))
     expect(firstCall).toBeGreaterThan(content)
+  })
+})
+
+describe('sieveChatStream: a chunk for a choice after its finish', () => {
+  const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
+  const upTo = (chunks: readonly unknown[], options: Parameters<typeof sieveChatStream>[1] = {}) => until(sieveChatStream(iterate(chunks as ChatCompletionChunk[]), { generateId: counter(), ...options }))
+  /** The chunks as the SDK's ChatCompletionStream reads them: its final completion. */
+  const sdkRead = async (out: readonly ChatCompletionChunk[]) => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const o of out) c.enqueue(new TextEncoder().encode(`${JSON.stringify(o)}\n`))
+        c.close()
+      },
+    })
+    return ChatCompletionStream.fromReadableStream(body).finalChatCompletion()
+  }
+  const lsCall = [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"dir":"src"}' } }]
+  const invalidChunk = (field: string) => expect.objectContaining({ code: 'invalid-chunk', field })
+
+  it('should not support content after the finish: invalid-chunk naming it, the finished answer intact, the late text neither read for calls nor passed as it came', async () => {
+    const { out, error } = await upTo([...answer([`Let me look. ${ls}`]), chunk({ content: `More. ${ls}` })])
+    expect(error).toEqual(invalidChunk('choices[0].delta.content'))
+    const final = await sdkRead(out)
+    expect(final.choices[0]!.message).toMatchObject({ content: 'Let me look.', tool_calls: lsCall })
+    expect(final.choices[0]!.finish_reason).toBe('tool_calls')
+    expect(JSON.stringify(out)).not.toContain('More.')
+  })
+
+  const native = chunk({ tool_calls: [{ index: 0, id: 'native_0', type: 'function', function: { name: 'nat', arguments: '{}' } }] })
+  it.each<[string, ChatCompletionChunk, string, Parameters<typeof sieveChatStream>[1]]>([
+    ['a native tool call', native, 'tool_calls', {}],
+    ['a legacy function_call', chunk({ function_call: { name: 'old', arguments: '{}' } }), 'function_call', {}],
+    ['a native tool call, prefer-native', native, 'tool_calls', { onConflict: 'prefer-native' }],
+  ])('should not support %s after the finish of a turn with a rescued call: invalid-chunk, never a second call at its index', async (_, late, field, options) => {
+    const { out, error } = await upTo([...answer([ls]), late], options)
+    expect(error).toEqual(invalidChunk(`choices[0].delta.${field}`))
+    const final = await sdkRead(out)
+    expect(final.choices[0]!.message.tool_calls).toEqual(lsCall)
+    expect(final.choices[0]!.finish_reason).toBe('tool_calls')
+  })
+
+  it('should not support a chunk of the wrong shape after the finish: invalid-chunk naming the field, as before it', async () => {
+    const after = async (late: unknown) => (await upTo([...answer(['Hi']), late])).error
+    expect(await after(chunk({ content: 42 } as never))).toEqual(invalidChunk('choices[0].delta.content'))
+    expect(await after(chunk({ tool_calls: [{ function: { name: 'ls' } }] } as never))).toEqual(invalidChunk('choices[0].delta.tool_calls[0].index'))
+    expect(await after(chunk('x' as never))).toEqual(invalidChunk('choices[0].delta'))
+    expect(await after(chunk({}, 7 as never))).toEqual(invalidChunk('choices[0].finish_reason'))
+  })
+
+  it('should support the text another choice held going out before the error, as content, never as a call and with no finish', async () => {
+    const { out, error } = await upTo([multi([0, 'A', 'stop'], [1, held('b')]), multi([0, ` ${ls}`])])
+    expect(error).toEqual(invalidChunk('choices[0].delta.content'))
+    expect(accumulate(out, 0)).toEqual({ content: 'A', reasoning: '', calls: [], finish: 'stop' })
+    expect(accumulate(out, 1)).toEqual({ content: held('b'), reasoning: '', calls: [], finish: null })
+  })
+
+  it('should support what says nothing after the finish going out as it came: usage with no choices, an empty delta with usage, logprobs, a refusal', async () => {
+    const late = [
+      { ...chunk({}), choices: [], usage },
+      { ...chunk({ content: '' }), usage },
+      { ...chunk({ role: 'assistant', content: null, tool_calls: [] } as never), choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [] }, finish_reason: null, logprobs: { content: [], refusal: null } }] },
+      chunk({ refusal: 'no' }),
+    ] as ChatCompletionChunk[]
+    const { out, error } = await upTo([...answer([ls]), ...late])
+    expect(error).toBeUndefined()
+    expect(out.slice(-late.length)).toEqual(late)
+    const final = await sdkRead(out)
+    expect(final.choices[0]!.message).toMatchObject({ tool_calls: lsCall, refusal: 'no' })
+    expect(final.usage).toEqual(usage)
+  })
+
+  it('should support a finish repeated after the finish going out as the turn gave it: tool_calls once calls went out', async () => {
+    const { out, error } = await upTo([...answer([ls]), { ...chunk({}, 'stop'), usage }])
+    expect(error).toBeUndefined()
+    const final = await sdkRead(out)
+    expect(final.choices[0]!.finish_reason).toBe('tool_calls')
+    expect(final.usage).toEqual(usage)
+    expect(accumulate(await run([...answer(['Hi']), { ...chunk({}, 'stop'), usage }]))).toMatchObject({ content: 'Hi', finish: 'stop' })
   })
 })

@@ -5,6 +5,7 @@
  * order, before the error; a block the break cut is never a call.
  */
 import { describe, expect, it } from 'vitest'
+import OpenAI from 'openai'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { sieveFetch } from '../../src/fetch/index.js'
 import { accumulate, counter } from '../adapters/openai-helpers.js'
@@ -66,5 +67,54 @@ describe('sieveFetch, the upstream breaks off', () => {
     expect(data.filter((d) => d.type === 'response.output_text.delta').map((d) => d.delta).join('')).toBe(`Hi ${CUT}`)
     expect(data.some((d) => d.type === 'response.output_item.added' && d.item?.type === 'function_call')).toBe(false)
     expect(data.at(-1)).toMatchObject({ type: 'error', code: 'server_error' })
+  })
+})
+
+describe('sieveFetch, a chunk for a choice after its finish, read through the openai client', () => {
+  const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
+  const finished = [frame(chatChunk({ role: 'assistant', content: '' })), frame(chatChunk({ content: `Reading. ${dsml('a.ts')}` })), frame(chatChunk({}, 'stop'))]
+  const readCall = [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' }]
+  /** The client's stream over `pieces`: the chunks it gave, and what it threw. */
+  async function client(pieces: string[]): Promise<{ out: ChatCompletionChunk[]; error: unknown }> {
+    const stub = stubFetch(() => new Response(bodyOf(pieces), { headers: sseHeaders }))
+    const openai = new OpenAI({ apiKey: 'test', baseURL: 'http://upstream.test/v1', maxRetries: 0, fetch: sieveFetch({ generateId: counter() }, stub.fetch) })
+    const out: ChatCompletionChunk[] = []
+    try {
+      for await (const c of await openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Read a.ts' }], stream: true })) out.push(c)
+    } catch (error) {
+      return { out, error }
+    }
+    return { out, error: undefined }
+  }
+  const invalidChunk = expect.objectContaining({ code: 'invalid-chunk', error: expect.objectContaining({ type: 'toolsieve_error' }) })
+
+  it('should not support content after the finish: an invalid-chunk error, after the finished answer, and none of the late text', async () => {
+    const { out, error } = await client([...finished, frame(chatChunk({ content: `More. ${dsml('b.ts')}` })), 'data: [DONE]\n\n'])
+    expect(error).toBeInstanceOf(OpenAI.APIError)
+    expect(error).toEqual(invalidChunk)
+    expect(accumulate(out)).toEqual({ content: 'Reading.', reasoning: '', calls: readCall, finish: 'tool_calls' })
+    expect(JSON.stringify(out)).not.toContain('More.')
+  })
+
+  it('should not support a native call after the finish of a turn with a rescued call: an invalid-chunk error, never a second call at its index', async () => {
+    const native = chatChunk({ tool_calls: [{ index: 0, id: 'native_0', type: 'function', function: { name: 'ls', arguments: '{}' } }] })
+    const { out, error } = await client([...finished, frame(native), 'data: [DONE]\n\n'])
+    expect(error).toEqual(invalidChunk)
+    expect(accumulate(out).calls).toEqual(readCall)
+  })
+
+  it('should not support a native call of a shape the adapter cannot read after the finish: an invalid-chunk error, not passed unread', async () => {
+    const bad = chatChunk({ tool_calls: [{ id: 'n1', function: { name: 'ls' } }] })
+    const { out, error } = await client([...finished, frame(bad), 'data: [DONE]\n\n'])
+    expect(error).toEqual(invalidChunk)
+    expect(accumulate(out).calls).toEqual(readCall)
+  })
+
+  it('should support usage after the finish, with no choices or with an empty delta, going out as it came', async () => {
+    const late = [{ ...chatChunk({}), choices: [], usage }, { ...chatChunk({ content: '' }), usage }]
+    const { out, error } = await client([...finished, ...late.map(frame), 'data: [DONE]\n\n'])
+    expect(error).toBeUndefined()
+    expect(out.slice(-2)).toEqual(late)
+    expect(accumulate(out)).toEqual({ content: 'Reading.', reasoning: '', calls: readCall, finish: 'tool_calls' })
   })
 })

@@ -17,7 +17,7 @@ import { toolsieveMiddleware, type ToolsieveMiddlewareOptions } from '../../src/
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
 import { account, rawsOf, allowedError, answer, cutAt, cutStream, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { counter } from './openai-helpers.js'
-import { checkChoice, type Sent } from './fuzz-chat.js'
+import { checkChoice, late, lateUsage, placeLate, type Sent } from './fuzz-chat.js'
 import { readItems, responseEvents } from './openai-responses-helpers.js'
 import { loadLines, usage } from './ai-sdk-helpers.js'
 import { bodyOf, chatChunk, sseHeaders, stubFetch } from '../fetch/helpers.js'
@@ -212,7 +212,7 @@ const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`
 describe('sieveFetch under fuzz, read through the openai client', () => {
   it('should support any event stream, ended any way, giving every character once and no call of a broken turn', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 2 }), fc.array(fc.nat(), { maxLength: 40 }), ending, fc.nat(), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 }), options, async (choices, picks, end, at, inText, byteCuts, opts) => {
+      fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 2 }), fc.array(fc.nat(), { maxLength: 40 }), ending, fc.nat(), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 }), options, late, async (choices, picks, end, at, inText, byteCuts, opts, after) => {
         const lists = choices.map((c, index) => {
           const deltas: Array<{ delta: Record<string, unknown>; finish?: 'stop' }> = [{ delta: { role: 'assistant', content: '' } }]
           const pieces = cutAt(c.answer, c.cuts)
@@ -232,15 +232,18 @@ describe('sieveFetch under fuzz, read through the openai client', () => {
           const i = open[(picks[p++ % Math.max(1, picks.length)] ?? 0) % open.length]!
           merged.push(lists[i]![next[i]!++]!)
         }
-        const kept = end === 'finish' ? merged : inText ? cutStream(merged, at, true, (m) => typeof m.delta.content === 'string' && m.delta.content !== '') : merged.slice(0, at % (merged.length + 1))
+        const placed = placeLate(end === 'finish' ? merged : inText ? cutStream(merged, at, true, (m) => typeof m.delta.content === 'string' && m.delta.content !== '') : merged.slice(0, at % (merged.length + 1)), after, choices.length, chatChunk({}))
+        const kept = placed.sent
         const chunkOf = (m: Sent) => {
           const c = chatChunk(m.delta, m.finish ?? null)
           return { ...c, choices: [{ ...c.choices[0]!, index: m.index }] }
         }
-        let sse = kept.map((m) => frame(chunkOf(m))).join('')
+        const frames = kept.map((m) => frame(chunkOf(m)))
+        if (placed.late !== undefined) frames.splice(placed.late.at, 0, frame(placed.late.chunk))
+        let sse = frames.join('')
         if (end === 'finish') sse += 'data: [DONE]\n\n'
         if (end === 'error') sse += frame({ error: { message: 'overloaded', type: 'server_error' } })
-        // a chunk of another shape passes unread (documented); one with a native call the adapter cannot read ends the stream (a choice not yet seen: after its finish a choice's chunks pass unread)
+        // a chunk of another shape passes unread (documented); one with a native call the adapter cannot read ends the stream
         if (end === 'malformed') sse += frame({ ...chatChunk({}), choices: [{ index: choices.length, delta: { tool_calls: [{ id: 'n1', function: { name: 'ls' } }] }, finish_reason: null }] })
         // the body cut at random bytes (a character's UTF-8 bytes may be split), failing at the end for `throw`
         const bytes = new TextEncoder().encode(sse)
@@ -251,7 +254,7 @@ describe('sieveFetch under fuzz, read through the openai client', () => {
         const { thinking, ...fetchOpts } = opts
         const stub = stubFetch(() => new Response(bodyOf(pieces), { status: 200, headers: sseHeaders }))
         const client = new OpenAI({ apiKey: 'test', baseURL: 'http://upstream.test/v1', maxRetries: 0, fetch: sieveFetch({ ...fetchOpts, generateId: counter('rc_') }, stub.fetch) })
-        const broke = end === 'error' || end === 'throw' || end === 'malformed'
+        const broke = end === 'error' || end === 'throw' || end === 'malformed' || placed.fault
         const out: ChatCompletionChunk[] = []
         let error: unknown
         await inTime(
@@ -265,9 +268,10 @@ describe('sieveFetch under fuzz, read through the openai client', () => {
           })(),
         )
         const anyNative = kept.some((m) => m.delta.tool_calls !== undefined)
-        const codes = codesFor(end, anyNative, opts)
+        const codes = codesFor(placed.fault ? 'malformed' : end, anyNative, opts)
         if (error !== undefined) expect(fetchError(error, codes), `unexpected ${String(error)}`).toBe(true)
         if (broke) expect(error, 'a broken stream fails').toBeDefined()
+        if (placed.late !== undefined && !placed.fault && error === undefined) expect(out.map((c) => c.usage), 'the usage after a finish goes out').toContainEqual(lateUsage)
         const ours = error instanceof OpenAI.APIError && codes.includes(String(error.code)) && error.code !== 'invalid-chunk'
         if (!ours) for (const [index] of choices.entries()) checkChoice(index, kept, out, opts, broke)
         if (error === undefined && end === 'finish') {

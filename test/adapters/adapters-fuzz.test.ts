@@ -3,10 +3,11 @@
  * calls and reasoning, cut into random deltas, across several choices,
  * parts or blocks, with native calls, ended every way upstream can end
  * (a finish, an error event, a source that throws, a malformed chunk, a
- * stream that just stops). Each run is held to the two promises: only the
- * errors the docs name, nothing after a terminal event, no call from a
- * block that did not finish, and every upstream character out once, as
- * text, reasoning or a sent call's markup (see `account`).
+ * stream that just stops; in a chat stream, a chunk after a choice's
+ * finish). Each run is held to the two promises: only the errors the docs
+ * name, nothing after a terminal event, no call from a block that did not
+ * finish, and every upstream character out once, as text, reasoning or a
+ * sent call's markup (see `account`).
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -16,7 +17,7 @@ import { sieveChatStream, type OpenAIAdapterOptions } from '../../src/openai/ind
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
 import { account, rawsOf, allowedError, answer, cutAt, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { chunk, counter } from './openai-helpers.js'
-import { checkChoice } from './fuzz-chat.js'
+import { checkChoice, late, lateUsage, placeLate } from './fuzz-chat.js'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { checkWire, counterIds, nativeCall, overloaded, sdkRead, upstream } from './anthropic-helpers.js'
 
@@ -39,7 +40,7 @@ const nativeDelta = (index: number) => ({ tool_calls: [{ index: 0, id: `nat_${in
 describe('sieveChatStream under fuzz', () => {
   it('should support any stream, ended any way, giving every character once and no call of a broken turn', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 60 }), ending, fc.nat(), options, async (choices, picks, end, at, opts) => {
+      fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 60 }), ending, fc.nat(), options, late, async (choices, picks, end, at, opts, after) => {
         // each choice's chunks, then interleaved by `picks`
         const lists = choices.map((c, index) => {
           const deltas: Array<{ delta: Record<string, unknown>; finish?: 'stop' }> = [{ delta: { role: 'assistant', content: '' } }]
@@ -60,10 +61,12 @@ describe('sieveChatStream under fuzz', () => {
           const i = open[(picks[p++ % Math.max(1, picks.length)] ?? 0) % open.length]!
           merged.push(lists[i]![next[i]!++]!)
         }
-        const kept = end === 'finish' ? merged : merged.slice(0, at % (merged.length + 1))
+        const placed = placeLate(end === 'finish' ? merged : merged.slice(0, at % (merged.length + 1)), after, choices.length, chunk({}))
+        const kept = placed.sent
         const chunks: unknown[] = kept.map((m) => chunk(m.delta as never, m.finish ?? null, m.index))
+        if (placed.late !== undefined) chunks.splice(placed.late.at, 0, placed.late.chunk)
         if (end === 'malformed') chunks.push({ ...chunk({}), choices: 'x' })
-        const broke = end === 'error' || end === 'throw' || end === 'malformed'
+        const broke = end === 'error' || end === 'throw' || end === 'malformed' || placed.fault
         const out: ChatCompletionChunk[] = []
         let error: unknown
         await inTime(
@@ -76,9 +79,10 @@ describe('sieveChatStream under fuzz', () => {
           })(),
         )
         const anyNative = kept.some((m) => m.delta.tool_calls !== undefined)
-        const codes = [...(end === 'malformed' ? ['invalid-chunk'] : []), ...(anyNative && opts.onConflict !== 'prefer-native' ? ['native-conflict'] : []), ...(opts.streamArguments ? ['call-aborted'] : [])]
+        const codes = [...(end === 'malformed' || placed.fault ? ['invalid-chunk'] : []), ...(anyNative && opts.onConflict !== 'prefer-native' ? ['native-conflict'] : []), ...(opts.streamArguments ? ['call-aborted'] : [])]
         if (error !== undefined) expect(allowedError(error, codes), `unexpected ${String(error)}`).toBe(true)
         if (broke) expect(error, 'a broken stream fails').toBeDefined()
+        if (placed.late !== undefined && !placed.fault && error === undefined) expect(out.some((c) => c.usage === lateUsage), 'the usage after a finish goes out').toBe(true)
         if (error instanceof UpstreamBroke || (error as { code?: string })?.code === 'invalid-chunk' || error === undefined) {
           for (const [index] of choices.entries()) checkChoice(index, kept, out, opts, broke)
         }

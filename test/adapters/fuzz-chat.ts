@@ -2,8 +2,10 @@
  * The Chat Completions fuzz's check of one choice, shared by the stream's
  * fuzz and `sieveFetch`'s: nothing after its finish, a choice the break cut
  * gets none, native calls pass as sent, and every character of its content
- * is accounted for (`account`).
+ * is accounted for (`account`). Also the chunk upstream may send for a
+ * choice after its finish (`placeLate`).
  */
+import fc from 'fast-check'
 import { expect } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { OpenAIAdapterOptions } from '../../src/openai/index.js'
@@ -12,6 +14,33 @@ import { account, rawsOf, type Said } from './fuzz-helpers.js'
 
 /** A delta the fuzz sent for a choice, and its finish. */
 export type Sent = { index: number; delta: Record<string, unknown>; finish?: 'stop' }
+
+/**
+ * A chunk for a choice after its finish: usage with no choices, or an empty
+ * delta with usage (both pass as they came), or content (with markup) or a
+ * native call, which upstream may not send there: the stream ends with
+ * `invalid-chunk`, after what the other choices held.
+ */
+export type Late = { kind: 'usage' | 'empty' | 'content' | 'native'; choice: number }
+export const late: fc.Arbitrary<Late | undefined> = fc.option(fc.record({ kind: fc.constantFrom<Late['kind']>('usage', 'empty', 'content', 'native'), choice: fc.nat() }), { nil: undefined })
+export const lateUsage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
+
+/**
+ * `sent` with the late chunk (the stream's `head` fields: the SDK reads
+ * another `id` as another completion) right after its choice's finish, none
+ * when that finish was not sent: `at` is its place among the chunks. A
+ * fault ends the stream there, so `sent` stops there too.
+ */
+export function placeLate(sent: readonly Sent[], late: Late | undefined, choices: number, head: object): { sent: readonly Sent[]; late?: { at: number; chunk: Record<string, unknown> }; fault: boolean } {
+  const index = late === undefined ? -1 : late.choice % choices
+  const finish = sent.findIndex((m) => m.index === index && m.finish !== undefined)
+  if (late === undefined || finish === -1) return { sent, fault: false }
+  const native = { index: 0, id: 'nat_late', type: 'function', function: { name: 'ls', arguments: '{}' } }
+  const delta = late.kind === 'content' ? { content: 'late <｜DSML｜tool_calls>' } : late.kind === 'native' ? { tool_calls: [native] } : { content: '' }
+  const chunk = late.kind === 'usage' ? { ...head, choices: [], usage: lateUsage } : { ...head, choices: [{ index, delta, finish_reason: null }], ...(late.kind === 'empty' ? { usage: lateUsage } : {}) }
+  const fault = late.kind === 'content' || late.kind === 'native'
+  return { sent: fault ? sent.slice(0, finish + 1) : sent, late: { at: finish + 1, chunk }, fault }
+}
 
 /** One choice's output: terminal rules, natives as sent, and the accounting. */
 export function checkChoice(index: number, kept: readonly Sent[], out: readonly ChatCompletionChunk[], opts: OpenAIAdapterOptions, broke: boolean): void {

@@ -1517,7 +1517,8 @@ export const dialectData: Record<string, unknown> = {
           "id": {
             "from": "attribute",
             "field": "index",
-            "template": "{number}"
+            "template": "{number}",
+            "position": true
           },
           "arguments": {
             "kind": "elements",

@@ -82,6 +82,14 @@ export interface IdSpec {
   /** Ids have exactly this many characters: a longer one (given or made) keeps its end, as Mistral's template cuts it; a shorter one is padded at the start with `pad`. */
   length?: number
   pad?: string
+  /**
+   * The "id" is the call's place, which the template writes from its loop
+   * whatever id the call has (Kimi K3's `index="1"`), not an id the model
+   * gives the call: the writer always fills `template` in, and the sieve
+   * never takes it for a call event's id (it would be `1` in every
+   * message), for any block of the pack. Default `false`.
+   */
+  position?: boolean
 }
 
 /** How a value is written and read. */

@@ -143,7 +143,7 @@ function nameSource(v: unknown, field: string): NameSource {
 }
 
 function idSpec(v: unknown, field: string): IdSpec {
-  const o = obj(v, field, ['from', 'field', 'template', 'length', 'pad'])
+  const o = obj(v, field, ['from', 'field', 'template', 'length', 'pad', 'position'])
   const out: IdSpec = { from: oneOf(o.from, `${field}.from`, ['head', 'json-field', 'attribute']), template: str(o.template, `${field}.template`) }
   if (out.from !== 'head') out.field = str(o.field, `${field}.field`)
   else if (o.field !== undefined) throw new Bad(`${field}.field`, 'is not read from a head')
@@ -154,6 +154,10 @@ function idSpec(v: unknown, field: string): IdSpec {
   if (o.pad !== undefined) {
     if ([...str(o.pad, `${field}.pad`)].length !== 1) throw new Bad(`${field}.pad`, 'must be one character')
     out.pad = o.pad as string
+  }
+  if (o.position !== undefined) {
+    if (typeof o.position !== 'boolean') throw new Bad(`${field}.position`, 'must be true or false')
+    if (o.position) out.position = true
   }
   return out
 }

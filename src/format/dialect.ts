@@ -39,8 +39,8 @@ const fill = (template: string, c: Call) =>
 
 function idOf(spec: CallSpec['id'], c: Call): string | undefined {
   if (spec === undefined) return undefined
-  // a given id is cut to length as a template cuts it (Mistral's keeps the last nine characters)
-  const id = c.id ?? fill(spec.template, c)
+  // a given id is cut to length as a template cuts it (Mistral's keeps the last nine characters); a call's place is its place
+  const id = spec.position === true ? fill(spec.template, c) : (c.id ?? fill(spec.template, c))
   if (spec.length === undefined) return id
   return id.length > spec.length ? id.slice(id.length - spec.length) : id.padStart(spec.length, spec.pad ?? '0')
 }

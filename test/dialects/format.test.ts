@@ -113,6 +113,13 @@ describe('formatToolCalls with a dialect', () => {
     expect(formatToolCalls([{ name: 'f', id: 'call_abc', input: {} }, { name: 'g', id: 'functions.g:1', input: {} }], { dialect: 'kimi-k2' })).toContain('functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.g:1<')
   })
 
+  it("should support Kimi K3's index written from the call's place, whatever id the call has (its template writes loop.index)", () => {
+    const written = formatToolCalls([{ name: 'f', id: 'call_0123456789abcdef01234567', input: {} }, { name: 'g', id: 'functions.g:4', input: {} }], { dialect: 'kimi-k3' })
+    expect(written).toContain('<|open|>call tool="f" index="1"<|sep|>')
+    expect(written).toContain('<|open|>call tool="g" index="2"<|sep|>')
+    expect(written).not.toContain('call_0123')
+  })
+
   it('should support JSON values holding a closer: its first character escaped, so the block still ends where it should', () => {
     const out = formatToolCalls([{ name: 'f', input: { html: 'a</tool_call>b' } }], { dialect: 'hermes' })
     expect(out).toBe('<tool_call>\n{"name": "f", "arguments": {"html": "a\\u003c/tool_call>b"}}\n</tool_call>')

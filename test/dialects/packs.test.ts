@@ -118,6 +118,7 @@ describe('validateDialect', () => {
     ['a call frame with no closer', (p) => (p.blocks[0].call.open = { kind: 'literal', text: ['<c>'] }), 'blocks[0].call.close'],
     ['a head separator after a JSON name', (p) => (p.blocks[0].call.headSeparator = { kind: 'literal', text: [':'] }), 'blocks[0].call.headSeparator'],
     ['an id length of zero', (p) => (p.blocks[0].call.id = { from: 'json-field', field: 'id', template: '{index}', length: 0 }), 'blocks[0].call.id.length'],
+    ['an id position that is no boolean', (p) => (p.blocks[0].call.id = { from: 'json-field', field: 'id', template: '{index}', position: 'yes' }), 'blocks[0].call.id.position'],
   ]
   for (const [what, edit, field] of cases) {
     it(`should not support ${what}: invalid-dialect naming ${field || 'the pack'}`, () => {

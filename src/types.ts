@@ -20,7 +20,15 @@ export interface TextEvent {
 /** One recognised `invoke`, decoded. */
 export interface ToolCallEvent {
   type: 'tool-call'
-  /** Unique per call: `call_` followed by 24 hex digits (or whatever `generateId` returns). */
+  /**
+   * Unique per call in the stream: `call_` followed by 24 hex digits, or
+   * whatever `generateId` returns. Without `generateId`, a call whose
+   * markup carries the model's own id (a dialect pack's: Kimi K2's
+   * `functions.get_weather:0`, Mistral's `"id"`) has that id, unless it
+   * is longer than 128 characters, holds a control, format or blank
+   * character, or an earlier call of the stream has it: then a made id and
+   * an `invalid-call-id` diagnostic.
+   */
   id: string
   /** The tool name from the invoke's `name` attribute. */
   name: string
@@ -52,9 +60,10 @@ export interface ToolCallEvent {
   /**
    * Present only when the call was emitted despite problems (`onInvalid:
    * 'emit'`): `bad-json-value`, `unknown-tool`, `invalid-arguments`; or when
-   * `generateId` failed for it (`invalid-call-id`, which `onInvalid` ignores:
-   * the caller's generator, not the call, is at fault). Each is also emitted
-   * as its own event right after the call.
+   * its id is not the one asked for (`invalid-call-id`: `generateId`
+   * failed, or the model's own id could not be used; `onInvalid` ignores
+   * it: the call is good). Each is also emitted as its own event right
+   * after the call.
    */
   diagnostics?: DiagnosticEvent[]
 }
@@ -84,7 +93,12 @@ export type DiagnosticCode =
    * (the `unclosedWrapper` repair) and the unfinished rest went out as text.
    */
   | 'unclosed-wrapper'
-  /** `generateId` threw or returned something other than a non-empty string: the call got a default id. */
+  /**
+   * The call got a default id instead of the one asked for: `generateId`
+   * threw or returned something other than a non-empty string, or the id
+   * the model wrote in the markup is too long, holds a control, format or
+   * blank character, or was given to an earlier call of the stream.
+   */
   | 'invalid-call-id'
   /** A block whose calls are those of a block in one of the `quoted` texts: the model repeating an example; released as text. */
   | 'quoted-example'
@@ -287,11 +301,15 @@ export interface SieveOptions {
    */
   strict?: boolean
   /**
-   * Makes call ids; default `call_` + 24 random hex digits. Handy for
-   * deterministic tests. Called once per emitted call (not for calls of a
-   * block `onInvalid: 'reject'` released). If it throws or returns anything
-   * but a non-empty string, the call still goes out, with a default id and
-   * an `invalid-call-id` diagnostic.
+   * Makes call ids; default `call_` + 24 random hex digits, or, for a call
+   * whose markup carries the model's own id (Kimi K2, Mistral; see
+   * {@link ToolCallEvent.id}), that id. When given, it makes every id, the
+   * model's too (your ids keep your scheme; the Anthropic adapter's
+   * `toolu_` ids are made so). Handy for deterministic tests. Called once
+   * per emitted call (not for calls of a block `onInvalid: 'reject'`
+   * released). If it throws or returns anything but a non-empty string, the
+   * call still goes out, with a default id and an `invalid-call-id`
+   * diagnostic.
    */
   generateId?: () => string
   /**

@@ -18,13 +18,21 @@ import { literalFrame } from '../lexer/tokens.js'
 import { cat } from '../lexer/kinds.js'
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
-import { callId, type CallId } from './ids.js'
+import { callId, modelCallId, type CallId } from './ids.js'
 
 /** Everything a block needs from the sieve's options, fixed when the sieve is created. */
 export interface BlockOptions {
   values: ValueOptions
   /** The `generateId` option as given: call it through {@link callId}, which survives one that throws. */
   newId: () => string
+  /**
+   * No `generateId` was given: a call whose markup carries the model's own
+   * id ({@link WholeCall.id}) gets it, if it can be passed on and no other
+   * call of the stream has it ({@link modelCallId}). With one, it makes
+   * every id: the caller's scheme (deterministic ids, a prefix an API
+   * wants) holds for every call.
+   */
+  modelIds: boolean
   /** Declared tools; null when the caller declared none (no name checks). */
   tools: ToolTable | null
   onInvalid: 'emit' | 'reject'
@@ -36,6 +44,7 @@ export interface BlockOptions {
 /** A call a dialect's reader found in a block read whole. */
 export interface WholeCall {
   name: string
+  /** The model's own id of the call, where the markup carries one (Kimi K2's head `functions.f:0`, Mistral's `"id"`); never empty. */
   id?: string
   /** Arguments as keys and values in written order, or null for {@link body}. */
   params: Array<[string, Node]> | null
@@ -66,7 +75,8 @@ export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | 
 export const maxValidatedDepth = 256
 
 export type BlockOutcome =
-  | { ok: true; calls: ToolCallEvent[] }
+  /** `modelIds`: the ids the calls took from their markup, for the stream to remember once they go out; absent when none did. */
+  | { ok: true; calls: ToolCallEvent[]; modelIds?: string[] }
   /** Released as text; `diagnostics` replace the default `malformed-block` when given. */
   | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }
 
@@ -110,8 +120,12 @@ export interface KnownCalls {
   settled: ReadonlyMap<number, SettledInvoke>
 }
 
-/** `tokens` are `lexer`'s, `text` their images joined; `start` is the stream offset of the first token. */
-export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known?: KnownCalls): BlockOutcome {
+/**
+ * `tokens` are `lexer`'s, `text` their images joined; `start` is the stream
+ * offset of the first token. `given`: the model ids the stream's calls
+ * have so far (`DriverState.modelIds`), which no call of this block gets again.
+ */
+export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known?: KnownCalls, given?: readonly string[]): BlockOutcome {
   const read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts, known)
   if (!read.ok) return read
   const { decoded, spans } = read
@@ -136,18 +150,27 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
   }
   if (problems.length > 0 && opts.onInvalid === 'reject') return { ok: false, reason: 'a call was invalid', diagnostics: problems }
   // ids only for calls that go out: a rejected block uses none of a deterministic generator's
+  const own = opts.modelIds ? read.ids : undefined
+  let took: Set<string> | undefined
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!
-    // a call streamed since its start has had its id from then on
-    const { id, problem } = known?.ids[i] ?? callId(opts.newId)
+    const model = own?.[i]
+    // a call streamed since its start has had its id from then on (calls of tags: their markup carries none)
+    let got = known?.ids[i]
+    if (got === undefined && model !== undefined) {
+      got = modelCallId(model, given, (took ??= new Set()))
+      if (got.problem === null) took.add(model)
+    }
+    const { id, problem } = got ?? callId(opts.newId)
     call.id = id
     if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
   }
-  return { ok: true, calls }
+  return took === undefined || took.size === 0 ? { ok: true, calls } : { ok: true, calls, modelIds: [...took] }
 }
 
 type Read =
-  | { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] }; settled?: Array<SettledInvoke | undefined> }
+  /** `ids`: each call's id as its markup carries it (a block read whole), absent when none does. */
+  | { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] }; settled?: Array<SettledInvoke | undefined>; ids?: Array<string | undefined> }
   | { ok: false; reason: string }
 
 /** A block of tags: parsed by the block grammar, its invokes decoded (or taken as the call stream decoded them), its raw text cut at their closers. */
@@ -227,7 +250,9 @@ function readWhole(reader: WholeReader, text: string, start: number): Read {
     spans.push({ start: start + from, end: start + end })
     from = end
   })
-  return { ok: true, decoded: r.calls.map((c) => ({ ok: true as const, name: c.name, params: c.params, body: c.body, problems: [] })), spans: { raws, spans } }
+  const decoded = r.calls.map((c) => ({ ok: true as const, name: c.name, params: c.params, body: c.body, problems: [] }))
+  // a reader's empty id is no id, as the packs' readers leave one out
+  return r.calls.some((c) => typeof c.id === 'string' && c.id !== '') ? { ok: true, decoded, spans: { raws, spans }, ids: r.calls.map((c) => (typeof c.id === 'string' && c.id !== '' ? c.id : undefined)) } : { ok: true, decoded, spans: { raws, spans } }
 }
 
 function checkArguments(name: string, validate: Validator, input: Record<string, unknown>, depth: number): CallProblem | null {

@@ -56,6 +56,11 @@ function emitCalls(d: DriverCore, cap: Capture, tokens: readonly IToken[], text:
     return false
   }
   d.opts.onBlock?.(outcome.calls)
+  // the ids the calls took from their markup are the stream's now (a block that went out as text took none)
+  if (outcome.modelIds !== undefined) {
+    const given = (d.s.modelIds ??= [])
+    for (const id of outcome.modelIds) given.push(id)
+  }
   for (const c of outcome.calls) {
     d.out.event(c)
     // a call emitted despite problems (`onInvalid: 'emit'`): each problem follows it as an event too
@@ -78,7 +83,7 @@ export function completeBlock(d: DriverCore, cap: Capture): boolean {
   d.s.capture = null
   d.stats.blocksParsed++
   const text = joined(cap.tokens)
-  const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens))
+  const outcome = buildCalls(d.lexer, cap.tokens, text, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens), d.s.modelIds)
   const called = outcome.ok && emitCalls(d, cap, cap.tokens, text, outcome)
   if (!outcome.ok) emitFailed(d, cap, text, outcome)
   // (every started call has ended by now: this only forgets the block)
@@ -234,7 +239,7 @@ export function endCapture(d: DriverCore): void {
   // the closer the stream never brought, as an empty token: the raw markup of the calls stays exactly the input's
   done.push(tokenOf(d.lexer.typeByName.get('WrapperClose')!, '', unplaced))
   const head = joined(done)
-  const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.known(cap.start, done))
+  const outcome = buildCalls(d.lexer, done, head, cap.start, d.opts, d.calls?.known(cap.start, done), d.s.modelIds)
   if (!outcome.ok) {
     emitFailed(d, cap, head, outcome)
   } else {
@@ -262,7 +267,7 @@ export function endCapture(d: DriverCore): void {
 function endWhole(d: DriverCore, cap: Capture): boolean {
   const text = joined(cap.tokens)
   for (const close of d.lexer.grammar.blocks?.close ?? []) {
-    const outcome = buildCalls(d.lexer, cap.tokens, text + close, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens))
+    const outcome = buildCalls(d.lexer, cap.tokens, text + close, cap.start, d.opts, d.calls?.known(cap.start, cap.tokens), d.s.modelIds)
     if (!outcome.ok) continue
     // the closer was never in the input: the last call's markup ends where the input did
     const last = outcome.calls[outcome.calls.length - 1]!

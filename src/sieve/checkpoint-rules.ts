@@ -23,6 +23,7 @@ import type { DriverState } from './state.js'
 import { maxBefore, maxJsonDepth, phases } from '../lexer/json-scan.js'
 import { codeAt } from '../lexer/codes.js'
 import { lastParamOpen } from './capture.js'
+import { modelIdProblem } from './ids.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {
@@ -110,6 +111,11 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
   }
   if (s.capture !== null) checkCapture(s, ctx, at)
   if (s.calls !== null) checkCalls(s.calls, s, at)
+  if (s.modelIds !== undefined) {
+    // ids the sieve gave out as they were: each one it could pass on (`modelCallId`), none twice
+    check(s.modelIds.every((id) => id !== '' && modelIdProblem(id) === null), f('modelIds'), 'holds an id the sieve would not give a call')
+    check(new Set(s.modelIds).size === s.modelIds.length, f('modelIds'), 'holds an id twice')
+  }
 }
 
 function frames(lexer: CompiledLexer): Set<string> {

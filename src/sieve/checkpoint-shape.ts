@@ -66,7 +66,8 @@ export function checkStateShape(state: unknown): void {
     deferred: nullable(object),
     candidate: nullable(object),
     started: (v) => v === true || v === 'separator',
-  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate', 'started']))
+    modelIds: (v) => Array.isArray(v) && v.every(str),
+  }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate', 'started', 'modelIds']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {

@@ -23,6 +23,7 @@ export function saveState(s: DriverState): unknown {
     candidate: s.candidate && { ...s.candidate, run: s.candidate.run && { closes: [...s.candidate.run.closes], lineStart: s.candidate.run.lineStart } },
     paragraphEnd: s.paragraphEnd && { at: s.paragraphEnd.at, halts: s.paragraphEnd.halts },
     calls: s.calls && structuredClone(s.calls),
+    ...(s.modelIds === undefined ? {} : { modelIds: s.modelIds.slice() }),
     // the reasoning's own driver (`reasoningCalls: 'call'`), saved the same way
     reasoning: { ...s.reasoning, inner: s.reasoning.inner == null ? null : saveState(s.reasoning.inner) },
   }

@@ -214,7 +214,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   const state = absent(options.resume) ? { ...initialState(), reasoning: initialReasoning(options.startInReasoning === true, reasoning) } : restoreState(options.resume, { grammar: fingerprint, quoted: quotedPrint, lexer, captureLimit, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call' })
   const reasoningTags = { open: grammar.reasoning?.open ?? ['<think>'], close: grammar.reasoning?.close ?? ['</think>'] }
   const driver = new Driver(lexer, {
-    captureLimit, newId: options.generateId ?? randomCallId, values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags, readWhole,
+    captureLimit, newId: options.generateId ?? randomCallId, modelIds: absent(options.generateId), values, tools, onInvalid, strict, windowSize: internals.windowSize, reasoningTags, readWhole,
     quoted, streamArguments: options.streamArguments === true, reasoningCalls: reasoningCalls === 'call', onBlock: internals.onBlock,
   }, state)
   let finished = false

@@ -107,7 +107,7 @@ function build(packs: DialectPack[]): { grammar: Grammar; readWhole: WholeReader
     // two packs' delimiters that cannot live in one grammar (one's JSON opener is the other's block opener)
     throw invalid(`${packs.map((p) => p.name).join(', ')} cannot be read together: ${(e as Error).message}; one of them per sieve`)
   }
-  const readers = whole.map((p) => wholeReader(p) ?? ((text: string) => readBlock(p, text)))
+  const readers = whole.map((p) => wholeReader(p) ?? callIds(p, (text: string) => readBlock(p, text)))
   const readWhole: WholeReader = (text) => {
     let first: { ok: false; reason: string } | null = null
     for (const read of readers) {
@@ -143,13 +143,26 @@ function mergeJson(all: readonly JsonBlocks[]): JsonBlocks | undefined {
 
 const readers = new WeakMap<DialectPack, WholeReader>()
 
+/**
+ * `read`, giving the calls' ids only where they are ids: a pack whose "id"
+ * is the call's place (`IdSpec.position`, Kimi K3's `index`) gives none,
+ * so its calls get made ids, not `1` in every message.
+ */
+function callIds(pack: DialectPack, read: WholeReader): WholeReader {
+  if (!pack.blocks.some((b) => b.call.id?.position === true)) return read
+  return (text) => {
+    const r = read(text)
+    return r.ok ? { ok: true, calls: r.calls.map(({ id: _place, ...call }) => call) } : r
+  }
+}
+
 /** The reader of `pack`'s blocks read whole; null when the sieve reads the pack by tags. */
 export function wholeReader(pack: DialectPack): WholeReader | null {
   if (!readsWhole(pack)) return null
   let r = readers.get(pack)
   if (r === undefined) {
     // a block that ends with its JSON, or opens the message, has a reader of its own; the closed ones, the pack's
-    r = (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : isAnchoredBlock(pack, text) ? readAnchoredBlock(pack, text) : readBlock(pack, text))
+    r = callIds(pack, (text) => (isJsonEndBlock(pack, text) ? readJsonEndBlock(pack, text) : isAnchoredBlock(pack, text) ? readAnchoredBlock(pack, text) : readBlock(pack, text)))
     if (endsItsCalls(pack)) r.endsCalls = true
     r.pairs = closerPairs(wholeDelimiters(pack))
     readers.set(pack, r)

@@ -50,3 +50,54 @@ export function callId(generate: () => string): CallId {
   const got = id === '' ? 'an empty string' : id === null ? 'null' : typeof id === 'object' ? 'an object' : `${typeof id} ${String(id)}`
   return { id: randomCallId(), problem: `generateId returned ${got}, not a non-empty string; the call got a default id` }
 }
+
+/**
+ * Longest id the model may give its call (UTF-16 units): past any real one
+ * (Kimi K2's `functions.` + a 64-character tool name + `:` + a count;
+ * Mistral's nine characters), short of what would make every event of the
+ * call, and the ids a checkpoint carries, grow with what a model writes.
+ */
+export const maxModelIdLength = 128
+
+/**
+ * A character an id passed on must not hold: a control (C0, DEL, C1), a
+ * format character (zero-width, bidi overrides, BOM), a blank or line
+ * separator, half a surrogate pair (not text in UTF-8). An id is read back
+ * by a program, written into a prompt, shown in a log: these would change
+ * how it reads, or not survive the trip.
+ */
+const unprintable = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}]/u
+
+/** Why the model's `id` cannot be a call's id, or null when it can. Empty ids are no ids: the readers leave them out. */
+export function modelIdProblem(id: string): string | null {
+  if (id.length > maxModelIdLength) return `the model's call id is ${id.length} characters long, more than ${maxModelIdLength}`
+  const bad = unprintable.exec(id)
+  if (bad !== null) return `the model's call id ${JSON.stringify(id)} holds U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, a control, format, blank or unpaired surrogate character`
+  return null
+}
+
+/**
+ * The stream's given model ids as a set, for lookups: kept beside the list
+ * (which a checkpoint carries), made again when the list grew past it or is
+ * another (a restored checkpoint's). A search of the list per call was
+ * quadratic in a stream of many calls.
+ */
+const sets = new WeakMap<readonly string[], Set<string>>()
+
+function setOf(given: readonly string[]): Set<string> {
+  let set = sets.get(given)
+  if (set === undefined) sets.set(given, (set = new Set(given)))
+  else for (let i = set.size; i < given.length; i++) set.add(given[i]!)
+  return set
+}
+
+/**
+ * The id of a call whose markup carries `own`: `own`, unless it cannot be
+ * passed on ({@link modelIdProblem}) or names another call already (one of
+ * `given`, the stream's, or of `took`, its block's): then a default id, and
+ * why. Ids stay unique in the stream whatever the model repeats.
+ */
+export function modelCallId(own: string, given: readonly string[] | undefined, took: ReadonlySet<string>): CallId {
+  const problem = modelIdProblem(own) ?? ((given !== undefined && setOf(given).has(own)) || took.has(own) ? `the model's call id ${JSON.stringify(own)} was given to an earlier call of the stream` : null)
+  return problem === null ? { id: own, problem: null } : { id: randomCallId(), problem: `${problem}; the call got a default id` }
+}

@@ -147,6 +147,15 @@ export interface DriverState {
    * comes. Absent for ever in a grammar with none.
    */
   started?: true | 'separator'
+  /**
+   * The model's own call ids the stream's calls have had so far (a pack
+   * read whole whose markup carries ids, no `generateId`), in order: a
+   * later call the model gives one of them again (Kimi K2's
+   * `functions.f:0` in a second section, a draft of the call in the
+   * reasoning) gets a made id, so ids stay unique in the stream, across a
+   * checkpoint too. Absent until a call has had one.
+   */
+  modelIds?: string[]
 }
 
 /**

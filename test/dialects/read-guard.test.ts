@@ -29,7 +29,9 @@ describe.each(read)('reading the %s dialect, layout %s', (dialect, variant) => {
   })
 
   it('should support text after the call, and a second call after it', () => {
-    const events = one(`Reading.\n${block}\nThen: ${block} done.`)
+    // the second call the model's second (Kimi K2 counts its calls, Mistral's ids differ): a pack's id is given once in a stream
+    const second = formatToolCalls([{ ...call, id: 'functions.read_file:1' }], { dialect, variant })
+    const events = one(`Reading.\n${block}\nThen: ${second} done.`)
     expect(calls(events)).toEqual([call, call])
     expect(textOf(events)).toBe('Reading.\n\nThen:  done.')
     expect(codes(events)).toEqual([])

@@ -1,54 +1,16 @@
 /**
  * `sieveResponsesStream`: a Responses API event stream with the calls its
- * output text held rescued as function_call output items.
+ * output text held rescued as function_call output items. Here each event is
+ * read, renumbered, passed through or held; the text parts it reads, and the
+ * order of what they write against the events passed between them, are kept
+ * by `TextParts` (`responses-parts.ts`).
  */
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
-import {
-  createActionSieve,
-  HeldError,
-  isAdapterStop,
-  keyText,
-  Lanes,
-  NativeConflictGate,
-  optionalArray,
-  optionalRecord,
-  optionalString,
-  Passed,
-  record,
-  resolveAdapterOptions,
-  type ActionSieve,
-  type AdapterAction,
-  type Barrier,
-  type ResolvedAdapterOptions,
-} from '../adapters/index.js'
-import { createSieve } from '../sieve/create.js'
+import { HeldError, isAdapterStop, keyText, optionalArray, optionalRecord, optionalString, Passed, record, resolveAdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { readThrough } from '../sieve/read-through.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
-import { TextPartItems, type ItemSink } from './responses-items.js'
-
-type AnyEvent = Record<string, unknown> & { type: string }
-
-/** One upstream output_text part: its sieve, the items it becomes, its gate against native calls. */
-interface TextPart {
-  sieve: ActionSieve
-  items: TextPartItems
-  gate: NativeConflictGate
-  ended: boolean
-  /** An error event cut it: text upstream still sends for it goes on in its items, raw (see `TextPartItems.late`). */
-  cut: boolean
-  /** What waits at the sieve's marks, in order (see {@link Make}). */
-  waiting: Array<Barrier<Make>>
-}
-
-/**
- * An event passed through while text parts held text from before it (a
- * server that starts an item before its message's done, a chunk passed
- * unread): it waits for each of them to give that text out, so it does not
- * go out ahead of it, and what each makes after it waits behind it (see
- * `Lanes`). It is made when it goes out (its output index mapped in the
- * order things go out).
- */
-type Make = () => AnyEvent | Passed
+import type { ItemSink } from './responses-items.js'
+import { TextParts, type AnyEvent } from './responses-parts.js'
 
 /**
  * Rescues the tool calls a model wrote into its output text, from a
@@ -101,10 +63,6 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
   const finals = new Map<number, Record<string, unknown> | (() => Record<string, unknown>)>()
   /** Upstream message items, by id, held until their text says what they become. */
   const messages = new Map<string, Record<string, unknown> & { id: string }>()
-  /** Text parts by `item_id:content_index`. */
-  const parts = new Map<string, TextPart>()
-  let sawNative = false
-  let firstPart = true
   /**
    * An `error` event came, which ends the stream: what the sieves held went
    * out before it, and nothing more is read through a sieve (a message that
@@ -118,34 +76,8 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     record: (index, item) => void finals.set(index, item),
   }
   const write = (event: AnyEvent | Passed): void => void out.push(seq === undefined || event instanceof Passed ? event : { ...event, sequence_number: seq++ })
-  /** The events passed through, each between what every open part sent before it and what it sends after it. */
-  const lanes = new Lanes<TextPart, Make>((make) => write(make()))
-  /** Passes an event through, after the text the open parts hold from before it (a part that opens later joins behind it: `openPart`). */
-  const pass = (make: Make): void => {
-    const holding = [...parts.values()].filter((p) => !p.ended)
-    const wait = lanes.wait(holding.length, make)
-    for (const p of holding) {
-      p.waiting.push(wait)
-      writePart(p, p.sieve.mark())
-    }
-  }
-  /** Writes into a part's items in its lane: at once, or behind an event passed through whose mark it reached. */
-  const toItems = (part: TextPart, out: (items: TextPartItems) => void): void => lanes.write(part, () => out(part.items))
-  /** A part's actions, each mark in them its lane reaching what waited there. `logprobs` go on the first text. */
-  const writePart = (part: TextPart, actions: AdapterAction[], logprobs: unknown[] = []): void => {
-    let from = 0
-    for (let i = 0; i < actions.length; i++) {
-      if (actions[i]!.type !== 'mark') continue
-      const before = actions.slice(from, i)
-      const lp = logprobs
-      if (before.length > 0) toItems(part, (items) => items.write(before, lp))
-      if (before.some((a) => a.type === 'text')) logprobs = []
-      from = i + 1
-      lanes.reach(part, part.waiting.shift()!)
-    }
-    const rest = from === 0 ? actions : actions.slice(from)
-    if (rest.length > 0) toItems(part, (items) => items.write(rest, logprobs))
-  }
+  /** The text parts read, by `item_id:content_index`, and every event passed through, in its place among what they write. */
+  const parts = new TextParts(resolved, sink, write)
   const mapped = (index: unknown): number => {
     const upstream = typeof index === 'number' ? index : -1
     let ours = passIndex.get(upstream)
@@ -153,68 +85,19 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     return ours
   }
   /** Passes `event` through as it came, at its output index as mapped when it goes out. */
-  const passAsIs = (event: AnyEvent): void => pass(() => ({ ...event, output_index: mapped(event.output_index) }))
-  const endPart = (part: TextPart): void => {
-    if (part.ended) return
-    part.ended = true
-    writePart(part, part.gate.pass(part.sieve.end()))
-    toItems(part, (items) => items.end())
-  }
-  /** A text part of a held message: read through its own sieve (the first one starts in the reasoning with `thinking`). */
-  const openPart = (key: string, message: Record<string, unknown> & { id: string }): TextPart => {
-    const sieve = firstPart ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
-    firstPart = false
-    const gate = new NativeConflictGate(resolved.onConflict)
-    if (sawNative) gate.sawNative()
-    const part: TextPart = { sieve, items: new TextPartItems(sink, message), gate, ended: false, cut: false, waiting: [] }
-    parts.set(key, part)
-    // a part that opens now is after every event passed before it, even one still waiting for another part's held text
-    lanes.join(part)
-    return part
-  }
+  const passAsIs = (event: AnyEvent): void => parts.pass(() => ({ ...event, output_index: mapped(event.output_index) }))
   /** A held message the sieve does not read (a refusal part, or no text deltas): it goes out as upstream wrote it, from its added event on. */
   const release = (id: string, outputIndex: unknown): void => {
     const message = messages.get(id)
     if (message === undefined) return
     messages.delete(id)
-    pass(() => ({ type: 'response.output_item.added', output_index: mapped(outputIndex), item: message, sequence_number: 0 }))
-  }
-  const finish = (): void => {
-    for (const part of parts.values()) endPart(part)
-    for (const part of parts.values()) writePart(part, part.gate.finish())
-  }
-  /**
-   * The response broke off (an error event, a failed response, a malformed event, a cut stream): what each
-   * part's sieve held goes out as text and reasoning, never as a call, and so do the rescued calls
-   * `prefer-native` held, as their markup (`NativeConflictGate.abandon`), first. `close`: the items are closed as well (a
-   * failed response, whose `output` lists them); else they stay open, as upstream's own do after an error,
-   * and are listed as they stood if a failed response still follows.
-   */
-  const abort = (close: boolean): void => {
-    for (const part of parts.values()) {
-      // a part that ended still holds its calls until the turn's end: nothing of a failed response runs, nor follows its end
-      const held = part.gate.abandon()
-      if (part.ended) {
-        // its items closed at its end: the markup is a message item of its own
-        if (held.length > 0)
-          toItems(part, (items) => {
-            items.write(held)
-            if (close) items.end()
-            else items.cut()
-          })
-        continue
-      }
-      part.ended = true
-      writePart(part, [...held, ...part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')])
-      part.cut = !close
-      toItems(part, (items) => (close ? items.end() : items.cut()))
-    }
+    parts.pass(() => ({ type: 'response.output_item.added', output_index: mapped(outputIndex), item: message, sequence_number: 0 }))
   }
 
   return readThrough(events, {
     item: (event) => {
       if (event instanceof Passed) {
-        pass(() => event)
+        parts.pass(() => event)
         return out.splice(0)
       }
       record(event, 'event')
@@ -228,10 +111,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
             messages.set(item.id, item)
             break
           }
-          if (item?.type === 'function_call') {
-            sawNative = true
-            for (const p of parts.values()) p.gate.sawNative()
-          }
+          if (item?.type === 'function_call') parts.sawNative()
           passAsIs(event)
           break
         }
@@ -239,7 +119,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           const message = messages.get(event.item_id as string)
           const p = event.part as { type?: string }
           if (message !== undefined && p?.type === 'output_text' && !stopped) {
-            openPart(key, message)
+            parts.open(key, message)
             break
           }
           if (message !== undefined) release(event.item_id as string, event.output_index)
@@ -249,19 +129,19 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
         case 'response.output_text.delta': {
           // a server that skips content_part.added still has its text read
           const message = messages.get(event.item_id as string)
-          const p = part ?? (message === undefined || stopped ? undefined : openPart(key, message))
+          const p = part ?? (message === undefined || stopped ? undefined : parts.open(key, message))
           if (p === undefined && message !== undefined) release(event.item_id as string, event.output_index)
           if (p?.cut === true) {
             const delta = optionalString(event.delta, 'delta') ?? ''
             const logprobs = (event.logprobs as unknown[] | undefined) ?? []
-            toItems(p, (items) => items.late(delta, logprobs))
+            parts.late(p, delta, logprobs)
           } else if (p === undefined || p.ended) passAsIs(event)
-          else writePart(p, p.gate.pass(p.sieve.push(optionalString(event.delta, 'delta'))), (event.logprobs as unknown[] | undefined) ?? [])
+          else parts.push(p, optionalString(event.delta, 'delta'), (event.logprobs as unknown[] | undefined) ?? [])
           break
         }
         case 'response.output_text.done':
           if (part === undefined) passAsIs(event)
-          else endPart(part)
+          else parts.end(part)
           break
         case 'response.content_part.done':
         case 'response.output_text.annotation.added':
@@ -271,13 +151,11 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
         case 'response.output_item.done': {
           const item = event.item as { id?: string; type?: string }
           if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
-            const own = [...parts].filter(([k]) => k.startsWith(`${item.id}:`))
-            for (const [, p] of own) endPart(p)
-            if (own.length > 0) break
+            if (parts.endMessage(item.id)) break
             // a message whose text never came as deltas: nothing was read, so it goes out as it came
             release(item.id, event.output_index)
           }
-          pass(() => {
+          parts.pass(() => {
             const index = mapped(event.output_index)
             finals.set(index, event.item as Record<string, unknown>)
             return { ...event, output_index: index }
@@ -290,25 +168,25 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           const response = optionalRecord(event.response, 'response')
           const upstreamOutput = optionalArray(response?.output, 'response.output') ?? []
           // a failed response ended at an error: nothing held may become a call there
-          if (event.type === 'response.failed') abort(true)
-          else finish()
+          if (event.type === 'response.failed') parts.abort(true)
+          else parts.finish()
           // an item that passed through without its done event is in upstream's output, at its upstream index
           for (const [upstream, ours] of passIndex) if (!finals.has(ours) && upstreamOutput[upstream] !== undefined) finals.set(ours, upstreamOutput[upstream] as Record<string, unknown>)
           const output = [...finals.keys()].sort((a, b) => a - b).map((i) => {
             const item = finals.get(i)!
             return typeof item === 'function' ? item() : item
           })
-          pass(() => (response === undefined ? event : { ...event, response: { ...response, output } }))
+          parts.pass(() => (response === undefined ? event : { ...event, response: { ...response, output } }))
           break
         }
         case 'error':
           // the stream's error event: what the sieves held goes before it, as text
-          abort(false)
+          parts.abort(false)
           stopped = true
-          pass(() => event)
+          parts.pass(() => event)
           break
         default:
-          pass(() => (typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event))
+          parts.pass(() => (typeof event.output_index === 'number' ? { ...event, output_index: mapped(event.output_index) } : event))
       }
       return out.splice(0)
     },
@@ -317,12 +195,12 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
     // first; a stop of the adapter's own (a conflict, an aborted call) sends nothing more
     broke: (error) => {
       if (isAdapterStop(error)) return null
-      abort(false)
+      parts.abort(false)
       return out.splice(0)
     },
     end: () => {
       // a stream cut before its completion: what the sieves held still goes out
-      finish()
+      parts.finish()
       return out.splice(0)
     },
   })

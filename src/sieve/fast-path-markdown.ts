@@ -18,7 +18,7 @@ import { freshMarkdown, heldPrefixStart, lineStartIndent, lineStateBefore, rawIn
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { MemoContext, TokenMemo } from '../lexer/token-memo.js'
-import type { DriverOptions, DriverState } from './state.js'
+import type { Capture, DriverOptions, DriverState } from './state.js'
 import { advanceUnlessCode, applyMark, quiet } from '../lexer/lines.js'
 import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
@@ -33,8 +33,17 @@ import { blankAnswer, heldAfter, lexedSpan, plainThen, tokensAt, type Answer } f
 
 const lineEnding = new CharSet([codes.lineFeed, codes.carriageReturn])
 
-/** Text after a tag past which a lexer run takes it with the tag (`spanned`). */
+/** Text after a tag past which a lexer run may take it with the tag (`spanned`). */
 const longRest = 256
+
+/**
+ * Tags of one block the token memo did not know, after which a lexer run
+ * takes a long rest of the chunk with the next tag (`spanned`). A block
+ * whose tags recur (the same parameter names, the same spellings) is read
+ * faster tag by tag from the memo than by the lexer; one whose every tag is
+ * new (thousands of distinct parameter names) is read faster by the lexer.
+ */
+const unknownTags = 8
 
 /**
  * What the fast path read of the driver: its state, never written here
@@ -63,6 +72,14 @@ export abstract class MarkdownFastPath {
   /** The answer every reading fills and returns: the driver applies it before it asks again. */
   protected readonly a: Answer = blankAnswer()
 
+  /**
+   * The block (`DriverState.capture`) whose tags `spanned` counts, and how
+   * many of them the memo did not know. Who reads a tag, never what it
+   * reads: a checkpoint leaves it out, and a resumed sieve counts afresh.
+   */
+  private unknownIn: Capture | null = null
+  private unknown = 0
+
   /** The context a span's run would start in, filled per span. */
   private readonly memoContext: MemoContext = { md: freshMarkdown(), lineState: 0, rawOpener: '' }
 
@@ -79,8 +96,8 @@ export abstract class MarkdownFastPath {
    */
   protected spanned(text: string, plain: number, span: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
     const s = this.d.s
-    // inside a block, a long text after the tag: the lexer takes it all, faster than the fast path reads it tag by tag
-    if (s.capture !== null && text.length - plain - span > longRest) return plainThen(this.a, plain, 'lexer')
+    // inside a block whose tags the memo mostly did not know, a long text after the tag: the lexer takes it all
+    if (s.capture !== null && text.length - plain - span > longRest && this.unknownIn === s.capture && this.unknown >= unknownTags) return plainThen(this.a, plain, 'lexer')
     // as the run would start: nothing carried, no hold barrier in it (`LexContext.noHoldBefore`)
     if (s.carry === null && s.noHoldUntil <= s.pos + plain) {
       const c = this.memoContext
@@ -89,6 +106,13 @@ export abstract class MarkdownFastPath {
       c.rawOpener = this.d.rawOpener()
       const tokens = this.d.memo.recall(text.slice(plain, plain + span), mode, c)
       if (tokens !== null) return tokensAt(this.a, plain, tokens, span)
+    }
+    if (s.capture !== null) {
+      if (this.unknownIn !== s.capture) {
+        this.unknownIn = s.capture
+        this.unknown = 0
+      }
+      this.unknown++
     }
     return lexedSpan(this.a, plain, span)
   }

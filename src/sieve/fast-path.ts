@@ -10,7 +10,7 @@
  * what all parts share there too.
  */
 import { heldPrefixStart, lineStateBefore } from '../lexer/context.js'
-import { advanceUnlessCode, quiet } from '../lexer/lines.js'
+import { advanceUnlessCode, quiet, type LineState } from '../lexer/lines.js'
 import { commentLive } from '../lexer/inline-html.js'
 import { modes } from '../lexer/modes.js'
 import type { JsonScan } from '../lexer/json-scan.js'
@@ -62,6 +62,8 @@ export class FastPath extends MarkdownFastPath {
     // mid-line with nothing pending, a chunk with nothing special, no line feed and no `<` leaves the line state as
     // it is and ends in no line-start prefix: most chunks, read once
     const still = quiet(line) && fp.specialOrLine.find(chunk) < 0
+    // (no `<` in it either: no raw HTML ahead, `htmlAhead` below; a capture and its limit were checked above)
+    if (still && (fp.sink === 'capture' || (fp.sink === 'text' && s.capture === null && s.hold === null))) return this.textAsIs(chunk, line, fp)
     if (!still) {
       // in a block quote a fence line decides at its line feed whether the quote (and the fence) went on
       if (s.mode === modes.fence && (s.md.fenceDepth > 0 || s.md.fenceIndent > 0) && (chunk.indexOf('\n') >= 0 || chunk.indexOf('\r') >= 0)) return null
@@ -102,6 +104,15 @@ export class FastPath extends MarkdownFastPath {
     a.type = fp.type ?? null
     // a fence's line-start run cut by the chunk end: out as text, its meaning carried (the lexer's runPart token)
     a.carry = this.heldCarry
+    return a
+  }
+
+  /** All of `chunk` is text (or a capture's text), the line state `line` after it: the common chunk, answered before the checks it needs none of. */
+  private textAsIs(chunk: string, line: LineState, fp: ModeFastPath): Answer {
+    const a = plainThen(this.a, chunk.length, 'more')
+    a.line = line
+    a.type = fp.type ?? null
+    a.carry = null
     return a
   }
 

@@ -153,6 +153,16 @@ export function isAdapterStop(error: unknown): boolean {
 }
 
 /**
+ * What an adapter writes of an {@link ActionSieve.abort}'s actions when the
+ * upstream broke off: the text, reasoning and marks. A `call-abort` is left
+ * out (a call already started is left to the failure that follows, which
+ * ends the answer anyway), and so are the reasoning's start and end.
+ */
+export function abortedText(actions: AdapterAction[]): AdapterAction[] {
+  return actions.filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')
+}
+
+/**
  * A sieve made with the adapter's options, answering in actions.
  *
  * ```ts

@@ -17,6 +17,7 @@ export { quotedTexts, type QuotedMessage, type QuotedSource } from './quoted.js'
 export { BlankLineTrimmer } from './trim.js'
 export {
   abortedCallError,
+  abortedText,
   createActionSieve,
   isAdapterStop,
   type ActionSieve,

@@ -10,7 +10,7 @@
  * end comes out in the next one). Every other block passes through.
  * Synchronous, so the streaming and the whole-message entry points share it.
  */
-import { abortedCallError, createActionSieve, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { abortedCallError, abortedText, createActionSieve, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
 import { CallOrder } from './call-order.js'
 import { checkEvent } from './check-event.js'
 import { PreferNativeHold, type Item } from './hold.js'
@@ -216,7 +216,7 @@ export class MessagesMachine {
     this.writer.cutCall()
     this.order.cut()
     // a started call's abort is no error here: the message fails anyway
-    if (sieve !== null) this.write(sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark'))
+    if (sieve !== null) this.write(abortedText(sieve.abort()))
     this.hold?.abandon()
     // what upstream still sends for the blocks read goes on in our text block, raw; a block upstream already stopped is not being read
     this.writer.abandon(sieve !== null && this.sieveOpen ? this.sieveIndex : undefined)

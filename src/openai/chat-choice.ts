@@ -7,6 +7,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import {
   abortedCallError,
+  abortedText,
   createActionSieve,
   index,
   malformed,
@@ -190,7 +191,7 @@ export class ChoiceTurn {
   abort(): Piece[] {
     this.finished = true
     const pieces: Piece[] = []
-    this.write([...this.gate.abandon(), ...this.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')], pieces)
+    this.write([...this.gate.abandon(), ...abortedText(this.sieve.abort())], pieces)
     return pieces
   }
 

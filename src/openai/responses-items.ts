@@ -133,7 +133,7 @@ export class TextPartItems {
     if (s === undefined) return
     this.open = undefined
     this.cutOff = s
-    this.sink.record(s.outputIndex, () => this.item(s, s.text.join(''), 'incomplete'))
+    this.recordIncomplete(s)
   }
 
   /**
@@ -151,8 +151,7 @@ export class TextPartItems {
       s = this.segment('message')
       this.open = undefined
       this.cutOff = s
-      const started = s
-      this.sink.record(s.outputIndex, () => this.item(started, started.text.join(''), 'incomplete'))
+      this.recordIncomplete(s)
     }
     s.text.push(text)
     this.sink.emit({ type: 'response.output_text.delta', item_id: s.id, output_index: s.outputIndex, content_index: 0, delta: text, logprobs } as ResponseStreamEvent)
@@ -193,6 +192,15 @@ export class TextPartItems {
     }
     this.sink.emit({ type: 'response.output_item.done', output_index: s.outputIndex, item: item as never })
     this.sink.record(s.outputIndex, item)
+  }
+
+  /**
+   * A segment a failure cut, recorded as it will stand: `incomplete`, with
+   * its text when the output is made (text upstream still sends for the
+   * part goes on in it, see {@link late}).
+   */
+  private recordIncomplete(s: Segment): void {
+    this.sink.record(s.outputIndex, () => this.item(s, s.text.join(''), 'incomplete'))
   }
 
   /** A segment's item with its text, as `response.output_item.done` and the response's `output` carry it. */

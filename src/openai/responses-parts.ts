@@ -7,6 +7,7 @@
  * `responses-stream.ts`.
  */
 import {
+  abortedText,
   createActionSieve,
   Lanes,
   NativeConflictGate,
@@ -149,7 +150,7 @@ export class TextParts {
           })
         continue
       }
-      this.closePart(part, () => [...held, ...part.sieve.abort().filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')], !close)
+      this.closePart(part, () => [...held, ...abortedText(part.sieve.abort())], !close)
       part.cut = !close
     }
   }

@@ -12,7 +12,9 @@
  * {@link abortedCallError}).
  */
 import { ToolsieveError } from '../errors.js'
-import type { DiagnosticCode, Sieve, SieveEvent, ToolCallEvent } from '../types.js'
+import { createSieve } from '../sieve/create.js'
+import type { DiagnosticCode, DiagnosticEvent, ErrorEvent, Sieve, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
+import { CallIds } from './call-ids.js'
 import type { ResolvedAdapterOptions } from './options.js'
 import { BlankLineTrimmer } from './trim.js'
 
@@ -162,27 +164,85 @@ export function abortedText(actions: AdapterAction[]): AdapterAction[] {
   return actions.filter((a) => a.type === 'text' || a.type === 'reasoning' || a.type === 'mark')
 }
 
+/** How the sieves of an {@link AnswerSieves} are made. */
+export interface AnswerLayout {
+  /**
+   * The text around calls is one string (an OpenAI `content`), so the
+   * blank lines before a block stay between the text before and after it.
+   */
+  oneText?: boolean
+  /** What a sieve after the first is made with besides `startInReasoning: false` (Messages: `reasoning: false`). */
+  later?: SieveOptions
+}
+
 /**
- * A sieve made with the adapter's options, answering in actions.
+ * The sieves of one answer (a response, a message, a result, a choice),
+ * answering in actions: an adapter that reads the answer's text in pieces
+ * (a Responses text part, a run of AI SDK or Messages text parts) takes one
+ * sieve per piece. The first is made with the adapter's options; a later
+ * one does not start in the reasoning (`thinking`), as its text is not the
+ * start of the completion. The ids of the rescued calls are unique over all
+ * of them: a call whose id an earlier call of the answer went out with (the
+ * model's own, written again in a later message item) goes out with a made
+ * id, on its start, its deltas and its end, and an `invalid-call-id`
+ * diagnostic (see `CallIds`).
+ *
+ * ```ts
+ * const sieves = new AnswerSieves(resolveAdapterOptions(options))
+ * const part = sieves.next()
+ * for (const action of part.push(delta.text)) write(action)
+ * ```
+ */
+export class AnswerSieves {
+  private made = 0
+  /** Null with `generateId`: the caller's ids are theirs. */
+  private readonly ids: CallIds | null
+
+  constructor(
+    private readonly resolved: ResolvedAdapterOptions,
+    private readonly layout: AnswerLayout = {},
+  ) {
+    this.ids = resolved.sieve.generateId === undefined || resolved.sieve.generateId === null ? new CallIds() : null
+  }
+
+  /** The sieve of the answer's next piece of text. */
+  next(): ActionSieve {
+    const resolved = this.resolved
+    const sieve = this.made++ === 0 ? resolved.newSieve() : createSieve({ ...resolved.sieve, startInReasoning: false, ...this.layout.later })
+    return new Actions(sieve, resolved, this.layout.oneText === true, this.ids)
+  }
+}
+
+/**
+ * A sieve made with the adapter's options, answering in actions: the one
+ * sieve of an answer read whole through it (a chat choice).
  *
  * ```ts
  * const resolved = resolveAdapterOptions(options)
  * const sieve = createActionSieve(resolved)
  * for (const action of sieve.push(delta.content)) write(action)
  * ```
- *
- * `oneText`: the text around calls is one string (an OpenAI `content`), so
- * the blank lines before a block stay between the text before and after it.
  */
 export function createActionSieve(resolved: ResolvedAdapterOptions, layout: { oneText?: boolean } = {}): ActionSieve {
-  return new Actions(resolved.newSieve(), resolved, layout.oneText === true)
+  return new AnswerSieves(resolved, layout).next()
+}
+
+/**
+ * A call between its start and its end or abort: its index, and the id it
+ * goes out with (the sieve's, or a made one for an id the answer gave
+ * already, with the problem its diagnostic reports at the end).
+ */
+interface OpenCall {
+  index: number
+  id: string
+  problem: string | null
 }
 
 class Actions implements ActionSieve {
   calls = 0
-  /** Calls counted in start order; an id maps to its index from start to end or abort. */
+  /** Calls counted in start order; the sieve's id of a call maps to it from start to end or abort. */
   private started = 0
-  private readonly open = new Map<string, number>()
+  private readonly open = new Map<string, OpenCall>()
   private readonly trimmer: BlankLineTrimmer | null
   /** `reasoning-start` was given and `reasoning-end` not yet. */
   private inReasoning = false
@@ -218,10 +278,15 @@ class Actions implements ActionSieve {
    */
   private failure: { error: unknown } | null = null
 
+  /**
+   * @param ids the answer's ids, shared by its sieves; null when the
+   *   caller's `generateId` makes them
+   */
   constructor(
     private readonly sieve: Sieve,
     private readonly resolved: ResolvedAdapterOptions,
     oneText: boolean,
+    private readonly ids: CallIds | null,
   ) {
     this.trimmer = resolved.trimBlankLines ? new BlankLineTrimmer(oneText) : null
   }
@@ -309,27 +374,31 @@ class Actions implements ActionSieve {
       case 'tool-call-start':
         return this.start(e.id, e.name)
       case 'tool-call-delta': {
-        const index = this.open.get(e.id)
-        if (index !== undefined && e.delta !== '') this.emit({ type: 'call-delta', id: e.id, index, delta: e.delta })
+        const call = this.open.get(e.id)
+        if (call !== undefined && e.delta !== '') this.emit({ type: 'call-delta', id: call.id, index: call.index, delta: e.delta })
         return
       }
       case 'tool-call':
         this.finish(e)
         return this.spent(e.raw.length)
       case 'tool-call-abort': {
-        const index = this.open.get(e.id)
-        if (index === undefined) return
+        const call = this.open.get(e.id)
+        if (call === undefined) return
         this.open.delete(e.id)
-        return this.emit({ type: 'call-abort', id: e.id, index, code: e.code })
+        return this.emit({ type: 'call-abort', id: call.id, index: call.index, code: e.code })
       }
       case 'diagnostic':
       case 'error':
-        try {
-          this.resolved.onDiagnostic?.(e)
-        } catch (error) {
-          this.failure ??= { error }
-        }
-        return
+        return this.report(e)
+    }
+  }
+
+  /** A diagnostic to the caller's `onDiagnostic`; what it throws waits for the end of the events being applied ({@link failure}). */
+  private report(e: DiagnosticEvent | ErrorEvent): void {
+    try {
+      this.resolved.onDiagnostic?.(e)
+    } catch (error) {
+      this.failure ??= { error }
     }
   }
 
@@ -382,22 +451,29 @@ class Actions implements ActionSieve {
     // a call ends the reasoning: a consumer closes its reasoning part before a tool part opens
     if (this.inReasoning) this.endReasoning()
     this.reasoningDone = true
-    const index = this.started++
-    this.open.set(id, index)
-    this.emit({ type: 'call-start', id, name, index })
+    // its id is decided at its start: every action of the call, and what a wire makes of it (an item id), has the same
+    const { id: out, problem } = this.ids?.take(id) ?? { id, problem: null }
+    const call: OpenCall = { index: this.started++, id: out, problem }
+    this.open.set(id, call)
+    this.emit({ type: 'call-start', id: out, name, index: call.index })
   }
 
-  private finish(call: ToolCallEvent): void {
+  private finish(event: ToolCallEvent): void {
     // without streamArguments (or for a call the core did not start) the whole call goes out now
-    if (!this.open.has(call.id)) {
-      this.start(call.id, call.name)
-      this.emit({ type: 'call-delta', id: call.id, index: this.open.get(call.id)!, delta: call.arguments })
+    if (!this.open.has(event.id)) {
+      this.start(event.id, event.name)
+      const started = this.open.get(event.id)!
+      this.emit({ type: 'call-delta', id: started.id, index: started.index, delta: event.arguments })
     }
-    const index = this.open.get(call.id)!
-    this.open.delete(call.id)
+    const call = this.open.get(event.id)!
+    this.open.delete(event.id)
     this.trimmer?.call()
     this.calls++
-    this.emit({ type: 'call-end', id: call.id, index, call })
+    if (call.problem === null) return this.emit({ type: 'call-end', id: call.id, index: call.index, call: event })
+    // the id the answer gave already: the call carries its made id and the diagnostic, which follows it, as the sieve does for a repeat in its stream
+    const diagnostic: DiagnosticEvent = { type: 'diagnostic', code: 'invalid-call-id', message: call.problem, span: event.span }
+    this.emit({ type: 'call-end', id: call.id, index: call.index, call: { ...event, id: call.id, diagnostics: [...(event.diagnostics ?? []), diagnostic] } })
+    this.report(this.resolved.sieve.strict === true ? { ...diagnostic, type: 'error' } : diagnostic)
   }
 
   private startReasoning(): void {

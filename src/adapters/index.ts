@@ -18,10 +18,12 @@ export { BlankLineTrimmer } from './trim.js'
 export {
   abortedCallError,
   abortedText,
+  AnswerSieves,
   createActionSieve,
   isAdapterStop,
   type ActionSieve,
   type AdapterAction,
+  type AnswerLayout,
   type CallAbortAction,
   type CallDeltaAction,
   type CallEndAction,

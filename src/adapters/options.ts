@@ -86,8 +86,9 @@ export interface ResolvedAdapterOptions {
   streamArguments: boolean
   onDiagnostic: ((event: DiagnosticEvent | ErrorEvent) => void) | undefined
   /**
-   * A new sieve with {@link sieve} (one per choice, or per response). The
-   * first was made while resolving, so options the core refuses failed there.
+   * A new sieve with {@link sieve}: an answer's first (`AnswerSieves` makes
+   * the later ones of a response read in pieces). The first was made while
+   * resolving, so options the core refuses failed there.
    */
   newSieve(): Sieve
 }

@@ -7,9 +7,9 @@
  * its own (text it held across a part's end comes out with the next part).
  * Other parts stay where they were.
  */
-import { createActionSieve, optionalArray, optionalString, record, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
+import { AnswerSieves, optionalArray, optionalString, record, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
-import { isNativeCall, laterPart, toolCallsReason } from './stream.js'
+import { isNativeCall, toolCallsReason } from './stream.js'
 import type { ContentPartLike, GenerateResultLike } from './types.js'
 
 /**
@@ -32,7 +32,8 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
   let open: ContentPartLike | null = null
   let rescued = 0
   let native = false
-  let runs = 0
+  /** A sieve per run of text parts: only the first starts inside the reasoning, and call ids are unique over all of them. */
+  const sieves = new AnswerSieves(resolved)
   const add = (type: 'text' | 'reasoning', text: string) => {
     if (open !== null && open.type === type) open.text = (open.text as string) + text
     else {
@@ -60,7 +61,7 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
     if (part.type === 'text') {
       const text = optionalString(part.text, `content[${i}].text`)
       open = null
-      sieve ??= createActionSieve(runs++ === 0 ? resolved : laterPart(resolved))
+      sieve ??= sieves.next()
       apply(sieve.push(text))
       continue
     }

@@ -29,7 +29,7 @@
  * upstream sent it.
  */
 import {
-  createActionSieve,
+  AnswerSieves,
   HeldError,
   isAdapterStop,
   malformed,
@@ -41,7 +41,6 @@ import {
   type AdapterAction,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
-import { createSieve } from '../sieve/create.js'
 import { PartWriter } from './part-writer.js'
 import type { FinishReasonLike, StreamPartLike } from './types.js'
 
@@ -65,11 +64,6 @@ export function toolCallsReason(reason: unknown): FinishReasonLike | undefined {
 /** A native call from upstream that the consumer would run: provider-executed tools ran at the provider and are no duplicate. */
 export const isNativeCall = (part: StreamPartLike): boolean => (part.type === 'tool-call' || part.type === 'tool-input-start') && part.providerExecuted !== true
 
-/** The options for a text part after the first: it is no longer the start of the completion, so it does not start inside the reasoning. */
-export function laterPart(resolved: ResolvedAdapterOptions): ResolvedAdapterOptions {
-  return { ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) }
-}
-
 /** Parts that carry no content: they pass through without ending a run of text parts. */
 const contentless = new Set(['raw', 'response-metadata', 'stream-start'])
 
@@ -80,8 +74,8 @@ class StreamSieve {
    * not text, so held text never moves past a part that follows it.
    */
   private sieve: ActionSieve | null = null
-  /** Runs of text seen: only the first starts inside the reasoning (`thinking`). */
-  private runs = 0
+  /** The runs' sieves: only the first starts inside the reasoning (`thinking`), and call ids are unique over all of them. */
+  private readonly sieves: AnswerSieves
   /** Upstream text parts seen, for the id of a part that has none. */
   private parts = 0
   /**
@@ -104,11 +98,12 @@ class StreamSieve {
   private readonly rawParts = new Set<unknown>()
 
   constructor(
-    private readonly resolved: ResolvedAdapterOptions,
+    resolved: ResolvedAdapterOptions,
     private readonly out: (part: StreamPartLike) => void,
   ) {
     this.gate = new NativeConflictGate(resolved.onConflict)
     this.writer = new PartWriter(out, (id) => this.rawParts.has(id))
+    this.sieves = new AnswerSieves(resolved)
   }
 
   part(part: StreamPartLike): void {
@@ -193,7 +188,7 @@ class StreamSieve {
     this.parts++
     this.partEnded = false
     this.writer.closeText()
-    if (this.sieve === null) this.sieve = createActionSieve(this.runs++ === 0 ? this.resolved : laterPart(this.resolved))
+    if (this.sieve === null) this.sieve = this.sieves.next()
   }
 
   /**

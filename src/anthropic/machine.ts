@@ -10,11 +10,10 @@
  * end comes out in the next one). Every other block passes through.
  * Synchronous, so the streaming and the whole-message entry points share it.
  */
-import { abortedCallError, abortedText, createActionSieve, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction } from '../adapters/index.js'
+import { abortedCallError, abortedText, AnswerSieves, NativeConflictGate, optionalString, record, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { CallOrder } from './call-order.js'
 import { checkEvent } from './check-event.js'
 import { PreferNativeHold, type Item } from './hold.js'
-import type { AnthropicSettings } from './options.js'
 import { BlockWriter, type MessagesStreamEvent } from './writer.js'
 
 export class MessagesMachine {
@@ -53,8 +52,12 @@ export class MessagesMachine {
   private passing: number | undefined
   /** The deltas and stops of blocks read that came while {@link passing} was open, in order. */
   private readonly late: Array<Extract<MessagesStreamEvent, { type: 'content_block_delta' | 'content_block_stop' }>> = []
-  /** Runs of text blocks so far: only the first may start with reasoning. */
-  private textRuns = 0
+  /**
+   * The runs' sieves: only the first may start with reasoning (a later one
+   * reads no `<think>` at all, nor starts in it), and call ids are unique
+   * over all of them.
+   */
+  private readonly sieves: AnswerSieves
   /**
    * Deltas of an upstream text block other than its text (a
    * `citations_delta`), waiting at the sieve's marks for the text it held
@@ -66,7 +69,8 @@ export class MessagesMachine {
   /** A streamed call's block is not stopped by the next call's start (see `CallOrder`). */
   private readonly order = new CallOrder((item) => this.apply(item))
 
-  constructor(private readonly settings: AnthropicSettings) {
+  constructor(settings: ResolvedAdapterOptions) {
+    this.sieves = new AnswerSieves(settings, { later: { reasoning: false } })
     const preferNative = settings.onConflict === 'prefer-native'
     this.gate = preferNative ? null : new NativeConflictGate('error')
     this.hold = preferNative ? new PreferNativeHold((item) => this.order.item(item)) : null
@@ -152,7 +156,7 @@ export class MessagesMachine {
 
   /** An upstream text block starts: a run starts, or the run goes on and our text block for the previous upstream block closes. */
   private openText(index: number, text: string): void {
-    if (this.sieve === null) this.sieve = createActionSieve(this.textRuns++ === 0 ? this.settings : this.settings.later)
+    if (this.sieve === null) this.sieve = this.sieves.next()
     else this.out({ type: 'close', textOnly: true })
     this.sieveIndex = index
     this.sieveOpen = true

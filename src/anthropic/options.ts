@@ -5,7 +5,6 @@
  */
 import type { ToolUnion } from '@anthropic-ai/sdk/resources/messages/messages'
 import { resolveAdapterOptions, type AdapterOptions, type AdapterTool, type ResolvedAdapterOptions } from '../adapters/index.js'
-import { createSieve } from '../sieve/create.js'
 import { randomCallId } from '../sieve/ids.js'
 
 /**
@@ -25,21 +24,11 @@ export interface AnthropicSieveOptions extends Omit<AdapterOptions, 'tools'> {
   tools?: ReadonlyArray<ToolUnion | AdapterTool> | null
 }
 
-/** The resolved options, plus how to make the sieve of a later text block. */
-export interface AnthropicSettings extends ResolvedAdapterOptions {
-  /** Options for the message's second and later text blocks: reasoning is only read at the start of the answer. */
-  later: ResolvedAdapterOptions
-}
-
 /** `toolu_` + 24 hex digits: Anthropic's look for tool_use ids, made by the core's generator. */
 export const toolUseId = (): string => `toolu_${randomCallId().slice(5)}`
 
 /** Checks the options (a bad one throws `invalid-option` naming it) and fills in the defaults. */
-export function anthropicSettings(options: AnthropicSieveOptions | null | undefined): AnthropicSettings {
+export function anthropicSettings(options: AnthropicSieveOptions | null | undefined): ResolvedAdapterOptions {
   const given = options ?? {}
-  const resolved = resolveAdapterOptions(
-    typeof given === 'object' && !Array.isArray(given) ? ({ ...given, generateId: given.generateId ?? toolUseId } as AdapterOptions) : (given as AdapterOptions),
-  )
-  const laterSieve = { ...resolved.sieve, reasoning: false, startInReasoning: false }
-  return { ...resolved, later: { ...resolved, sieve: laterSieve, newSieve: () => createSieve(laterSieve) } }
+  return resolveAdapterOptions(typeof given === 'object' && !Array.isArray(given) ? ({ ...given, generateId: given.generateId ?? toolUseId } as AdapterOptions) : (given as AdapterOptions))
 }

@@ -44,7 +44,7 @@ export function sieveMessagesStream(events: AsyncIterable<MessagesStreamEvent> |
   }
   const settings = anthropicSettings(options)
   const held = new HeldError()
-  return run(events, new MessagesMachine({ ...held.options(settings), later: held.options(settings.later) }), held)
+  return run(events, new MessagesMachine(held.options(settings)), held)
 }
 
 function run(events: AsyncIterable<MessagesStreamEvent> | Iterable<MessagesStreamEvent>, machine: MessagesMachine, held: HeldError): AsyncGenerator<MessagesStreamEvent, void, undefined> {

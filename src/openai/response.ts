@@ -4,8 +4,7 @@
  * once, and the items it becomes put where the message stood.
  */
 import type { Response } from 'openai/resources/responses/responses'
-import { createActionSieve, NativeConflictGate, resolveAdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
-import { createSieve } from '../sieve/create.js'
+import { AnswerSieves, NativeConflictGate, resolveAdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
@@ -46,7 +45,8 @@ export function sieveResponse<T extends Response>(response: T, options?: OpenAIA
   const output = (response as { output?: unknown } | null | undefined)?.output
   if (!Array.isArray(output)) return response
   const native = output.some((item: Item | null) => item?.type === 'function_call')
-  let firstPart = true
+  // a sieve per text part, as in the stream; the calls' ids are unique over them all
+  const sieves = new AnswerSieves(resolved)
   let changed = false
   const items: unknown[] = []
   for (const item of output as (Item | null)[]) {
@@ -58,8 +58,7 @@ export function sieveResponse<T extends Response>(response: T, options?: OpenAIA
     const made: Item[] = []
     let same = true
     parts.forEach((text, k) => {
-      const part = sievePart(text, { ...item, id: k === 0 ? item!.id : `${String(item!.id)}_part${k}` } as Item & { id: string }, resolved, firstPart, native)
-      firstPart = false
+      const part = sievePart(text, { ...item, id: k === 0 ? item!.id : `${String(item!.id)}_part${k}` } as Item & { id: string }, resolved, sieves, native)
       made.push(...part.items)
       if (!part.same) same = false
     })
@@ -90,13 +89,13 @@ function textParts(item: Item | null): string[] | undefined {
 }
 
 /**
- * One text part, read whole: the items it becomes, and whether it is the
- * same text with nothing rescued (then the message stays as it came). The
- * first part of a response starts in the reasoning with `thinking`, as in
- * the stream.
+ * One text part, read whole through the next of the response's sieves: the
+ * items it becomes, and whether it is the same text with nothing rescued
+ * (then the message stays as it came). The first part of a response starts
+ * in the reasoning with `thinking`, as in the stream.
  */
-function sievePart(text: string, message: Item & { id: string }, resolved: ResolvedAdapterOptions, first: boolean, native: boolean): { items: Item[]; same: boolean } {
-  const sieve = first ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
+function sievePart(text: string, message: Item & { id: string }, resolved: ResolvedAdapterOptions, sieves: AnswerSieves, native: boolean): { items: Item[]; same: boolean } {
+  const sieve = sieves.next()
   const gate = new NativeConflictGate(resolved.onConflict)
   if (native) gate.sawNative()
   let next = 0

@@ -8,7 +8,7 @@
  */
 import {
   abortedText,
-  createActionSieve,
+  AnswerSieves,
   Lanes,
   NativeConflictGate,
   type ActionSieve,
@@ -17,7 +17,6 @@ import {
   type Passed,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
-import { createSieve } from '../sieve/create.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
 export type AnyEvent = Record<string, unknown> & { type: string }
@@ -49,8 +48,8 @@ export class TextParts {
   private readonly parts = new Map<string, TextPart>()
   /** The events passed through, each between what every open part sent before it and what it sends after it. */
   private readonly lanes: Lanes<TextPart, Make>
-  /** Only the response's first part starts in the reasoning (`thinking`). */
-  private first = true
+  /** The parts' sieves: only the response's first part starts in the reasoning (`thinking`), and call ids are unique over all of them. */
+  private readonly sieves: AnswerSieves
   /** A native function_call item came: a part that opens later has its gate told. */
   private native = false
 
@@ -64,6 +63,7 @@ export class TextParts {
     write: (event: AnyEvent | Passed) => void,
   ) {
     this.lanes = new Lanes<TextPart, Make>((make) => write(make()))
+    this.sieves = new AnswerSieves(resolved)
   }
 
   get(key: string): TextPart | undefined {
@@ -72,10 +72,8 @@ export class TextParts {
 
   /** A text part of a held message: read through its own sieve (the first one starts in the reasoning with `thinking`). */
   open(key: string, message: Record<string, unknown> & { id: string }): TextPart {
-    const resolved = this.resolved
-    const sieve = this.first ? createActionSieve(resolved) : createActionSieve({ ...resolved, newSieve: () => createSieve({ ...resolved.sieve, startInReasoning: false }) })
-    this.first = false
-    const gate = new NativeConflictGate(resolved.onConflict)
+    const sieve = this.sieves.next()
+    const gate = new NativeConflictGate(this.resolved.onConflict)
     if (this.native) gate.sawNative()
     const part: TextPart = { sieve, items: new TextPartItems(this.sink, message), gate, ended: false, cut: false, waiting: [] }
     this.parts.set(key, part)

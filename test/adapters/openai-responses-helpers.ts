@@ -41,6 +41,15 @@ export function responseEvents(pieces: readonly string[], options: { before?: Re
   return events.map((e, i) => ({ ...e, sequence_number: i })) as unknown as ResponseStreamEvent[]
 }
 
+/** A message item's start, and its first `output_text` part's, as a server sends them before its text (`sequence_number` left to the caller). */
+export const messageOpened = (id: string, index: number): Event[] => [
+  { type: 'response.output_item.added', output_index: index, item: { id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
+  { type: 'response.content_part.added', item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+]
+
+/** A text delta of a message item's first part. */
+export const textDelta = (id: string, index: number, text: string): Event => ({ type: 'response.output_text.delta', item_id: id, output_index: index, content_index: 0, delta: text, logprobs: [] })
+
 export interface ReadItem {
   type: string
   id: string

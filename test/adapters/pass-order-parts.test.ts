@@ -11,14 +11,10 @@ import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { sieveResponsesStream } from '../../src/openai/index.js'
 import { held } from './choices-helpers.js'
 import { collect, counter, iterate } from './openai-helpers.js'
+import { messageOpened, textDelta } from './openai-responses-helpers.js'
 
 describe('sieveResponsesStream, two text parts holding text: an event passed through keeps its place in each', () => {
   type Event = Record<string, unknown> & { type: string }
-  const message = (id: string, index: number): Event[] => [
-    { type: 'response.output_item.added', output_index: index, item: { id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } },
-    { type: 'response.content_part.added', item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
-  ]
-  const delta = (id: string, index: number, text: string): Event => ({ type: 'response.output_text.delta', item_id: id, output_index: index, content_index: 0, delta: text, logprobs: [] })
   const search: Event = { type: 'response.output_item.added', output_index: 2, item: { type: 'web_search_call', id: 'ws_1', status: 'in_progress' } }
 
   const sieved = async (events: Event[]) => (await collect(sieveResponsesStream(iterate(events.map((e, i) => ({ ...e, sequence_number: i })) as unknown as ResponseStreamEvent[]), { generateId: counter() }))) as unknown as Event[]
@@ -28,7 +24,7 @@ describe('sieveResponsesStream, two text parts holding text: an event passed thr
       .join('')
 
   it('should support an event of another item between what each part sent before and after it', async () => {
-    const out = await sieved([...message('msg_1', 0), delta('msg_1', 0, held('a')), ...message('msg_2', 1), delta('msg_2', 1, held('b')), search, delta('msg_1', 0, 'k A2'), delta('msg_2', 1, 'k B2')])
+    const out = await sieved([...messageOpened('msg_1', 0), textDelta('msg_1', 0, held('a')), ...messageOpened('msg_2', 1), textDelta('msg_2', 1, held('b')), search, textDelta('msg_1', 0, 'k A2'), textDelta('msg_2', 1, 'k B2')])
     const partStory = storyOf(out)
     expect(partStory('msg_1')).toBe(`${held('a')}[ws]k A2`)
     expect(partStory('msg_2')).toBe(`${held('b')}[ws]k B2`)
@@ -36,7 +32,7 @@ describe('sieveResponsesStream, two text parts holding text: an event passed thr
   })
 
   it('should support a part that first opens after the event going out after it, behind the text another part still held', async () => {
-    const out = await sieved([...message('msg_1', 0), delta('msg_1', 0, held('a')), search, ...message('msg_2', 1), delta('msg_2', 1, 'B first'), delta('msg_1', 0, 'k A2'), delta('msg_2', 1, ' B2')])
+    const out = await sieved([...messageOpened('msg_1', 0), textDelta('msg_1', 0, held('a')), search, ...messageOpened('msg_2', 1), textDelta('msg_2', 1, 'B first'), textDelta('msg_1', 0, 'k A2'), textDelta('msg_2', 1, ' B2')])
     const partStory = storyOf(out)
     expect(partStory('msg_1')).toBe(`${held('a')}[ws]k A2`)
     expect(partStory('msg_2')).toBe('[ws]B first B2')

@@ -18,7 +18,7 @@ import { freshMarkdown, heldPrefixStart, lineStartIndent, lineStateBefore, rawIn
 import type { CompiledLexer } from '../lexer/lexer.js'
 import type { GuardSettings } from '../lexer/markdown.js'
 import type { MemoContext, TokenMemo } from '../lexer/token-memo.js'
-import type { Capture, DriverOptions, DriverState } from './state.js'
+import type { DriverOptions, DriverState } from './state.js'
 import { advanceUnlessCode, applyMark, quiet } from '../lexer/lines.js'
 import { lineMarkAt } from '../lexer/tokens-markdown.js'
 import { candidateLive, commentLive } from '../lexer/inline-html.js'
@@ -73,11 +73,13 @@ export abstract class MarkdownFastPath {
   protected readonly a: Answer = blankAnswer()
 
   /**
-   * The block (`DriverState.capture`) whose tags `spanned` counts, and how
-   * many of them the memo did not know. Who reads a tag, never what it
-   * reads: a checkpoint leaves it out, and a resumed sieve counts afresh.
+   * The block whose tags `spanned` counts, by its start in the stream (a
+   * number: the block's object, tokens and all, would stay alive after it
+   * ended), and how many of them the memo did not know. Who reads a tag,
+   * never what it reads: a checkpoint leaves it out, and a resumed sieve
+   * counts afresh.
    */
-  private unknownIn: Capture | null = null
+  private unknownIn = -1
   private unknown = 0
 
   /** The context a span's run would start in, filled per span. */
@@ -97,7 +99,7 @@ export abstract class MarkdownFastPath {
   protected spanned(text: string, plain: number, span: number, mode: ModeName, md: MarkdownState, line: LineState): Answer {
     const s = this.d.s
     // inside a block whose tags the memo mostly did not know, a long text after the tag: the lexer takes it all
-    if (s.capture !== null && text.length - plain - span > longRest && this.unknownIn === s.capture && this.unknown >= unknownTags) return plainThen(this.a, plain, 'lexer')
+    if (s.capture !== null && text.length - plain - span > longRest && this.unknownIn === s.capture.start && this.unknown >= unknownTags) return plainThen(this.a, plain, 'lexer')
     // as the run would start: nothing carried, no hold barrier in it (`LexContext.noHoldBefore`)
     if (s.carry === null && s.noHoldUntil <= s.pos + plain) {
       const c = this.memoContext
@@ -108,8 +110,8 @@ export abstract class MarkdownFastPath {
       if (tokens !== null) return tokensAt(this.a, plain, tokens, span)
     }
     if (s.capture !== null) {
-      if (this.unknownIn !== s.capture) {
-        this.unknownIn = s.capture
+      if (this.unknownIn !== s.capture.start) {
+        this.unknownIn = s.capture.start
         this.unknown = 0
       }
       this.unknown++

@@ -41,7 +41,7 @@ export interface TextPart {
  * `Lanes`). It is made when it goes out (its output index mapped in the
  * order things go out).
  */
-export type Make = () => AnyEvent | Passed
+type Make = () => AnyEvent | Passed
 
 export class TextParts {
   /** Text parts by `item_id:content_index`. */

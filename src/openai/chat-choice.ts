@@ -10,7 +10,6 @@ import {
   abortedText,
   createActionSieve,
   index,
-  malformed,
   NativeConflictGate,
   optionalArray,
   optionalRecord,
@@ -69,25 +68,6 @@ function nativeToolCalls(calls: unknown, at: string): ToolCallDelta[] | undefine
   return list as ToolCallDelta[] | undefined
 }
 
-/**
- * What a choice's chunk after its finish may not carry: content or a call.
- * The finish went out, the sieve is over and the conflict gate closed, so
- * content could not be read for calls (markup in it would reach the
- * consumer, a call in it would be lost), and a native call could take the
- * index of a rescued one or run beside one. Upstream broke the protocol: it
- * is `invalid-chunk`, a break like a chunk of the wrong shape (what the
- * other choices held goes out as text first). Usage, logprobs, a role, a
- * repeated finish and empty fields say nothing and pass.
- *
- * @throws {ToolsieveError} `invalid-chunk` naming the field.
- */
-function afterFinish(text: string | undefined, calls: ToolCallDelta[] | undefined, legacy: LegacyDelta | undefined, at: string): void {
-  const expected = "empty after the choice's finish_reason"
-  if (text !== undefined && text !== '') throw malformed(`${at}.delta.content`, expected, text)
-  if (calls !== undefined && calls.length > 0) throw malformed(`${at}.delta.tool_calls`, expected, calls)
-  if (legacy !== undefined) throw malformed(`${at}.delta.function_call`, expected, legacy)
-}
-
 /** `delta.function_call`: absent, or an object whose `name` and `arguments` (copied into a tool call) are strings when there. */
 function legacyFunctionCall(call: unknown, at: string): LegacyDelta | undefined {
   const legacy = optionalRecord(call, at)
@@ -114,7 +94,7 @@ export class ChoiceTurn {
   private legacy: { index: number; id: string } | undefined
   /** A tool call went out in this turn, native or rescued: the finish says `tool_calls`. */
   private sentCalls = false
-  /** The turn got its finish reason (or the stream broke off): its sieve and gate are closed, and a chunk after it may say nothing more ({@link afterFinish}). */
+  /** The turn got its finish reason (or the stream broke off): its sieve is over, and what comes for it after goes out raw ({@link late}). */
   finished = false
   /**
    * What waits for the text the sieve held when it came, one per mark of the
@@ -136,7 +116,7 @@ export class ChoiceTurn {
    * the finish reason.
    *
    * @throws {ToolsieveError} `native-conflict`, `call-aborted`; `invalid-chunk`
-   *   for a field of the wrong shape, or content or a call after the finish.
+   *   for a field of the wrong shape.
    */
   take(choice: Choice, at: string): Piece[] {
     const { delta, finish_reason: finish, index: _index, ...extra } = choice
@@ -146,11 +126,7 @@ export class ChoiceTurn {
     const calls = nativeToolCalls(nativeCalls, `${at}.delta.tool_calls`)
     const legacy = legacyFunctionCall(legacyCall, `${at}.delta.function_call`)
     optionalString(finish, `${at}.finish_reason`)
-    if (this.finished) {
-      afterFinish(text, calls, legacy, at)
-      // it says nothing: it goes as it came, a repeated finish as the turn gave it
-      return [{ delta: read ?? {}, ...(finish != null ? { finish_reason: this.reason(finish) } : {}), extra }]
-    }
+    if (this.finished) return [this.late(read, lead, text, calls, legacy, finish, extra)]
     const pieces: Piece[] = []
     if (says(lead)) this.after({ delta: lead }, pieces)
     else if (Object.keys(lead).length > 0) pieces.push({ delta: lead })
@@ -166,6 +142,35 @@ export class ChoiceTurn {
       else pieces.push({ delta: {}, extra })
     }
     return pieces
+  }
+
+  /**
+   * A chunk for this choice after its finish (upstream kept sending): one
+   * piece, in this choice's place among what went out. Its content and
+   * reasoning go out raw, never read for calls (the sieve is over and the
+   * finish went out; markup there is text, as Anthropic's late deltas and a
+   * Responses part's text after its cut are), so no character upstream sent
+   * is lost. A native call or a legacy `function_call` there is read as one
+   * before the finish is: an index apart from the rescued ones, and the
+   * conflict check (`native-conflict` under `'error'` once a rescued call
+   * went out), as a native block or item after the end is in the other
+   * adapters. A repeated finish goes out as the one the turn gave.
+   *
+   * ```
+   * {content:"Hello"} {finish:"stop"} {content:" world <tool_call>…"}
+   *                                   ^ " world <tool_call>…" goes out as content, as it came
+   * ```
+   *
+   * @throws {ToolsieveError} `native-conflict` (see above).
+   */
+  private late(read: Record<string, unknown> | undefined, lead: Record<string, unknown>, text: string | undefined, calls: ToolCallDelta[] | undefined, legacy: LegacyDelta | undefined, finish: FinishReason | undefined, extra: Record<string, unknown>): Piece {
+    const natives = this.nativeDeltas(calls, legacy)
+    // the delta as it came, but native calls at our indexes and a legacy function_call as a tool call
+    const delta: SievedDelta = { ...lead }
+    if (read !== undefined && 'content' in read) delta.content = text ?? null
+    if (natives.length > 0) delta.tool_calls = natives
+    else if (calls !== undefined) delta.tool_calls = calls
+    return { delta, ...(finish != null ? { finish_reason: this.reason(finish) } : {}), extra }
   }
 
   /** An item passed through unread: where this choice reached its mark (now, or in the pieces of a later push). */

@@ -37,9 +37,11 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   (`length` and `content_filter` stay).
  * - One sieve per `choice.index`; chunks with no choices (usage) pass through;
  *   a stream that ends without a finish reason is flushed. After a choice's
- *   finish, a chunk for it that says nothing (usage, logprobs, an empty
- *   delta) passes as it came, a repeated finish as the one the turn gave;
- *   content or a call there is an upstream fault (`invalid-chunk`).
+ *   finish, what upstream still sends for it goes out in its place: content
+ *   and reasoning raw (never read for calls), usage, logprobs and empty
+ *   deltas as they came, a native call as before the finish (an index apart
+ *   from rescued ones, the conflict check), a repeated finish as the one
+ *   the turn gave.
  * - Native `delta.tool_calls` pass through with indexes apart from rescued
  *   ones; a legacy `delta.function_call` becomes a tool call. A turn with
  *   native and rescued calls throws `native-conflict` (default), or with
@@ -63,10 +65,7 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   `invalid-chunk` (with `field`, its path in the chunk) for a chunk of the
  *   wrong shape: not an object, `choices` not a list, a choice or `delta`
  *   not an object, `content` not a string, `tool_calls` not a list of
- *   objects with an index; and for content, `tool_calls` or a
- *   `function_call` of a choice after its finish (its sieve is over, its
- *   finish sent: the text could not be read for calls, and a native call
- *   could take a rescued call's index). Before `invalid-chunk`, or an error
+ *   objects with an index. Before `invalid-chunk`, or an error
  *   the upstream iterator throws, the text the sieves held goes out as
  *   `content` (and `reasoning_content`), never as a call; the rescued calls
  *   `prefer-native` held go out as their markup, in `content`, after the

@@ -254,7 +254,7 @@ describe('sieveFetch under fuzz, read through the openai client', () => {
         const { thinking, ...fetchOpts } = opts
         const stub = stubFetch(() => new Response(bodyOf(pieces), { status: 200, headers: sseHeaders }))
         const client = new OpenAI({ apiKey: 'test', baseURL: 'http://upstream.test/v1', maxRetries: 0, fetch: sieveFetch({ ...fetchOpts, generateId: counter('rc_') }, stub.fetch) })
-        const broke = end === 'error' || end === 'throw' || end === 'malformed' || placed.fault
+        const broke = end === 'error' || end === 'throw' || end === 'malformed'
         const out: ChatCompletionChunk[] = []
         let error: unknown
         await inTime(
@@ -267,13 +267,13 @@ describe('sieveFetch under fuzz, read through the openai client', () => {
             }
           })(),
         )
-        const anyNative = kept.some((m) => m.delta.tool_calls !== undefined)
-        const codes = codesFor(placed.fault ? 'malformed' : end, anyNative, opts)
+        const anyNative = placed.checked.some((m) => m.delta.tool_calls !== undefined)
+        const codes = codesFor(end, anyNative, opts)
         if (error !== undefined) expect(fetchError(error, codes), `unexpected ${String(error)}`).toBe(true)
         if (broke) expect(error, 'a broken stream fails').toBeDefined()
-        if (placed.late !== undefined && !placed.fault && error === undefined) expect(out.map((c) => c.usage), 'the usage after a finish goes out').toContainEqual(lateUsage)
+        if (placed.late?.chunk.usage !== undefined && error === undefined) expect(out.map((c) => c.usage), 'the usage after a finish goes out').toContainEqual(lateUsage)
         const ours = error instanceof OpenAI.APIError && codes.includes(String(error.code)) && error.code !== 'invalid-chunk'
-        if (!ours) for (const [index] of choices.entries()) checkChoice(index, kept, out, opts, broke)
+        if (!ours) for (const [index] of choices.entries()) checkChoice(index, placed.checked, out, opts, broke)
         if (error === undefined && end === 'finish') {
           const body = new ReadableStream<Uint8Array>({
             start(c) {

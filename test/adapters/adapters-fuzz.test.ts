@@ -66,7 +66,7 @@ describe('sieveChatStream under fuzz', () => {
         const chunks: unknown[] = kept.map((m) => chunk(m.delta as never, m.finish ?? null, m.index))
         if (placed.late !== undefined) chunks.splice(placed.late.at, 0, placed.late.chunk)
         if (end === 'malformed') chunks.push({ ...chunk({}), choices: 'x' })
-        const broke = end === 'error' || end === 'throw' || end === 'malformed' || placed.fault
+        const broke = end === 'error' || end === 'throw' || end === 'malformed'
         const out: ChatCompletionChunk[] = []
         let error: unknown
         await inTime(
@@ -78,13 +78,13 @@ describe('sieveChatStream under fuzz', () => {
             }
           })(),
         )
-        const anyNative = kept.some((m) => m.delta.tool_calls !== undefined)
-        const codes = [...(end === 'malformed' || placed.fault ? ['invalid-chunk'] : []), ...(anyNative && opts.onConflict !== 'prefer-native' ? ['native-conflict'] : []), ...(opts.streamArguments ? ['call-aborted'] : [])]
+        const anyNative = placed.checked.some((m) => m.delta.tool_calls !== undefined)
+        const codes = [...(end === 'malformed' ? ['invalid-chunk'] : []), ...(anyNative && opts.onConflict !== 'prefer-native' ? ['native-conflict'] : []), ...(opts.streamArguments ? ['call-aborted'] : [])]
         if (error !== undefined) expect(allowedError(error, codes), `unexpected ${String(error)}`).toBe(true)
         if (broke) expect(error, 'a broken stream fails').toBeDefined()
-        if (placed.late !== undefined && !placed.fault && error === undefined) expect(out.some((c) => c.usage === lateUsage), 'the usage after a finish goes out').toBe(true)
+        if (placed.late?.chunk.usage !== undefined && error === undefined) expect(out.some((c) => c.usage === lateUsage), 'the usage after a finish goes out').toBe(true)
         if (error instanceof UpstreamBroke || (error as { code?: string })?.code === 'invalid-chunk' || error === undefined) {
-          for (const [index] of choices.entries()) checkChoice(index, kept, out, opts, broke)
+          for (const [index] of choices.entries()) checkChoice(index, placed.checked, out, opts, broke)
         }
         if (error === undefined && end === 'finish') await sdkReads(out)
       }),

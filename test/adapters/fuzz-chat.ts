@@ -2,8 +2,9 @@
  * The Chat Completions fuzz's check of one choice, shared by the stream's
  * fuzz and `sieveFetch`'s: nothing after its finish, a choice the break cut
  * gets none, native calls pass as sent, and every character of its content
- * is accounted for (`account`). Also the chunk upstream may send for a
- * choice after its finish (`placeLate`).
+ * is accounted for (`account`), the text sent after its finish too (raw,
+ * after the finish). Also the chunk upstream may send for a choice after
+ * its finish (`placeLate`).
  */
 import fc from 'fast-check'
 import { expect } from 'vitest'
@@ -12,52 +13,65 @@ import type { OpenAIAdapterOptions } from '../../src/openai/index.js'
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
 import { account, rawsOf, type Said } from './fuzz-helpers.js'
 
-/** A delta the fuzz sent for a choice, and its finish. */
-export type Sent = { index: number; delta: Record<string, unknown>; finish?: 'stop' }
+/** A delta the fuzz sent for a choice, and its finish; `late` when it came after the choice's finish. */
+export type Sent = { index: number; delta: Record<string, unknown>; finish?: 'stop'; late?: true }
 
 /**
  * A chunk for a choice after its finish: usage with no choices, or an empty
- * delta with usage (both pass as they came), or content (with markup) or a
- * native call, which upstream may not send there: the stream ends with
- * `invalid-chunk`, after what the other choices held.
+ * delta with usage (both pass as they came), content (with markup), which
+ * goes out raw as that choice's content, never read for calls, or a native
+ * call, which passes as one before the finish would (`native-conflict` under
+ * `'error'` once a rescued call went out).
  */
 export type Late = { kind: 'usage' | 'empty' | 'content' | 'native'; choice: number }
 export const late: fc.Arbitrary<Late | undefined> = fc.option(fc.record({ kind: fc.constantFrom<Late['kind']>('usage', 'empty', 'content', 'native'), choice: fc.nat() }), { nil: undefined })
 export const lateUsage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
 
 /**
- * `sent` with the late chunk (the stream's `head` fields: the SDK reads
- * another `id` as another completion) right after its choice's finish, none
- * when that finish was not sent: `at` is its place among the chunks. A
- * fault ends the stream there, so `sent` stops there too.
+ * The late chunk (the stream's `head` fields: the SDK reads another `id` as
+ * another completion) for right after its choice's finish, none when that
+ * finish was not sent: `at` is its place among the chunks of `sent`.
+ * `checked` is `sent` with the late delta in its place, marked `late`, for
+ * {@link checkChoice}: its text is held to "every character out once" too.
  */
-export function placeLate(sent: readonly Sent[], late: Late | undefined, choices: number, head: object): { sent: readonly Sent[]; late?: { at: number; chunk: Record<string, unknown> }; fault: boolean } {
+export function placeLate(sent: readonly Sent[], late: Late | undefined, choices: number, head: object): { sent: readonly Sent[]; checked: readonly Sent[]; late?: { at: number; chunk: Record<string, unknown> } } {
   const index = late === undefined ? -1 : late.choice % choices
   const finish = sent.findIndex((m) => m.index === index && m.finish !== undefined)
-  if (late === undefined || finish === -1) return { sent, fault: false }
+  if (late === undefined || finish === -1) return { sent, checked: sent }
   const native = { index: 0, id: 'nat_late', type: 'function', function: { name: 'ls', arguments: '{}' } }
   const delta = late.kind === 'content' ? { content: 'late <｜DSML｜tool_calls>' } : late.kind === 'native' ? { tool_calls: [native] } : { content: '' }
   const chunk = late.kind === 'usage' ? { ...head, choices: [], usage: lateUsage } : { ...head, choices: [{ index, delta, finish_reason: null }], ...(late.kind === 'empty' ? { usage: lateUsage } : {}) }
-  const fault = late.kind === 'content' || late.kind === 'native'
-  return { sent: fault ? sent.slice(0, finish + 1) : sent, late: { at: finish + 1, chunk }, fault }
+  const checked = late.kind === 'usage' ? sent : [...sent.slice(0, finish + 1), { index, delta, late: true as const }, ...sent.slice(finish + 1)]
+  return { sent, checked, late: { at: finish + 1, chunk } }
 }
 
-/** One choice's output: terminal rules, natives as sent, and the accounting. */
+/** One choice's output: terminal rules, natives as sent, and the accounting; what came after its finish goes out raw after it. */
 export function checkChoice(index: number, kept: readonly Sent[], out: readonly ChatCompletionChunk[], opts: OpenAIAdapterOptions, broke: boolean): void {
-  const mine = kept.filter((m) => m.index === index)
-  const sent = mine.map((m) => (typeof m.delta.content === 'string' ? m.delta.content : '')).join('')
+  const all = kept.filter((m) => m.index === index)
+  const mine = all.filter((m) => m.late !== true)
+  const text = (list: readonly Sent[]) => list.map((m) => (typeof m.delta.content === 'string' ? m.delta.content : '')).join('')
+  const sent = text(mine)
+  const lateSent = text(all.filter((m) => m.late === true))
   const finished = mine.some((m) => m.finish !== undefined)
   const natives = mine.filter((m) => m.delta.tool_calls !== undefined).length
+  const lateNatives = all.filter((m) => m.late === true && m.delta.tool_calls !== undefined).length
   const said: Said[] = []
   const calls = new Map<number, Said & { call: string }>()
   let finish: string | null = null
   let natOut = 0
+  /** What went out for the choice after its finish: its late text, raw. */
+  let lateSaid = ''
   for (const c of out) {
     for (const ch of c.choices) {
       if (ch.index !== index) continue
       const d = ch.delta as { content?: string | null; reasoning_content?: string | null; tool_calls?: ChatCompletionChunk.Choice.Delta.ToolCall[] }
-      const says = (d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0
-      expect(finish === null || !says, 'nothing after the finish').toBe(true)
+      if (finish !== null) {
+        expect(d.tool_calls?.every((t) => t.id?.startsWith('nat_') === true) ?? true, 'no rescued call after the finish').toBe(true)
+        expect(ch.finish_reason ?? null, 'one finish').toBeNull()
+        lateSaid += (d.reasoning_content ?? '') + (d.content ?? '')
+        natOut += d.tool_calls?.length ?? 0
+        continue
+      }
       if (typeof d.reasoning_content === 'string') said.push({ text: d.reasoning_content })
       if (typeof d.content === 'string') said.push({ text: d.content })
       for (const t of d.tool_calls ?? []) {
@@ -70,7 +84,8 @@ export function checkChoice(index: number, kept: readonly Sent[], out: readonly 
   }
   const cut = broke && !finished
   if (cut) expect(finish, 'a choice the break cut gets no finish').toBeNull()
-  expect(natOut, 'native calls pass').toBe(natives)
+  expect(natOut, 'native calls pass').toBe(natives + lateNatives)
+  expect(lateSaid, `choice ${index}: the text after its finish goes out raw`).toBe(lateSent)
   const prefer = opts.onConflict === 'prefer-native'
   const lost = account(sent, rawsOf(sent, resolveAdapterOptions(opts).sieve, cut), said, { moved: prefer, dropped: prefer && natives > 0, broke: cut })
   expect(lost, `choice ${index}: ${JSON.stringify(sent)} → ${JSON.stringify(said)}`).toBeUndefined()

@@ -199,26 +199,43 @@ describe('sieveChatStream: a chunk for a choice after its finish', () => {
   const lsCall = [{ id: 'call_1', type: 'function', function: { name: 'ls', arguments: '{"dir":"src"}' } }]
   const invalidChunk = (field: string) => expect.objectContaining({ code: 'invalid-chunk', field })
 
-  it('should not support content after the finish: invalid-chunk naming it, the finished answer intact, the late text neither read for calls nor passed as it came', async () => {
+  it('should support content after the finish going out raw, as that choice\'s content after its finish: markup in it is no call', async () => {
     const { out, error } = await upTo([...answer([`Let me look. ${ls}`]), chunk({ content: `More. ${ls}` })])
-    expect(error).toEqual(invalidChunk('choices[0].delta.content'))
+    expect(error).toBeUndefined()
     const final = await sdkRead(out)
-    expect(final.choices[0]!.message).toMatchObject({ content: 'Let me look.', tool_calls: lsCall })
+    expect(final.choices[0]!.message).toMatchObject({ content: `Let me look.More. ${ls}`, tool_calls: lsCall })
     expect(final.choices[0]!.finish_reason).toBe('tool_calls')
-    expect(JSON.stringify(out)).not.toContain('More.')
+    expect(accumulate(out).calls).toHaveLength(1)
+  })
+
+  it('should support every character sent after the finish: a late word, a trailing newline with usage, late reasoning', async () => {
+    const late = [chunk({ content: ' world' }), { ...chunk({ content: '\n' }), usage }, chunk({ reasoning_content: 'hm' })]
+    const { out, error } = await upTo([...answer(['Hello']), ...late])
+    expect(error).toBeUndefined()
+    expect(accumulate(out)).toEqual({ content: 'Hello world\n', reasoning: 'hm', calls: [], finish: 'stop' })
+    expect(out.map((c) => c.usage).filter(Boolean)).toEqual([usage])
   })
 
   const native = chunk({ tool_calls: [{ index: 0, id: 'native_0', type: 'function', function: { name: 'nat', arguments: '{}' } }] })
-  it.each<[string, ChatCompletionChunk, string, Parameters<typeof sieveChatStream>[1]]>([
-    ['a native tool call', native, 'tool_calls', {}],
-    ['a legacy function_call', chunk({ function_call: { name: 'old', arguments: '{}' } }), 'function_call', {}],
-    ['a native tool call, prefer-native', native, 'tool_calls', { onConflict: 'prefer-native' }],
-  ])('should not support %s after the finish of a turn with a rescued call: invalid-chunk, never a second call at its index', async (_, late, field, options) => {
-    const { out, error } = await upTo([...answer([ls]), late], options)
-    expect(error).toEqual(invalidChunk(`choices[0].delta.${field}`))
+  it.each<[string, ChatCompletionChunk]>([
+    ['a native tool call', native],
+    ['a legacy function_call', chunk({ function_call: { name: 'old', arguments: '{}' } })],
+  ])('should not support %s after the finish of a turn with a rescued call: native-conflict, as before the finish, the rescued call intact', async (_, late) => {
+    const { out, error } = await upTo([...answer([ls]), late])
+    expect(error).toEqual(expect.objectContaining({ code: 'native-conflict' }))
     const final = await sdkRead(out)
     expect(final.choices[0]!.message.tool_calls).toEqual(lsCall)
     expect(final.choices[0]!.finish_reason).toBe('tool_calls')
+  })
+
+  it('should support a native call after the finish at an index apart from the rescued calls (prefer-native: they went out at the finish), and at 0 in a turn with none', async () => {
+    const { out, error } = await upTo([...answer([ls]), native], { onConflict: 'prefer-native' })
+    expect(error).toBeUndefined()
+    expect(accumulate(out).calls.map((c) => c.id)).toEqual(['call_1', 'native_0'])
+    expect(out.at(-1)!.choices[0]!.delta.tool_calls).toEqual([expect.objectContaining({ index: 1, id: 'native_0' })])
+    const plain = await upTo([...answer(['Hi']), native])
+    expect(plain.error).toBeUndefined()
+    expect(accumulate(plain.out)).toMatchObject({ content: 'Hi', calls: [expect.objectContaining({ id: 'native_0' })], finish: 'stop' })
   })
 
   it('should not support a chunk of the wrong shape after the finish: invalid-chunk naming the field, as before it', async () => {
@@ -229,11 +246,11 @@ describe('sieveChatStream: a chunk for a choice after its finish', () => {
     expect(await after(chunk({}, 7 as never))).toEqual(invalidChunk('choices[0].finish_reason'))
   })
 
-  it('should support the text another choice held going out before the error, as content, never as a call and with no finish', async () => {
-    const { out, error } = await upTo([multi([0, 'A', 'stop'], [1, held('b')]), multi([0, ` ${ls}`])])
-    expect(error).toEqual(invalidChunk('choices[0].delta.content'))
-    expect(accumulate(out, 0)).toEqual({ content: 'A', reasoning: '', calls: [], finish: 'stop' })
-    expect(accumulate(out, 1)).toEqual({ content: held('b'), reasoning: '', calls: [], finish: null })
+  it('should support a late chunk for one choice not ending another: choice 0 goes on to its finish', async () => {
+    const { out, error } = await upTo([multi([0, 'A'], [1, 'b', 'stop']), multi([1, ` late ${ls}`]), multi([0, held(' more')]), multi([0, '', 'stop'])])
+    expect(error).toBeUndefined()
+    expect(accumulate(out, 0)).toEqual({ content: `A${held(' more')}`, reasoning: '', calls: [], finish: 'stop' })
+    expect(accumulate(out, 1)).toEqual({ content: `b late ${ls}`, reasoning: '', calls: [], finish: 'stop' })
   })
 
   it('should support what says nothing after the finish going out as it came: usage with no choices, an empty delta with usage, logprobs, a refusal', async () => {

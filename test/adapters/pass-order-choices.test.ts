@@ -7,8 +7,8 @@
  * choice makes after it waits behind it until then, so no choice's pieces
  * are reordered around it; pieces of different choices are independent
  * otherwise. A choice that first comes after the chunk, and what a
- * finished choice still sends (logprobs, an empty delta: content after its
- * finish is `invalid-chunk`), are after it too. What waits so is bounded: past a few dozen pieces the chunk
+ * finished choice still sends (its late content, raw, and logprobs), are
+ * after it too. What waits so is bounded: past a few dozen pieces the chunk
  * goes out ahead of the text the others still hold, as one choice's
  * waiting items do (`maxMarks`).
  */
@@ -51,12 +51,13 @@ describe('sieveChatStream, several choices holding text: a chunk passed unread k
     expect(story(out, 1, passedName)).toBe('[P]B first B2')
   })
 
-  it('should support what a choice sends after its own finish (logprobs, an empty delta) going out after a chunk that came before it', async () => {
+  it('should support what a choice sends after its own finish (content, logprobs) going out after a chunk that came before it', async () => {
     const logprobs = { content: [], refusal: null }
-    const late = { ...multi([1, null]), choices: [{ index: 1, delta: {}, finish_reason: null, logprobs }] }
+    const late = { ...multi([1, null]), choices: [{ index: 1, delta: { content: ' after' }, finish_reason: null, logprobs }] }
     const out = await chat([multi([0, held('a')], [1, 'b', 'stop']), new Passed('P'), late, multi([0, 'k', 'stop'])])
     const at = (found: (item: unknown) => boolean) => out.findIndex(found)
     expect(story(out, 0, passedName)).toBe(`${held('a')}[P]k`)
+    expect(story(out, 1, passedName)).toBe('b[P] after')
     expect(at((c) => (c as ChatCompletionChunk).choices?.some((ch) => ch.index === 1 && ch.logprobs === logprobs))).toBeGreaterThan(at((c) => c instanceof Passed))
   })
 

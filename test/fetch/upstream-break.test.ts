@@ -88,18 +88,26 @@ describe('sieveFetch, a chunk for a choice after its finish, read through the op
   }
   const invalidChunk = expect.objectContaining({ code: 'invalid-chunk', error: expect.objectContaining({ type: 'toolsieve_error' }) })
 
-  it('should not support content after the finish: an invalid-chunk error, after the finished answer, and none of the late text', async () => {
-    const { out, error } = await client([...finished, frame(chatChunk({ content: `More. ${dsml('b.ts')}` })), 'data: [DONE]\n\n'])
-    expect(error).toBeInstanceOf(OpenAI.APIError)
-    expect(error).toEqual(invalidChunk)
-    expect(accumulate(out)).toEqual({ content: 'Reading.', reasoning: '', calls: readCall, finish: 'tool_calls' })
-    expect(JSON.stringify(out)).not.toContain('More.')
+  it('should support content after the finish arriving raw, after the finished answer: markup in it is no call', async () => {
+    const { out, error } = await client([...finished, frame(chatChunk({ content: ` More. ${dsml('b.ts')}` })), frame({ ...chatChunk({ content: '\n' }), usage }), 'data: [DONE]\n\n'])
+    expect(error).toBeUndefined()
+    expect(accumulate(out)).toEqual({ content: `Reading. More. ${dsml('b.ts')}\n`, reasoning: '', calls: readCall, finish: 'tool_calls' })
+    expect(out.map((c) => c.usage).filter(Boolean)).toEqual([usage])
   })
 
-  it('should not support a native call after the finish of a turn with a rescued call: an invalid-chunk error, never a second call at its index', async () => {
+  it('should support a late chunk for choice 1 not ending choice 0: both answers arrive whole', async () => {
+    const two = (index: number, delta: Record<string, unknown>, finish: string | null = null) => ({ ...chatChunk({}), choices: [{ index, delta, finish_reason: finish }] })
+    const pieces = [two(0, { role: 'assistant', content: 'A' }), two(1, { role: 'assistant', content: 'b' }), two(1, {}, 'stop'), two(1, { content: ' late' }), two(0, { content: ` ${dsml('a.ts')}` }), two(0, {}, 'stop')]
+    const { out, error } = await client([...pieces.map(frame), 'data: [DONE]\n\n'])
+    expect(error).toBeUndefined()
+    expect(accumulate(out, 0)).toEqual({ content: 'A', reasoning: '', calls: readCall, finish: 'tool_calls' })
+    expect(accumulate(out, 1)).toEqual({ content: 'b late', reasoning: '', calls: [], finish: 'stop' })
+  })
+
+  it('should not support a native call after the finish of a turn with a rescued call: a native-conflict error, never a second call', async () => {
     const native = chatChunk({ tool_calls: [{ index: 0, id: 'native_0', type: 'function', function: { name: 'ls', arguments: '{}' } }] })
     const { out, error } = await client([...finished, frame(native), 'data: [DONE]\n\n'])
-    expect(error).toEqual(invalidChunk)
+    expect(error).toEqual(expect.objectContaining({ code: 'native-conflict' }))
     expect(accumulate(out).calls).toEqual(readCall)
   })
 

@@ -21,13 +21,15 @@ export interface TextEvent {
 export interface ToolCallEvent {
   type: 'tool-call'
   /**
-   * Unique per call in the stream: `call_` followed by 24 hex digits, or
-   * whatever `generateId` returns. Without `generateId`, a call whose
-   * markup carries the model's own id (a dialect pack's: Kimi K2's
+   * `call_` followed by 24 hex digits, or whatever `generateId` returns
+   * (not checked for repeats). Without `generateId`, a call whose markup
+   * carries the model's own id (a dialect pack's: Kimi K2's
    * `functions.get_weather:0`, Mistral's `"id"`) has that id, unless it
    * is longer than 128 characters, holds a control, format or blank
-   * character, or an earlier call of the stream has it: then a made id and
-   * an `invalid-call-id` diagnostic.
+   * character or half a surrogate pair, is no string, an earlier call of
+   * the stream has it, or the stream has taken 1,024 of the model's ids
+   * already: then a made id and an `invalid-call-id` diagnostic. The ids
+   * the sieve makes or takes are unique per call in the stream.
    */
   id: string
   /** The tool name from the invoke's `name` attribute. */
@@ -97,7 +99,9 @@ export type DiagnosticCode =
    * The call got a default id instead of the one asked for: `generateId`
    * threw or returned something other than a non-empty string, or the id
    * the model wrote in the markup is too long, holds a control, format or
-   * blank character, or was given to an earlier call of the stream.
+   * blank character or half a surrogate pair, is no string (`"id": 123`),
+   * was given to an earlier call of the stream, or came after the 1,024
+   * the stream remembers.
    */
   | 'invalid-call-id'
   /** A block whose calls are those of a block in one of the `quoted` texts: the model repeating an example; released as text. */

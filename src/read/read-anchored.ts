@@ -18,7 +18,7 @@ import { ReadError, Scan } from './read-scan.js'
 import { readPythonCall } from './read-values.js'
 
 /** A call of the block: its arguments as written (`params`) or as one object (`body`), `end` the offset just past its markup. */
-export interface AnchoredCall { name: string; id?: string; params: Array<[string, Node]> | null; body: Record<string, unknown> | null; end: number }
+export interface AnchoredCall { name: string; id?: string; idProblem?: string; params: Array<[string, Node]> | null; body: Record<string, unknown> | null; end: number }
 
 /**
  * What the reader gives: the calls, or why the block is not one (the

@@ -28,6 +28,8 @@ export interface ReadCall {
   name: string
   /** The call's id where the pack carries one (Kimi K2's head `functions.f:0`, Kimi K3's `index`, a JSON `id` field). */
   id?: string
+  /** Why the id the call's markup carries is no id (a JSON `id` that is no string): the call gets a made id. */
+  idProblem?: string
   /** Arguments as key → value nodes in written order (elements, pairs, Python keyword arguments, object literal), or null when `body` is set. */
   params: Array<[string, Node]> | null
   /** Arguments as one JSON object (JSON arguments, numbers with their digits), or null. */
@@ -111,7 +113,7 @@ function readSpec(pack: DialectPack, block: BlockSpec, d: BlockDelimiters, text:
   const ctx = (n: number): CallContext => ({ pack, block, sp, where: `call ${n}`, blockTag: block.layout === 'call' ? blockTag : null })
   const one = () => {
     const c = readCall(scan, ctx(calls.length + 1))
-    calls.push({ name: c.name, ...(c.id === undefined ? {} : { id: c.id }), params: c.params, body: c.body, end: 0 })
+    calls.push({ name: c.name, ...(c.id === undefined ? {} : { id: c.id }), ...(c.idProblem === undefined ? {} : { idProblem: c.idProblem }), params: c.params, body: c.body, end: 0 })
     ends.push(scan.at)
   }
   if (!scan.separator(block.padding.afterOpen)) fail(`expected ${JSON.stringify(block.padding.afterOpen)} after the opener, found ${shown(text, scan.at)}`)

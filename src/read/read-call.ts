@@ -11,12 +11,14 @@ import type { TagSpelling } from '../types.js'
 import type { BlockSpec, CallSpec, Delimiter, DialectPack } from '../dialects/types.js'
 import { spellings } from '../dialects/spelling.js'
 import { closeTag, fail, isBlankText, openTag, type OpenTag, type Scan, shown } from './read-scan.js'
-import { argumentsObject, elementNode, readJson, readObjectLiteral, readPythonCall } from './read-values.js'
+import { argumentsObject, elementNode, jsonId, readJson, readObjectLiteral, readPythonCall } from './read-values.js'
 
 /** A call as read, before the block gives it its end. */
 export interface CallRead {
   name: string
   id?: string
+  /** Why the id the call's markup carries is no id (`"id": 123`): the call gets a made id. */
+  idProblem?: string
   params: Array<[string, Node]> | null
   body: Record<string, unknown> | null
 }
@@ -124,7 +126,7 @@ export function readCall(scan: Scan, ctx: CallContext): CallRead {
   if (nameSpec.from === 'head') {
     const h = readHead(scan, call, nameSpec.pattern, ctx)
     out.name = h.name
-    if (call.id?.from === 'head') out.id = h.head
+    if (call.id?.from === 'head' && h.head !== '') out.id = h.head
     scan.blanks()
   } else if (nameSpec.from === 'header') fail(`${where}: names from a message header are read by an envelope, not a block`)
   readArguments(scan, call, ctx, out)
@@ -202,11 +204,8 @@ function jsonCall(scan: Scan, call: CallSpec, ctx: CallContext, out: CallRead): 
   // the writer always writes them ({} for none): a call without its arguments is not one the template explains
   if (given.length === 0) fail(`${where} has no ${argFields.map((f) => JSON.stringify(f)).join(' or ')} field`)
   out.body = argumentsObject(value[given[0]!], args.serialised === true, `${where}'s ${given[0]!}`)
-  if (idField !== undefined) {
-    const id = value[idField]
-    if (id !== undefined && typeof id !== 'string') fail(`${where}'s ${idField} is not a string`)
-    if (typeof id === 'string' && id !== '') out.id = id
-  }
+  // an id that is no string leaves the call good: a made id, and why (as the blocks that end with their JSON read it)
+  if (idField !== undefined) Object.assign(out, jsonId(value[idField]))
 }
 
 /** Adds a value under `key`; a key given again makes a list, as the sieve reads a parameter given twice. */

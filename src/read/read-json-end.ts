@@ -12,9 +12,10 @@ import type { BlockSpec, DialectPack } from '../dialects/types.js'
 import { jsonDelimiters, wholeDelimiters } from '../dialects/grammar.js'
 import { parseJson } from '../values/json.js'
 import { isPlainObject } from '../values/own.js'
+import { jsonId } from './read-values.js'
 
 /** A call of the block: its arguments as one object (`params` null), `end` the offset just past its markup. */
-export interface JsonEndCall { name: string; id?: string; params: null; body: Record<string, unknown>; end: number }
+export interface JsonEndCall { name: string; id?: string; idProblem?: string; params: null; body: Record<string, unknown>; end: number }
 
 /** What the reader gives: the calls, or why the block is not one (the sieve's `WholeReader` answer). */
 export type JsonEndResult = { ok: true; calls: JsonEndCall[] } | { ok: false; reason: string }
@@ -121,8 +122,9 @@ function callOf(spec: BlockSpec, item: unknown, end: number, needsArguments: boo
   } else return `the call's name comes from ${c.name.from}`
   if (typeof name !== 'string' || name === '') return 'a call has no name'
   if (!isPlainObject(args)) return `the arguments of "${name}" are not a JSON object`
-  const id = c.id?.from === 'json-field' && c.id.field !== undefined && typeof obj[c.id.field] === 'string' ? (obj[c.id.field] as string) : undefined
-  return { name, params: null, body: args as Record<string, unknown>, end, ...(id === undefined ? {} : { id }) }
+  // an empty id is no id; one that is no string leaves the call good, with a made id and why (as a closed block's reader reads it)
+  const id = c.id?.from === 'json-field' ? jsonId(obj[c.id.field ?? 'id']) : {}
+  return { name, params: null, body: args as Record<string, unknown>, end, ...id }
 }
 
 /** Offsets in `text` just past each top-level element of the JSON array that starts at `at`. */

@@ -7,7 +7,7 @@
 import type { Node } from '../values/node.js'
 import { parseJson } from '../values/json.js'
 import { jsonLiteral } from '../values/json-literal.js'
-import { jsonNumber } from '../values/json-number.js'
+import { JsonNumber, jsonNumber } from '../values/json-number.js'
 import { isPlainObject, plainObject, setOwn } from '../values/own.js'
 import { pythonLiteral } from '../values/python-literal.js'
 import { trimXml } from '../values/text.js'
@@ -17,6 +17,20 @@ import { fail, jsonEnd, pythonEnd, type Scan, shown } from './read-scan.js'
 
 /** Nesting past this in an object literal is refused: a hostile value must not take the stack. */
 const maxDepth = 256
+
+/**
+ * A call's id field (`"id"` in a JSON call object) as the readers give it:
+ * a string is the model's id; absent, null or empty is no id; anything
+ * else is an id the model wrote that cannot be one (Mistral's `"id": 123`).
+ * The call is still read (its name and arguments are what it asks for):
+ * it gets a made id, and `idProblem` says why (an `invalid-call-id`).
+ */
+export function jsonId(value: unknown): { id?: string; idProblem?: string } {
+  if (value === undefined || value === null || value === '') return {}
+  if (typeof value === 'string') return { id: value }
+  const what = typeof value === 'number' ? `the number ${value}` : value instanceof JsonNumber ? `the number ${value.source}` : typeof value === 'boolean' ? String(value) : Array.isArray(value) ? 'an array' : 'an object'
+  return { idProblem: `the model's call id is ${what}, not a string` }
+}
 
 /** The JSON value at the cursor, read losslessly; the cursor after it. */
 export function readJson(scan: Scan, what: string): { value: unknown; text: string } {

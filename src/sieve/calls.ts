@@ -13,12 +13,14 @@ import { decodeInvoke, type CallProblem, type DecodedInvoke, type ValueOptions }
 import { writeJson, type Written } from '../values/json-write.js'
 import { isPlainObject } from '../values/own.js'
 import type { Validator } from '../schema/validate.js'
-import type { Node } from '../values/node.js'
 import { literalFrame } from '../lexer/tokens.js'
 import { cat } from '../lexer/kinds.js'
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
 import type { DiagnosticEvent, Span, ToolCallEvent } from '../types.js'
-import { callId, modelCallId, type CallId } from './ids.js'
+import { callId, madeId, modelCallId, type CallId } from './ids.js'
+import { readWhole, type WholeCall, type WholeReader } from './read-whole.js'
+
+export type { WholeCall, WholeReader } from './read-whole.js'
 
 /** Everything a block needs from the sieve's options, fixed when the sieve is created. */
 export interface BlockOptions {
@@ -40,31 +42,6 @@ export interface BlockOptions {
   /** Reads a block read whole (`Grammar.blocks`), from its opener through its closer: the dialect pack's reader. null: the grammar has none. */
   readWhole: WholeReader | null
 }
-
-/** A call a dialect's reader found in a block read whole. */
-export interface WholeCall {
-  name: string
-  /** The model's own id of the call, where the markup carries one (Kimi K2's head `functions.f:0`, Mistral's `"id"`); never empty. */
-  id?: string
-  /** Arguments as keys and values in written order, or null for {@link body}. */
-  params: Array<[string, Node]> | null
-  body: Record<string, unknown> | null
-  /** Offset in the block's text just past this call's markup: where the block's raw text is cut between its calls. */
-  end: number
-}
-
-/**
- * A dialect's reader of one block read whole; never throws. `endsCalls`:
- * each call's markup says where it ends (a JSON object's brace, a call's own
- * closer), so a block the stream cut before its closer may still be read
- * (`unclosedWrapper`); without it, a cut block (GLM's pairs, which may go
- * on) is text. `pairs`: each literal opener's own closers — another
- * block's closer inside a block (a value holding `</longcat_tool_call>` in a
- * Hermes `<tool_call>`, a list's other pack's) is its text, not its end.
- * `diagnostics` on a refusal replace the default `malformed-block` (none:
- * the block was data, not a call gone wrong).
- */
-export type WholeReader = ((text: string) => { ok: true; calls: WholeCall[] } | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }) & { endsCalls?: boolean; pairs?: ReadonlyMap<string, ReadonlySet<string>> }
 
 /**
  * Inputs nested deeper than this are not handed to the validator: it
@@ -126,7 +103,7 @@ export interface KnownCalls {
  * have so far (`DriverState.modelIds`), which no call of this block gets again.
  */
 export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known?: KnownCalls, given?: readonly string[]): BlockOutcome {
-  const read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts, known)
+  const read: Read = opts.readWhole !== null && lexer.infoByIdx[tokens[0]!.tokenTypeIdx]?.frame === literalFrame ? readWhole(opts.readWhole, text, start) : readTags(lexer, tokens, text, start, opts, known)
   if (!read.ok) return read
   const { decoded, spans } = read
   const calls: ToolCallEvent[] = []
@@ -157,10 +134,12 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
     const model = own?.[i]
     // a call streamed since its start has had its id from then on (calls of tags: their markup carries none)
     let got = known?.ids[i]
-    if (got === undefined && model !== undefined) {
-      got = modelCallId(model, given, (took ??= new Set()))
-      if (got.problem === null) took.add(model)
+    if (got === undefined && model?.id !== undefined) {
+      got = modelCallId(model.id, given, (took ??= new Set()))
+      if (got.problem === null) took.add(model.id)
     }
+    // an id the markup carries that is no id (`"id": 123`): the call is good, its id made
+    if (got === undefined && model?.idProblem !== undefined) got = madeId(model.idProblem)
     const { id, problem } = got ?? callId(opts.newId)
     call.id = id
     if (problem !== null) (call.diagnostics ??= []).push(diagnostic({ code: 'invalid-call-id', message: problem }, call.span))
@@ -169,9 +148,9 @@ export function buildCalls(lexer: CompiledLexer, tokens: IToken[], text: string,
 }
 
 type Read =
-  /** `ids`: each call's id as its markup carries it (a block read whole), absent when none does. */
-  | { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] }; settled?: Array<SettledInvoke | undefined>; ids?: Array<string | undefined> }
-  | { ok: false; reason: string }
+  /** `ids`: each call's id as its markup carries it, or why that is no id (a block read whole: {@link WholeCall}); absent for a block of tags, whose markup carries none. */
+  | { ok: true; decoded: Array<Extract<DecodedInvoke, { ok: true }>>; spans: { raws: string[]; spans: Span[] }; settled?: Array<SettledInvoke | undefined>; ids?: ReadonlyArray<Pick<WholeCall, 'id' | 'idProblem'>> }
+  | { ok: false; reason: string; diagnostics?: DiagnosticEvent[] }
 
 /** A block of tags: parsed by the block grammar, its invokes decoded (or taken as the call stream decoded them), its raw text cut at their closers. */
 function readTags(lexer: CompiledLexer, tokens: IToken[], text: string, start: number, opts: BlockOptions, known: KnownCalls | undefined): Read {
@@ -228,31 +207,6 @@ function settledIn(tokens: IToken[], start: number, known: ReadonlyMap<number, S
   if (byOpen.size === 0) return null
   for (let k = from; k < tokens.length; k++) out.push(tokens[k]!)
   return { tokens: out, byOpen }
-}
-
-/** A block read whole: the dialect's reader finds its calls and where each one's markup ends. */
-function readWhole(reader: WholeReader, text: string, start: number): Read {
-  let r: ReturnType<WholeReader>
-  try {
-    r = reader(text)
-  } catch (e) {
-    // a pack's reader that throws reads nothing: the block is text, as any block that does not read
-    return { ok: false, reason: `the dialect's reader failed: ${String((e as Error)?.message ?? e)}` }
-  }
-  if (!r.ok) return r
-  if (r.calls.length === 0) return { ok: false, reason: 'the block holds no call' }
-  const raws: string[] = []
-  const spans: Span[] = []
-  let from = 0
-  r.calls.forEach((c, i) => {
-    const end = i === r.calls.length - 1 ? text.length : Math.min(Math.max(c.end, from), text.length)
-    raws.push(text.slice(from, end))
-    spans.push({ start: start + from, end: start + end })
-    from = end
-  })
-  const decoded = r.calls.map((c) => ({ ok: true as const, name: c.name, params: c.params, body: c.body, problems: [] }))
-  // a reader's empty id is no id, as the packs' readers leave one out
-  return r.calls.some((c) => typeof c.id === 'string' && c.id !== '') ? { ok: true, decoded, spans: { raws, spans }, ids: r.calls.map((c) => (typeof c.id === 'string' && c.id !== '' ? c.id : undefined)) } : { ok: true, decoded, spans: { raws, spans } }
 }
 
 function checkArguments(name: string, validate: Validator, input: Record<string, unknown>, depth: number): CallProblem | null {

@@ -23,7 +23,7 @@ import type { DriverState } from './state.js'
 import { maxBefore, maxJsonDepth, phases } from '../lexer/json-scan.js'
 import { codeAt } from '../lexer/codes.js'
 import { lastParamOpen } from './capture.js'
-import { modelIdProblem } from './ids.js'
+import { maxModelIds, modelIdProblem } from './ids.js'
 
 /** What the rules need of the sieve resuming. */
 export interface RuleContext {
@@ -115,6 +115,7 @@ export function checkStateRules(s: DriverState, ctx: RuleContext, at = ''): void
     // ids the sieve gave out as they were: each one it could pass on (`modelCallId`), none twice
     check(s.modelIds.every((id) => id !== '' && modelIdProblem(id) === null), f('modelIds'), 'holds an id the sieve would not give a call')
     check(new Set(s.modelIds).size === s.modelIds.length, f('modelIds'), 'holds an id twice')
+    check(s.modelIds.length <= maxModelIds, f('modelIds'), `holds more than the ${maxModelIds} ids the sieve remembers`)
   }
 }
 

@@ -14,6 +14,12 @@ const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0
 const bool: Check = (v) => typeof v === 'boolean'
 const str: Check = (v) => typeof v === 'string'
 const nullable = (c: Check): Check => (v) => v === null || c(v)
+/** An array each of whose items passes `c`, by index: `every` skips holes, and `[, 'a']` is no list of strings (the next checkpoint would copy the hole as `undefined`). */
+const list = (c: Check): Check => (v) => {
+  if (!Array.isArray(v)) return false
+  for (let i = 0; i < v.length; i++) if (!c(v[i])) return false
+  return true
+}
 const object = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 // a run's own modes: the driver is never left in them
 const modeNames: ReadonlySet<string> = new Set(Object.values(modes).filter((m) => m !== modes.halt && m !== modes.messageStart))
@@ -37,7 +43,7 @@ function fields(value: unknown, at: string, shape: Record<string, Check>, option
 }
 
 const markdownShape: Record<string, Check> = {
-  levels: (v) => Array.isArray(v) && v.every(count),
+  levels: list(count),
   holdDepth: count,
   fenceCh: count,
   fenceLen: count,
@@ -66,14 +72,14 @@ export function checkStateShape(state: unknown): void {
     deferred: nullable(object),
     candidate: nullable(object),
     started: (v) => v === true || v === 'separator',
-    modelIds: (v) => Array.isArray(v) && v.every(str),
+    modelIds: list(str),
   }, new Set(['raw', 'skip', 'reasoning', 'paragraphEnd', 'noHoldUntil', 'calls', 'deferred', 'candidate', 'started', 'modelIds']))
   fields(s.md, 'md', markdownShape, new Set(['fenceDepth', 'fenceIndent']))
   if (s.carry !== null) fields(s.carry, 'carry', { ch: count, len: count, indent: int, mode: (v) => typeof v === 'string' && modeNames.has(v) })
   if (s.capture !== null) {
     fields(s.capture, 'capture', {
       start: count,
-      tokens: (v) => Array.isArray(v) && v.every((t) => Array.isArray(t) && t.length === 2 && str(t[0]) && str(t[1])),
+      tokens: list((t) => Array.isArray(t) && t.length === 2 && str(t[0]) && str(t[1])),
       length: count,
       invokeSeen: bool,
       wrapper: bool,
@@ -87,7 +93,7 @@ export function checkStateShape(state: unknown): void {
     const json = (s.capture as Record<string, unknown>).json
     if (json !== undefined) fields(json, 'capture.json', { phase: count, stack: str, str: count, before: count, sep: str })
   }
-  if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: (v) => Array.isArray(v) && v.every(str), length: count, lineState: int, givenUp: bool })
+  if (s.hold !== null) fields(s.hold, 'hold', { start: count, parts: list(str), length: count, lineState: int, givenUp: bool })
   if (s.skip !== null && s.skip !== undefined) fields(s.skip, 'skip', { role: (v) => v === 'wrapper' || v === 'invoke', depth: count, frame: str }, new Set(['frame']))
   if (s.reasoning !== undefined) {
     const r = fields(s.reasoning, 'reasoning', { phase: (v) => v === 'start' || v === 'in' || v === 'done', held: str, pos: count, inner: nullable(object) }, new Set(['inner']))
@@ -98,20 +104,20 @@ export function checkStateShape(state: unknown): void {
   if (s.deferred !== null && s.deferred !== undefined) fields(s.deferred, 'deferred', { mode: (v) => typeof v === 'string' && modeNames.has(v), place: count, body: count })
   if (s.candidate !== null && s.candidate !== undefined) {
     const c = fields(s.candidate, 'candidate', { state: int, read: count, runLength: int, run: nullable(object) })
-    if (c.run !== null) fields(c.run, 'candidate.run', { closes: (v) => Array.isArray(v) && v.every(count), lineStart: bool })
+    if (c.run !== null) fields(c.run, 'candidate.run', { closes: list(count), lineStart: bool })
   }
 }
 
 const callShape: Record<string, Check> = {
   name: nullable(str), start: count, id: nullable(str), idProblem: nullable(str), index: int, sent: str, pending: str, stalled: bool, changed: bool,
-  keys: (v) => Array.isArray(v) && v.every(str),
+  keys: list(str),
 }
 
 /** The streamed calls' state (`streamArguments`). */
 function checkCalls(calls: unknown): void {
   const c = fields(calls, 'calls', {
     next: count, capture: int, seen: count, at: int, callStart: int, calls: Array.isArray, invokeAt: int, invokeBody: int, paramAt: int, paramBody: int,
-    live: bool, high: str, quoted: nullable((v) => Array.isArray(v) && v.every(count)),
+    live: bool, high: str, quoted: nullable(list(count)),
   })
   ;(c.calls as unknown[]).forEach((call, i) => fields(call, `calls.calls[${i}]`, callShape))
 }

@@ -152,7 +152,7 @@ function callIds(pack: DialectPack, read: WholeReader): WholeReader {
   if (!pack.blocks.some((b) => b.call.id?.position === true)) return read
   return (text) => {
     const r = read(text)
-    return r.ok ? { ok: true, calls: r.calls.map(({ id: _place, ...call }) => call) } : r
+    return r.ok ? { ok: true, calls: r.calls.map(({ id: _place, idProblem: _notPlace, ...call }) => call) } : r
   }
 }
 

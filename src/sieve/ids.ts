@@ -80,7 +80,8 @@ export function modelIdProblem(id: string): string | null {
  * The stream's given model ids as a set, for lookups: kept beside the list
  * (which a checkpoint carries), made again when the list grew past it or is
  * another (a restored checkpoint's). A search of the list per call was
- * quadratic in a stream of many calls.
+ * quadratic in a stream of many calls. Both hold at most
+ * {@link maxModelIds} (the set the list's own strings, not copies).
  */
 const sets = new WeakMap<readonly string[], Set<string>>()
 
@@ -92,12 +93,33 @@ function setOf(given: readonly string[]): Set<string> {
 }
 
 /**
+ * Most model ids a stream remembers (`DriverState.modelIds`): far past the
+ * calls of any real answer, short of letting a stream of calls grow the
+ * sieve's memory, and every checkpoint, without bound (at most 1,024 ids of
+ * 128 characters: 128 K UTF-16 units). A call past it gets a made id
+ * (random: unique with nothing remembered) and an `invalid-call-id` saying why.
+ */
+export const maxModelIds = 1024
+
+/**
  * The id of a call whose markup carries `own`: `own`, unless it cannot be
- * passed on ({@link modelIdProblem}) or names another call already (one of
- * `given`, the stream's, or of `took`, its block's): then a default id, and
- * why. Ids stay unique in the stream whatever the model repeats.
+ * passed on ({@link modelIdProblem}), names another call already (one of
+ * `given`, the stream's, or of `took`, its block's), or the stream has
+ * given {@link maxModelIds} already: then a default id, and why. Ids stay
+ * unique in the stream whatever the model repeats.
  */
 export function modelCallId(own: string, given: readonly string[] | undefined, took: ReadonlySet<string>): CallId {
-  const problem = modelIdProblem(own) ?? ((given !== undefined && setOf(given).has(own)) || took.has(own) ? `the model's call id ${JSON.stringify(own)} was given to an earlier call of the stream` : null)
-  return problem === null ? { id: own, problem: null } : { id: randomCallId(), problem: `${problem}; the call got a default id` }
+  const problem =
+    modelIdProblem(own) ??
+    ((given !== undefined && setOf(given).has(own)) || took.has(own)
+      ? `the model's call id ${JSON.stringify(own)} was given to an earlier call of the stream`
+      : (given?.length ?? 0) + took.size >= maxModelIds
+        ? `the stream's calls have had ${maxModelIds} ids of the model's own, as many as the sieve remembers to keep them unique`
+        : null)
+  return problem === null ? { id: own, problem: null } : madeId(problem)
+}
+
+/** A made id for a call whose own id could not be used, and `why`. */
+export function madeId(why: string): CallId {
+  return { id: randomCallId(), problem: `${why}; the call got a default id` }
 }

@@ -66,7 +66,7 @@ export class ReasoningCalls implements EventSink {
     this.guarded(inner, () => last(inner))
     this.drain(inner)
     if (this.outer.calls !== null && inner.s.calls !== null) this.outer.calls.next = inner.s.calls.next
-    // and its calls' model ids are the stream's: a call in the answer that repeats one gets a made id
+    // and its calls' model ids are the stream's (the reasoning comes first: the answer gave none yet): a call in the answer that repeats one gets a made id
     if (inner.s.modelIds !== undefined) this.outer.modelIds = inner.s.modelIds
     this.outer.reasoning.inner = null
     this.inner = null
@@ -81,9 +81,7 @@ export class ReasoningCalls implements EventSink {
   private driver(): InnerDriver {
     if (this.inner !== null) return this.inner
     const r: ReasoningState = this.outer.reasoning
-    // the model ids the stream gave out (none yet, as the reasoning comes first; kept for a driver started otherwise)
-    const given = this.outer.modelIds === undefined ? {} : { modelIds: this.outer.modelIds.slice() }
-    const s: DriverState = { ...initialState(), pos: r.pos, reasoning: { phase: 'done', held: '', pos: r.pos }, calls: this.outer.calls === null ? null : { ...initialCallStream(), next: this.outer.calls.next }, ...given }
+    const s: DriverState = { ...initialState(), pos: r.pos, reasoning: { phase: 'done', held: '', pos: r.pos }, calls: this.outer.calls === null ? null : { ...initialCallStream(), next: this.outer.calls.next } }
     r.inner = s
     this.inner = this.make(s)
     return this.inner

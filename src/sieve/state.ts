@@ -153,7 +153,9 @@ export interface DriverState {
    * later call the model gives one of them again (Kimi K2's
    * `functions.f:0` in a second section, a draft of the call in the
    * reasoning) gets a made id, so ids stay unique in the stream, across a
-   * checkpoint too. Absent until a call has had one.
+   * checkpoint too. Absent until a call has had one. At most
+   * `maxModelIds` (1,024): a stream of many calls must not grow it, and
+   * every checkpoint, without bound; a call past it gets a made id.
    */
   modelIds?: string[]
 }

@@ -12,7 +12,10 @@
  * file and case); the edge cases are those inputs edited.
  */
 import { describe, expect, it } from 'vitest'
-import { createSieve, formatToolCalls, parseToolCalls } from '../../src/index.js'
+import { createSieve, formatToolCalls, parseToolCalls, validateDialect } from '../../src/index.js'
+import { dialects } from '../../src/dialects/registry.js'
+import { readJsonEndBlock } from '../../src/read/read-json-end.js'
+import { maxModelIds } from '../../src/sieve/ids.js'
 import type { SieveEvent, SieveOptions, ToolCallEvent } from '../../src/types.js'
 import { codes, expectChunkInvariant, ID, ID_PATTERN } from '../helpers/chunking.js'
 import { throughJson } from '../helpers/checkpoint.js'
@@ -37,6 +40,20 @@ const mistralCall = (id: string) => `[TOOL_CALLS] [{"name": "send_email", "argum
 
 const k2: SieveOptions = { dialect: 'kimi-k2' }
 const mistral: SieveOptions = { dialect: 'mistral' }
+
+/** Hermes with an `"id"` field in its call object: a closed block whose JSON carries an id, read by the closed blocks' reader (Mistral's blocks end with their JSON, read by another). */
+const hermesIds: SieveOptions = {
+  dialect: validateDialect((() => {
+    const pack = structuredClone(dialects.hermes!) as unknown as { name: string; blocks: Array<{ call: Record<string, unknown> }> }
+    pack.name = 'hermes-ids'
+    for (const b of pack.blocks) b.call.id = { from: 'json-field', field: 'id', template: 'call_{index}' }
+    return pack
+  })()),
+}
+const hermesCall = (id: string) => `<tool_call>\n{"name": "send_email", "arguments": {"query": false}, "id": ${id}}\n</tool_call>`
+
+/** `n` Mistral calls, each its own block, with the ids `c0`, `c1`…. */
+const mistralCalls = (n: number) => Array.from({ length: n }, (_, i) => `${mistralCall(`"c${i}"`)}\n`).join('')
 
 function run(input: string, opts: SieveOptions): SieveEvent[] {
   const sieve = createSieve(opts)
@@ -165,6 +182,63 @@ describe('call ids the model wrote that are not used', () => {
     expect(codes(events)).toEqual([])
   })
 
+  it('should support an id written with JSON escapes: the id is the string they write, in every chunking', () => {
+    const events = expectChunkInvariant(mistralCall('"r\\u00e9sum\\u00e9_01"'), mistral)
+    expect(idsOf(events)).toEqual(['résumé_01'])
+    expect(codes(events)).toEqual([])
+  })
+
+  it('should not support an id that is no string (a number, true, a list, an object): the call is good, with a made id and a diagnostic, in every chunking', () => {
+    for (const [bad, what] of [['123', 'the number 123'], ['1.50', 'the number 1.50'], ['true', 'true'], ['["a"]', 'an array'], ['{"a": 1}', 'an object']]) {
+      // both readers of a JSON call object alike: a block that ends with its JSON (Mistral's), a closed one
+      for (const [input, opts] of [[mistralCall(bad!), mistral], [hermesCall(bad!), hermesIds]] as const) {
+        const events = expectChunkInvariant(input, opts)
+        expect(idsOf(events), input).toEqual([ID])
+        expect(codes(events), input).toEqual(['invalid-call-id'])
+        const call = callsIn(run(input, opts))[0]!
+        expect(call.input, input).toEqual({ query: false })
+        expect(call.diagnostics?.[0]?.message, input).toBe(`the model's call id is ${what!}, not a string; the call got a default id`)
+      }
+    }
+  })
+
+  it('should support an id of null as no id, as an empty one: a made id, no diagnostic', () => {
+    for (const [input, opts] of [[mistralCall('null'), mistral], [hermesCall('null'), hermesIds], [hermesCall('""'), hermesIds]] as const) {
+      const events = run(input, opts)
+      expect(idsOf(events)[0], input).toMatch(ID_PATTERN)
+      expect(codes(events), input).toEqual([])
+    }
+    expect(idsOf(run(hermesCall('"h_1"'), hermesIds))).toEqual(['h_1'])
+  })
+
+  it('should support a reader leaving an empty id out: no call it reads has an empty id', () => {
+    const read = readJsonEndBlock(dialects.mistral!, mistralCall('""'))
+    expect(read.ok && read.calls.map((c) => Object.hasOwn(c, 'id'))).toEqual([false])
+  })
+
+  it(`should not support more than ${maxModelIds} ids of the model's own in a stream: later calls get made ids and a diagnostic, and memory stays bounded`, () => {
+    const sieve = createSieve(mistral)
+    const events = [...sieve.push(mistralCalls(maxModelIds + 3)), ...sieve.end()]
+    const ids = idsOf(events)
+    expect(ids.slice(0, maxModelIds)).toEqual(Array.from({ length: maxModelIds }, (_, i) => `c${i}`))
+    for (const id of ids.slice(maxModelIds)) expect(id).toMatch(ID_PATTERN)
+    expect(new Set(ids).size).toBe(ids.length)
+    const diagnostics = events.filter((e) => e.type === 'diagnostic')
+    expect(diagnostics.map((d) => d.code)).toEqual(['invalid-call-id', 'invalid-call-id', 'invalid-call-id'])
+    expect(diagnostics[0]!.message).toContain(`${maxModelIds} ids of the model's own`)
+    // the ids a checkpoint carries stop at the cap, however many calls follow
+    const more = createSieve(mistral)
+    more.push(mistralCalls(maxModelIds + 200))
+    expect((throughJson(more).state as { modelIds: string[] }).modelIds).toHaveLength(maxModelIds)
+  })
+
+  it(`should not support more than ${maxModelIds} ids across a block: the calls past it in the block get made ids`, () => {
+    const many = `[TOOL_CALLS] [${Array.from({ length: maxModelIds + 2 }, (_, i) => `{"name": "f", "arguments": {}, "id": "c${i}"}`).join(', ')}]`
+    const ids = idsOf(run(many, mistral))
+    expect(ids.slice(0, maxModelIds)).toEqual(Array.from({ length: maxModelIds }, (_, i) => `c${i}`))
+    expect(ids.slice(maxModelIds).every((id) => ID_PATTERN.test(id))).toBe(true)
+  })
+
   it("should not support onInvalid: 'reject' refusing a call for its id: the call is good", () => {
     const input = kimiParallel.replace('functions.get_weather:1', 'functions.get_weather:0')
     expect(callsIn(run(input, { ...k2, onInvalid: 'reject' }))).toHaveLength(2)
@@ -202,6 +276,25 @@ describe('call ids the model wrote, across a checkpoint', () => {
     for (const bad of ['functions.get_weather:0', [1], ['a', 'a'], [''], ['x'.repeat(129)], ['a\nb']]) {
       expect(() => createSieve({ ...k2, resume: edit(bad) }), JSON.stringify(bad)).toThrow(expect.objectContaining({ code: 'invalid-checkpoint', field: 'resume.state.modelIds' }))
     }
+  })
+
+  it('should not support a checkpoint whose given ids have a hole: it is no list of ids', () => {
+    const sieve = createSieve(k2)
+    sieve.push(kimiSection('functions.get_weather:0'))
+    // a checkpoint kept in memory, not through JSON (which writes a hole as null)
+    const cp = sieve.checkpoint()
+    // eslint-disable-next-line no-sparse-arrays
+    const holed = { ...cp, state: { ...(cp.state as object), modelIds: [, 'a'] } }
+    expect(() => createSieve({ ...k2, resume: holed })).toThrow(expect.objectContaining({ code: 'invalid-checkpoint', field: 'resume.state.modelIds' }))
+  })
+
+  it(`should not support a checkpoint carrying more than the ${maxModelIds} ids a stream remembers`, () => {
+    const sieve = createSieve(k2)
+    sieve.push(kimiSection('functions.get_weather:0'))
+    const cp = throughJson(sieve)
+    const edit = (n: number) => ({ ...cp, state: { ...(cp.state as object), modelIds: Array.from({ length: n }, (_, i) => `c${i}`) } })
+    expect(() => createSieve({ ...k2, resume: edit(maxModelIds) })).not.toThrow()
+    expect(() => createSieve({ ...k2, resume: edit(maxModelIds + 1) })).toThrow(expect.objectContaining({ code: 'invalid-checkpoint', field: 'resume.state.modelIds' }))
   })
 
   it('should support a checkpoint taken before any model id was given (one of an earlier version)', () => {

@@ -21,7 +21,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { Passed } from '../adapters/index.js'
-import { sieveChatStream } from '../openai/chat-stream.js'
+import { countedChatStream } from '../openai/chat-stream.js'
 import { sieveResponsesStream } from '../openai/responses-stream.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { CallerError, described } from './caller-error.js'
@@ -114,9 +114,10 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
   const adapterOptions = caller.options(options)
   // made first: the adapter checks its options when called, and the chunks are only read once the output is
   const input = chunks()
-  const out = (kind === 'chat' ? sieveChatStream(input as AsyncIterable<ChatCompletionChunk>, adapterOptions) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, adapterOptions)) as AsyncIterable<Record<string, unknown>>
+  const out = (kind === 'chat' ? countedChatStream(input as AsyncIterable<ChatCompletionChunk>, adapterOptions, () => void report.rescued++) : sieveResponsesStream(input as unknown as AsyncIterable<ResponseStreamEvent>, adapterOptions)) as AsyncIterable<Record<string, unknown>>
   const events = new EventReader(body.getReader(), limit)
-  const count = new RescueCount(kind)
+  /** A Responses stream's rescued calls (a chat stream's are counted by its adapter). */
+  const count = new RescueCount()
   let controller!: ReadableStreamDefaultController<Uint8Array>
   let stop: Stop | undefined
   /** The name of the upstream event the sieve's output comes from: chat chunks keep it. */
@@ -169,7 +170,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
       }
       name = event.event
       if (name !== undefined) named = true
-      count.upstream(chunk)
+      if (kind === 'responses') count.upstream(chunk)
       yield chunk
     }
   }
@@ -181,7 +182,7 @@ export function repairEventStream(kind: RouteKind, body: ReadableStream<Uint8Arr
           yield chunk.value
           continue
         }
-        report.rescued += count.sent(chunk)
+        if (kind === 'responses') report.rescued += count.sent(chunk)
         const event = kind === 'responses' ? (named && typeof chunk.type === 'string' ? chunk.type : undefined) : name
         yield sseFrame(JSON.stringify(chunk), event)
       }

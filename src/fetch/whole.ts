@@ -8,7 +8,6 @@
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import type { Response as ResponsesObject } from 'openai/resources/responses/responses'
-import { keyText } from '../adapters/index.js'
 import { sieveChatCompletion } from '../openai/chat-completion.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import { sieveResponse } from '../openai/response.js'
@@ -53,22 +52,32 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
 }
 
 /**
- * Counts the calls in a repaired answer that were not in upstream's. A
- * native call's id is upstream's and may be any JSON (`{"toString": 0}`
- * cannot become a string): ids are compared as {@link keyText}s.
+ * Counts the calls a repaired answer rescued: the calls it has beyond
+ * upstream's. The repair keeps every native call (a choice's
+ * `message.tool_calls` first, its legacy `function_call` as one more) and
+ * adds the rescued ones after them, so the count is the difference, choice
+ * by choice. Not by id: a rescued call's id can be the model's own (Kimi's
+ * `functions.get_weather:0`), the same as a native call's in another choice.
  */
 function rescuedCalls(kind: RouteKind, before: unknown, after: unknown): number {
-  const ids = (answer: unknown): string[] => {
-    if (kind === 'chat') {
-      const choices = (answer as { choices?: unknown }).choices
-      if (!Array.isArray(choices)) return []
-      return choices.flatMap((c: { message?: { tool_calls?: unknown } } | null) => (Array.isArray(c?.message?.tool_calls) ? (c.message.tool_calls as { id?: unknown }[]).map((t) => keyText(t?.id)) : []))
+  if (kind === 'chat') {
+    const choices = (answer: unknown): unknown[] => {
+      const list = (answer as { choices?: unknown }).choices
+      return Array.isArray(list) ? list : []
     }
-    const output = (answer as { output?: unknown }).output
-    return Array.isArray(output) ? output.filter((i: { type?: unknown } | null) => i?.type === 'function_call').map((i: { id?: unknown }) => keyText(i.id)) : []
+    const calls = (choice: unknown, legacy: boolean): number => {
+      const message = (choice as { message?: { tool_calls?: unknown; function_call?: unknown } } | null)?.message
+      const listed = Array.isArray(message?.tool_calls) ? message.tool_calls.length : 0
+      return listed + (legacy && message?.function_call !== null && typeof message?.function_call === 'object' ? 1 : 0)
+    }
+    const upstream = choices(before)
+    return choices(after).reduce<number>((n, choice, i) => n + Math.max(0, calls(choice, false) - calls(upstream[i], true)), 0)
   }
-  const natives = new Set(ids(before))
-  return ids(after).filter((id) => !natives.has(id)).length
+  const items = (answer: unknown): number => {
+    const output = (answer as { output?: unknown }).output
+    return Array.isArray(output) ? output.filter((i: { type?: unknown } | null) => i?.type === 'function_call').length : 0
+  }
+  return Math.max(0, items(after) - items(before))
 }
 
 /**

@@ -1,48 +1,45 @@
 /**
  * Small pieces of the OpenAI wire that the repair writes or reads: its error
- * body, and which calls in the output were rescued (not upstream's own).
+ * body, and which calls in a Responses stream were rescued (not upstream's own).
  */
-import type { RouteKind } from './request.js'
-
 /** An error body in OpenAI's shape (`{ error: { message, type, code } }`): the SDKs throw it as an API error. */
 export function errorBody(code: string, message: string): { error: { message: string; type: 'toolsieve_error'; code: string } } {
   return { error: { message, type: 'toolsieve_error', code } }
 }
 
-type ToolCallDeltas = { delta?: { tool_calls?: ({ id?: unknown } | null)[] | null } | null } | null
-
-/** Counts the calls that went out in a stream and were not upstream's: the ids upstream used are remembered as its chunks go in. */
+/**
+ * Counts the rescued calls that went out in a Responses stream: function_call
+ * items added that were not upstream's. A rescued call's item id carries the
+ * model's own call id where its markup had one, which can equal a native
+ * item's: upstream's ids are counted as they go in, and each one passed out
+ * uses one of them up, so a rescued call with the same id still counts.
+ * (A chat stream's rescued calls are counted by the adapter itself:
+ * `countedChatStream`.)
+ */
 export class RescueCount {
-  private readonly natives = new Set<string>()
+  /** Upstream's function_call item ids, each with how many such items have not gone out yet. */
+  private readonly natives = new Map<string, number>()
 
-  constructor(private readonly kind: RouteKind) {}
-
-  /** An upstream chunk, on its way into the sieve. */
-  upstream(chunk: Record<string, unknown>): void {
-    for (const id of this.callIds(chunk)) this.natives.add(id)
+  /** An upstream event, on its way into the sieve. */
+  upstream(event: Record<string, unknown>): void {
+    const id = callItemId(event)
+    if (id !== undefined) this.natives.set(id, (this.natives.get(id) ?? 0) + 1)
   }
 
-  /** The rescued calls that start in an output chunk. */
-  sent(chunk: Record<string, unknown>): number {
-    let n = 0
-    for (const id of this.callIds(chunk)) if (!this.natives.has(id)) n++
-    return n
+  /** The rescued calls that start in an output event (0 or 1). */
+  sent(event: Record<string, unknown>): number {
+    const id = callItemId(event)
+    if (id === undefined) return 0
+    const left = this.natives.get(id) ?? 0
+    if (left === 0) return 1
+    this.natives.set(id, left - 1)
+    return 0
   }
+}
 
-  /** Ids of the calls a chunk starts: a chat delta's `tool_calls` with an id, a Responses function_call item added. */
-  private callIds(chunk: Record<string, unknown>): string[] {
-    const ids: string[] = []
-    if (this.kind === 'chat') {
-      const choices = chunk.choices
-      if (!Array.isArray(choices)) return ids
-      for (const choice of choices as ToolCallDeltas[]) {
-        const calls = choice?.delta?.tool_calls
-        if (Array.isArray(calls)) for (const call of calls) if (typeof call?.id === 'string') ids.push(call.id)
-      }
-    } else if (chunk.type === 'response.output_item.added') {
-      const item = chunk.item as { type?: unknown; id?: unknown } | null | undefined
-      if (item?.type === 'function_call') ids.push(typeof item.id === 'string' ? item.id : '')
-    }
-    return ids
-  }
+/** The id of the function_call item an event adds, if it adds one. */
+function callItemId(event: Record<string, unknown>): string | undefined {
+  if (event.type !== 'response.output_item.added') return undefined
+  const item = event.item as { type?: unknown; id?: unknown } | null | undefined
+  return item?.type === 'function_call' ? (typeof item.id === 'string' ? item.id : '') : undefined
 }

@@ -38,6 +38,8 @@ export interface Piece {
   finish_reason?: Choice['finish_reason']
   /** The upstream choice's other fields (`logprobs`, extensions): on the first piece made from it. */
   extra?: Record<string, unknown>
+  /** The start of a rescued call: counted as it goes out (a rescued call's id may equal a native one's, so ids cannot count them). */
+  rescued?: true
   /** Not a delta: this choice reached the mark of an item passed through unread (see `Lanes`). */
   barrier?: Wait
 }
@@ -241,7 +243,7 @@ export class ChoiceTurn {
           const index = this.nextIndex++
           this.rescued.set(a.index, index)
           this.sentCalls = true
-          pieces.push({ delta: { tool_calls: [{ index, id: a.id, type: 'function', function: { name: a.name, arguments: '' } }] } })
+          pieces.push({ delta: { tool_calls: [{ index, id: a.id, type: 'function', function: { name: a.name, arguments: '' } }] }, rescued: true })
           break
         }
         case 'call-delta':

@@ -72,11 +72,22 @@ export type OpenAIAdapterOptions = AdapterOptions
  *   text that followed them.
  */
 export function sieveChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options?: OpenAIAdapterOptions | null): AsyncIterable<SievedChunk<T>> {
-  const resolved = resolveAdapterOptions(options)
-  return run(chunks, resolved) as AsyncIterable<SievedChunk<T>>
+  return countedChatStream(chunks, options, () => {})
 }
 
-function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterOptions): AsyncGenerator<ChatCompletionChunk> {
+/**
+ * {@link sieveChatStream}, telling `rescued` of each rescued call as its
+ * first chunk is made (after what it waited for, if anything). Not public: toolsieve/fetch counts the calls it
+ * rescued so, since a rescued call's id can be the model's own and equal a
+ * native call's (Kimi's `functions.get_weather:0`, which vLLM's parser
+ * gives native calls too), so ids cannot tell the two apart.
+ */
+export function countedChatStream<T extends ChatCompletionChunk>(chunks: AsyncIterable<T>, options: OpenAIAdapterOptions | null | undefined, rescued: () => void): AsyncIterable<SievedChunk<T>> {
+  const resolved = resolveAdapterOptions(options)
+  return run(chunks, resolved, rescued) as AsyncIterable<SievedChunk<T>>
+}
+
+function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterOptions, rescued: () => void): AsyncGenerator<ChatCompletionChunk> {
   const held = new HeldError()
   const resolved = held.options(given)
   const turns = new Map<number, ChoiceTurn>()
@@ -90,7 +101,11 @@ function run(chunks: AsyncIterable<ChatCompletionChunk>, given: ResolvedAdapterO
   const write = (index: number, pieces: Piece[]): void => {
     for (const piece of pieces) {
       if (piece.barrier !== undefined) lanes.reach(index, piece.barrier)
-      else lanes.write(index, () => void made.push({ index, piece }))
+      else
+        lanes.write(index, () => {
+          made.push({ index, piece })
+          if (piece.rescued === true) rescued()
+        })
     }
   }
   /** The chunks of what was made since the last take (see {@link chunksOf}). */

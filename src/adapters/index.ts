@@ -18,12 +18,9 @@ export { BlankLineTrimmer } from './trim.js'
 export {
   abortedCallError,
   abortedText,
-  AnswerSieves,
-  createActionSieve,
   isAdapterStop,
   type ActionSieve,
   type AdapterAction,
-  type AnswerLayout,
   type CallAbortAction,
   type CallDeltaAction,
   type CallEndAction,
@@ -34,6 +31,7 @@ export {
   type ReasoningStartAction,
   type TextAction,
 } from './actions.js'
+export { AnswerSieves, createActionSieve, type AnswerLayout } from './answer-sieves.js'
 export { NativeConflictGate } from './conflict.js'
 export { HeldError } from './held-error.js'
 export { Passed } from './passed.js'

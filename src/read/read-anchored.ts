@@ -10,15 +10,15 @@
  */
 import type { BlockSpec, DialectPack } from '../dialects/types.js'
 import { anchoredDelimiters } from '../dialects/grammar.js'
-import type { Node } from '../values/node.js'
 import { readSpec } from './read-json-end.js'
 import { parseJson } from '../values/json.js'
 import { isPlainObject } from '../values/own.js'
 import { ReadError, Scan } from './read-scan.js'
 import { readPythonCall } from './read-values.js'
+import type { ReadCall } from './read-call.js'
 
 /** A call of the block: its arguments as written (`params`) or as one object (`body`), `end` the offset just past its markup. */
-export interface AnchoredCall { name: string; id?: string; idProblem?: string; params: Array<[string, Node]> | null; body: Record<string, unknown> | null; end: number }
+export type AnchoredCall = ReadCall
 
 /**
  * What the reader gives: the calls, or why the block is not one (the

@@ -17,26 +17,13 @@
  *                                                                                    ^ the closer, at the text's end
  * ```
  */
-import type { Node } from '../values/node.js'
 import type { BlockSpec, DialectPack } from '../dialects/types.js'
 import { spellingOf, spellings } from '../dialects/spelling.js'
-import { readCall, type CallContext } from './read-call.js'
+import { readCall, type CallContext, type ReadCall } from './read-call.js'
 import { fail, openTag, ReadError, Scan, shown, type OpenTag } from './read-scan.js'
 
-/** One call read from a block. */
-export interface ReadCall {
-  name: string
-  /** The call's id where the pack carries one (Kimi K2's head `functions.f:0`, Kimi K3's `index`, a JSON `id` field). */
-  id?: string
-  /** Why the id the call's markup carries is no id (a JSON `id` that is no string): the call gets a made id. */
-  idProblem?: string
-  /** Arguments as key → value nodes in written order (elements, pairs, Python keyword arguments, object literal), or null when `body` is set. */
-  params: Array<[string, Node]> | null
-  /** Arguments as one JSON object (JSON arguments, numbers with their digits), or null. */
-  body: Record<string, unknown> | null
-  /** Offset in the text just after this call's markup; the last call's is the text's length (the block's closer goes with it). */
-  end: number
-}
+/** The one call shape every pack reader gives (`read-call.ts`). */
+export type { ReadCall }
 
 export type ReadBlockResult = { ok: true; calls: ReadCall[] } | { ok: false; reason: string }
 

@@ -16,11 +16,20 @@ import { argumentsObject, elementNode, jsonId, readJson, readObjectLiteral, read
 /** A call as read, before the block gives it its end. */
 export interface CallRead {
   name: string
+  /** The call's id where the markup carries one (Kimi K2's head `functions.f:0`, Kimi K3's `index`, a JSON `id` field); never empty: the readers leave an empty one out. */
   id?: string
-  /** Why the id the call's markup carries is no id (`"id": 123`): the call gets a made id. */
+  /** Why the id the call's markup carries is no id (a JSON `"id": 123`): the call is read, and gets a made id and an `invalid-call-id` saying so. */
   idProblem?: string
+  /** Arguments as key → value nodes in written order (elements, pairs, Python keyword arguments, object literal), or null when `body` is set. */
   params: Array<[string, Node]> | null
+  /** Arguments as one JSON object (JSON arguments, numbers with their digits), or null. */
   body: Record<string, unknown> | null
+}
+
+/** One call read from a block, by any of the pack readers (the sieve's `WholeCall`). */
+export interface ReadCall extends CallRead {
+  /** Offset in the block's text just past this call's markup, where the block's raw text is cut between its calls; the last call's is the text's length (the block's closer goes with it). */
+  end: number
 }
 
 export interface CallContext {

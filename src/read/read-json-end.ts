@@ -13,9 +13,10 @@ import { jsonDelimiters, wholeDelimiters } from '../dialects/grammar.js'
 import { parseJson } from '../values/json.js'
 import { isPlainObject } from '../values/own.js'
 import { jsonId } from './read-values.js'
+import type { ReadCall } from './read-call.js'
 
 /** A call of the block: its arguments as one object (`params` null), `end` the offset just past its markup. */
-export interface JsonEndCall { name: string; id?: string; idProblem?: string; params: null; body: Record<string, unknown>; end: number }
+export type JsonEndCall = ReadCall & { params: null; body: Record<string, unknown> }
 
 /** What the reader gives: the calls, or why the block is not one (the sieve's `WholeReader` answer). */
 export type JsonEndResult = { ok: true; calls: JsonEndCall[] } | { ok: false; reason: string }

@@ -4,23 +4,12 @@
  * and the block's raw text is cut between them. The call-level checks
  * (tools, schemas, ids) are `calls.ts`'s, as for a block of tags.
  */
-import type { Node } from '../values/node.js'
+import type { ReadCall } from '../read/read-call.js'
 import type { DecodedInvoke } from '../values/decode.js'
 import type { DiagnosticEvent, Span } from '../types.js'
 
-/** A call a dialect's reader found in a block read whole. */
-export interface WholeCall {
-  name: string
-  /** The model's own id of the call, where the markup carries one (Kimi K2's head `functions.f:0`, Mistral's `"id"`); never empty: the readers leave an empty one out. */
-  id?: string
-  /** Why the id the markup carries is no id (Mistral's `"id": 123`): the call is read, and gets a made id and an `invalid-call-id` saying so. */
-  idProblem?: string
-  /** Arguments as keys and values in written order, or null for {@link body}. */
-  params: Array<[string, Node]> | null
-  body: Record<string, unknown> | null
-  /** Offset in the block's text just past this call's markup: where the block's raw text is cut between its calls. */
-  end: number
-}
+/** A call a dialect's reader found in a block read whole: the readers' one call shape. */
+export type WholeCall = ReadCall
 
 /**
  * A dialect's reader of one block read whole; never throws. `endsCalls`:

@@ -12,7 +12,7 @@
  * Not used with `generateId`: the caller's generator makes every id, and
  * its scheme holds for every call (the sieve does not check its ids either).
  */
-import { randomCallId } from '../sieve/ids.js'
+import { madeId, type CallId } from '../sieve/ids.js'
 
 export class CallIds {
   /** Every id a call of the answer went out with, the made ones too. */
@@ -23,13 +23,13 @@ export class CallIds {
    * earlier call of the answer went out with it; then a made id, and why
    * (the `invalid-call-id` diagnostic's message).
    */
-  take(id: string): { id: string; problem: string | null } {
+  take(id: string): CallId {
     if (!this.given.has(id)) {
       this.given.add(id)
       return { id, problem: null }
     }
-    const made = randomCallId()
-    this.given.add(made)
-    return { id: made, problem: `the model's call id ${JSON.stringify(id)} was given to an earlier call of the response; the call got a default id` }
+    const made = madeId(`the model's call id ${JSON.stringify(id)} was given to an earlier call of the response`)
+    this.given.add(made.id)
+    return made
   }
 }

@@ -15,9 +15,9 @@ import { sieveResponsesStream, type OpenAIAdapterOptions } from '../../src/opena
 import { sieveFetch } from '../../src/fetch/index.js'
 import { toolsieveMiddleware, type ToolsieveMiddlewareOptions } from '../../src/ai-sdk/index.js'
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
-import { account, rawsOf, allowedError, answer, cutAt, cutStream, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
+import { account, rawsOf, allowedError, answer, apart, cutAt, cutStream, ending, inTime, sourceOf, textOrNative, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { counter } from './openai-helpers.js'
-import { checkChoice, late, lateUsage, placeLate, type Sent } from './fuzz-chat.js'
+import { checkChoice, choice, interleave, late, lateUsage, placeLate, type Sent } from './fuzz-chat.js'
 import { readItems, responseEvents } from './openai-responses-helpers.js'
 import { loadLines, usage } from './ai-sdk-helpers.js'
 import { bodyOf, chatChunk, sseHeaders, stubFetch } from '../fetch/helpers.js'
@@ -97,17 +97,12 @@ describe('sieveResponsesStream under fuzz', () => {
   })
 })
 
-/** An answer's call values made its own (`b2c0`), so calls of several answers in one stream are told apart. */
-const apart = (text: string, i: number) => text.replace(/>c(\d+)</g, `>b${i}c$1<`)
-
-/** A model's upstream text part (its text cut into deltas), or a native tool call. */
-const modelPart = fc.oneof({ weight: 4, arbitrary: fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 10 }) }) }, { weight: 1, arbitrary: fc.constant('native' as const) })
 const [line] = await loadLines()
 
 describe('toolsieveMiddleware().wrapStream under fuzz', () => {
   it('should support any stream, ended any way, giving every character once and no call of a broken answer', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(modelPart, { minLength: 1, maxLength: 4 }), ending, fc.nat(), fc.boolean(), options, async (blocks, end, at, inText, opts) => {
+      fc.asyncProperty(fc.array(textOrNative, { minLength: 1, maxLength: 4 }), ending, fc.nat(), fc.boolean(), options, async (blocks, end, at, inText, opts) => {
         const all: Ev[] = [{ type: 'stream-start', warnings: [] }]
         for (const [i, b] of blocks.entries()) {
           if (b === 'native') all.push({ type: 'tool-call', toolCallId: `nat_${i}`, toolName: 'ls', input: '{"n":1}' })
@@ -204,34 +199,13 @@ async function sdkStreams(out: readonly Ev[]): Promise<void> {
   expect(await result.finishReason).toBe((out.at(-1) as unknown as { finishReason: { unified: string } }).finishReason.unified)
 }
 
-/** One choice: its answer cut into deltas, and where a native call comes (past the end: none). */
-const choice = fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 12 }), native: fc.option(fc.nat(), { nil: undefined }) })
-const nativeDelta = (index: number) => ({ tool_calls: [{ index: 0, id: `nat_${index}`, type: 'function' as const, function: { name: 'ls', arguments: '{"n":1}' } }] })
 const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`
 
 describe('sieveFetch under fuzz, read through the openai client', () => {
   it('should support any event stream, ended any way, giving every character once and no call of a broken turn', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 2 }), fc.array(fc.nat(), { maxLength: 40 }), ending, fc.nat(), fc.boolean(), fc.array(fc.nat(), { maxLength: 6 }), options, late, async (choices, picks, end, at, inText, byteCuts, opts, after) => {
-        const lists = choices.map((c, index) => {
-          const deltas: Array<{ delta: Record<string, unknown>; finish?: 'stop' }> = [{ delta: { role: 'assistant', content: '' } }]
-          const pieces = cutAt(c.answer, c.cuts)
-          pieces.forEach((content, i) => {
-            if (c.native !== undefined && c.native % (pieces.length + 1) === i) deltas.push({ delta: nativeDelta(index) })
-            deltas.push({ delta: { content } })
-          })
-          if (c.native !== undefined && c.native % (pieces.length + 1) === pieces.length) deltas.push({ delta: nativeDelta(index) })
-          deltas.push({ delta: {}, finish: 'stop' })
-          return deltas.map((d) => ({ index, ...d }))
-        })
-        const merged: Sent[] = []
-        const next = lists.map(() => 0)
-        let p = 0
-        while (merged.length < lists.reduce((n, l) => n + l.length, 0)) {
-          const open = lists.map((_, i) => i).filter((i) => next[i]! < lists[i]!.length)
-          const i = open[(picks[p++ % Math.max(1, picks.length)] ?? 0) % open.length]!
-          merged.push(lists[i]![next[i]!++]!)
-        }
+        const merged = interleave(choices, picks)
         const placed = placeLate(end === 'finish' ? merged : inText ? cutStream(merged, at, true, (m) => typeof m.delta.content === 'string' && m.delta.content !== '') : merged.slice(0, at % (merged.length + 1)), after, choices.length, chatChunk({}))
         const kept = placed.sent
         const chunkOf = (m: Sent) => {

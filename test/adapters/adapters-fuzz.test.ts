@@ -15,9 +15,9 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import { ChatCompletionStream } from 'openai/lib/ChatCompletionStream'
 import { sieveChatStream, type OpenAIAdapterOptions } from '../../src/openai/index.js'
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
-import { account, rawsOf, allowedError, answer, cutAt, ending, inTime, sourceOf, UpstreamBroke, type Said } from './fuzz-helpers.js'
+import { account, rawsOf, allowedError, apart, cutAt, ending, inTime, sourceOf, textOrNative, UpstreamBroke, type Said } from './fuzz-helpers.js'
 import { chunk, counter } from './openai-helpers.js'
-import { checkChoice, late, lateUsage, placeLate } from './fuzz-chat.js'
+import { checkChoice, choice, interleave, late, lateUsage, placeLate } from './fuzz-chat.js'
 import { sieveMessagesStream, type MessagesStreamEvent } from '../../src/anthropic/index.js'
 import { checkWire, counterIds, nativeCall, overloaded, sdkRead, upstream } from './anthropic-helpers.js'
 
@@ -32,35 +32,11 @@ export const optionSets: OpenAIAdapterOptions[] = [
 ]
 const options = fc.nat(optionSets.length - 1).map((i) => optionSets[i]!)
 
-/** One choice: its answer cut into deltas, and where a native call comes (past the end: none). */
-const choice = fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 12 }), native: fc.option(fc.nat(), { nil: undefined }) })
-
-const nativeDelta = (index: number) => ({ tool_calls: [{ index: 0, id: `nat_${index}`, type: 'function' as const, function: { name: 'ls', arguments: '{"n":1}' } }] })
-
 describe('sieveChatStream under fuzz', () => {
   it('should support any stream, ended any way, giving every character once and no call of a broken turn', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(choice, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 60 }), ending, fc.nat(), options, late, async (choices, picks, end, at, opts, after) => {
-        // each choice's chunks, then interleaved by `picks`
-        const lists = choices.map((c, index) => {
-          const deltas: Array<{ delta: Record<string, unknown>; finish?: 'stop' }> = [{ delta: { role: 'assistant', content: '' } }]
-          const pieces = cutAt(c.answer, c.cuts)
-          pieces.forEach((content, i) => {
-            if (c.native !== undefined && c.native % (pieces.length + 1) === i) deltas.push({ delta: nativeDelta(index) })
-            deltas.push({ delta: { content } })
-          })
-          if (c.native !== undefined && c.native % (pieces.length + 1) === pieces.length) deltas.push({ delta: nativeDelta(index) })
-          deltas.push({ delta: {}, finish: 'stop' })
-          return deltas.map((d) => ({ index, ...d }))
-        })
-        const merged: Array<{ index: number; delta: Record<string, unknown>; finish?: 'stop' }> = []
-        const next = lists.map(() => 0)
-        let p = 0
-        while (merged.length < lists.reduce((n, l) => n + l.length, 0)) {
-          const open = lists.map((l, i) => i).filter((i) => next[i]! < lists[i]!.length)
-          const i = open[(picks[p++ % Math.max(1, picks.length)] ?? 0) % open.length]!
-          merged.push(lists[i]![next[i]!++]!)
-        }
+        const merged = interleave(choices, picks)
         const placed = placeLate(end === 'finish' ? merged : merged.slice(0, at % (merged.length + 1)), after, choices.length, chunk({}))
         const kept = placed.sent
         const chunks: unknown[] = kept.map((m) => chunk(m.delta as never, m.finish ?? null, m.index))
@@ -103,16 +79,10 @@ async function sdkReads(out: readonly ChatCompletionChunk[]): Promise<void> {
   await ChatCompletionStream.fromReadableStream(body).finalChatCompletion()
 }
 
-/** An answer's call values made its own (`b2c0`), so calls of several answers in one stream are told apart. */
-const apart = (text: string, i: number) => text.replace(/>c(\d+)</g, `>b${i}c$1<`)
-
-/** A Messages upstream block: text cut into deltas, or a native `tool_use`. */
-const messagesBlock = fc.oneof({ weight: 4, arbitrary: fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 10 }) }) }, { weight: 1, arbitrary: fc.constant('native' as const) })
-
 describe('sieveMessagesStream under fuzz', () => {
   it('should support any stream, ended any way, giving every character once and no call of a broken message', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(messagesBlock, { minLength: 1, maxLength: 4 }), ending, fc.nat(), options, async (blocks, end, at, opts) => {
+      fc.asyncProperty(fc.array(textOrNative, { minLength: 1, maxLength: 4 }), ending, fc.nat(), options, async (blocks, end, at, opts) => {
         const all = upstream(blocks.map((b, i) => (b === 'native' ? nativeCall('ls', { n: i }, `toolu_native${i}`) : cutAt(apart(b.answer, i), b.cuts))))
         const kept = end === 'finish' ? all : all.slice(0, 1 + (at % (all.length - 1)))
         const events = [...kept, ...(end === 'error' ? [overloaded] : end === 'malformed' ? [{ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 42 } } as never] : [])]

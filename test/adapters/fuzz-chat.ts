@@ -11,10 +11,40 @@ import { expect } from 'vitest'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { OpenAIAdapterOptions } from '../../src/openai/index.js'
 import { resolveAdapterOptions } from '../../src/adapters/index.js'
-import { account, rawsOf, type Said } from './fuzz-helpers.js'
+import { account, answer, cutAt, rawsOf, type Said } from './fuzz-helpers.js'
 
 /** A delta the fuzz sent for a choice, and its finish; `late` when it came after the choice's finish. */
 export type Sent = { index: number; delta: Record<string, unknown>; finish?: 'stop'; late?: true }
+
+/** One choice: its answer cut into deltas, and where a native call comes (past the end: none). */
+export const choice = fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 12 }), native: fc.option(fc.nat(), { nil: undefined }) })
+export type Choice = { answer: string; cuts: number[]; native?: number | undefined }
+
+const nativeDelta = (index: number) => ({ tool_calls: [{ index: 0, id: `nat_${index}`, type: 'function' as const, function: { name: 'ls', arguments: '{"n":1}' } }] })
+
+/** Each choice's deltas (its role, its content pieces with the native call among them, its finish), interleaved as `picks` say. */
+export function interleave(choices: readonly Choice[], picks: readonly number[]): Sent[] {
+  const lists = choices.map((c, index) => {
+    const deltas: Array<{ delta: Record<string, unknown>; finish?: 'stop' }> = [{ delta: { role: 'assistant', content: '' } }]
+    const pieces = cutAt(c.answer, c.cuts)
+    pieces.forEach((content, i) => {
+      if (c.native !== undefined && c.native % (pieces.length + 1) === i) deltas.push({ delta: nativeDelta(index) })
+      deltas.push({ delta: { content } })
+    })
+    if (c.native !== undefined && c.native % (pieces.length + 1) === pieces.length) deltas.push({ delta: nativeDelta(index) })
+    deltas.push({ delta: {}, finish: 'stop' })
+    return deltas.map((d) => ({ index, ...d }))
+  })
+  const merged: Sent[] = []
+  const next = lists.map(() => 0)
+  let p = 0
+  while (merged.length < lists.reduce((n, l) => n + l.length, 0)) {
+    const open = lists.map((_, i) => i).filter((i) => next[i]! < lists[i]!.length)
+    const i = open[(picks[p++ % Math.max(1, picks.length)] ?? 0) % open.length]!
+    merged.push(lists[i]![next[i]!++]!)
+  }
+  return merged
+}
 
 /**
  * A chunk for a choice after its finish: usage with no choices, or an empty

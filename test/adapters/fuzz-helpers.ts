@@ -52,8 +52,8 @@ export const answer: fc.Arbitrary<string> = fc.tuple(lead, fc.array(piece, { max
   return text
 })
 
-/** `text` cut at the given offsets, in code points (a stream sends whole characters). */
-export function cutAt(text: string, cuts: readonly number[]): string[] {
+/** `text` cut at the given offsets, in code points (a stream sends whole characters); `keepEmpty`: a repeated or end offset gives an empty piece, as an empty delta. */
+export function cutAt(text: string, cuts: readonly number[], keepEmpty = false): string[] {
   const points = Array.from(text)
   const at = [...new Set(cuts.map((c) => c % (points.length + 1)))].sort((a, b) => a - b)
   const out: string[] = []
@@ -63,8 +63,14 @@ export function cutAt(text: string, cuts: readonly number[]): string[] {
     from = c
   }
   out.push(points.slice(from).join(''))
-  return out.filter((p) => p !== '')
+  return keepEmpty ? out : out.filter((p) => p !== '')
 }
+
+/** An answer's call values made its own (`b2c0`), so calls of several answers in one stream are told apart. */
+export const apart = (text: string, i: number): string => text.replace(/>c(\d+)</g, `>b${i}c$1<`)
+
+/** An upstream part: an answer cut into deltas, or a native call. */
+export const textOrNative = fc.oneof({ weight: 4, arbitrary: fc.record({ answer, cuts: fc.array(fc.nat(), { maxLength: 10 }) }) }, { weight: 1, arbitrary: fc.constant('native' as const) })
 
 /** How an upstream stream ends. */
 export type Ending = 'finish' | 'error' | 'throw' | 'malformed' | 'stop'

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sieveChatStream } from '../../src/openai/index.js'
 import { accumulate, answer, block, collect, counter, invoke, iterate, param } from './openai-helpers.js'
+import { cutAt } from './fuzz-helpers.js'
 
 const call = fc
   .record({ name: fc.constantFrom('ls', 'read_file', 'run'), value: fc.constantFrom('src', 'a < b && c', '中文 🚀', '`tick`', '  edge  ', '{"k":1}') })
@@ -16,27 +17,13 @@ const inline = call.map((b) => ` \`${b}\` `)
 const piece = fc.oneof({ weight: 4, arbitrary: prose }, { weight: 2, arbitrary: call.map((b) => `\n\n${b}\n\n`) }, { weight: 1, arbitrary: fenced }, { weight: 1, arbitrary: inline })
 const content = fc.tuple(fc.boolean(), fc.array(piece, { maxLength: 8 })).map(([think, pieces]) => (think ? '<think>plan `x</think>' : '') + pieces.join(''))
 
-/** `text` cut at the given offsets (in code points, so no surrogate pair is split: a real stream sends whole characters). */
-function cutAt(text: string, cuts: number[]): string[] {
-  const points = Array.from(text)
-  const at = [...new Set(cuts.map((c) => c % (points.length + 1)))].sort((a, b) => a - b)
-  const out: string[] = []
-  let from = 0
-  for (const c of at) {
-    out.push(points.slice(from, c).join(''))
-    from = c
-  }
-  out.push(points.slice(from).join(''))
-  return out
-}
-
 describe('sieveChatStream: chunking does not matter', () => {
   it('should support any chunking of the content giving the same content, reasoning, calls and finish', async () => {
     await fc.assert(
       fc.asyncProperty(content, fc.array(fc.nat(), { maxLength: 40 }), fc.boolean(), async (text, cuts, streamArguments) => {
         const run = async (pieces: string[]) => accumulate(await collect(sieveChatStream(iterate(answer(pieces)), { generateId: counter(), streamArguments })))
         const whole = await run([text])
-        expect(await run(cutAt(text, cuts))).toEqual(whole)
+        expect(await run(cutAt(text, cuts, true))).toEqual(whole)
         expect(whole.calls.length > 0 ? 'tool_calls' : 'stop').toBe(whole.finish)
       }),
       { numRuns: 150 },

@@ -31,7 +31,8 @@ export interface AnswerLayout {
  * of them: a call whose id an earlier call of the answer went out with (the
  * model's own, written again in a later message item) goes out with a made
  * id, on its start, its deltas and its end, and an `invalid-call-id`
- * diagnostic (see `CallIds`).
+ * diagnostic (see `CallIds`); so does one whose id upstream gave a call
+ * that goes out beside them ({@link holdId}).
  *
  * ```ts
  * const sieves = new AnswerSieves(resolveAdapterOptions(options))
@@ -49,6 +50,17 @@ export class AnswerSieves {
     private readonly layout: AnswerLayout = {},
   ) {
     this.ids = resolved.sieve.generateId === undefined || resolved.sieve.generateId === null ? new CallIds() : null
+  }
+
+  /**
+   * An id upstream gave a call of the answer that goes out beside the
+   * rescued ones and is no native call (a Responses `custom_tool_call`, an
+   * AI SDK provider-executed call): a rescued call that comes later does not
+   * take it. Anything but a non-empty string is no id, and is ignored; so
+   * is every id with `generateId`.
+   */
+  holdId(id: unknown): void {
+    if (typeof id === 'string' && id !== '') this.ids?.hold(id)
   }
 
   /** The sieve of the answer's next piece of text. */

@@ -9,7 +9,7 @@
  */
 import { AnswerSieves, optionalArray, optionalString, record, type ActionSieve, type AdapterAction, type ResolvedAdapterOptions } from '../adapters/index.js'
 import { ToolsieveError } from '../errors.js'
-import { isNativeCall, toolCallsReason } from './stream.js'
+import { isNativeCall, toolCallsReason, upstreamCallId } from './stream.js'
 import type { ContentPartLike, GenerateResultLike } from './types.js'
 
 /**
@@ -19,7 +19,9 @@ import type { ContentPartLike, GenerateResultLike } from './types.js'
  * the rescued calls are dropped. A result of the wrong shape (not an
  * object, `content` not a list, a part not an object, a text part's `text`
  * not a string, a finish reason neither a string nor `{ unified }` where it
- * is rewritten) throws `invalid-chunk` naming the field.
+ * is rewritten) throws `invalid-chunk` naming the field. A rescued call's
+ * id is unique in the result, beside the ids of its provider-executed calls
+ * (`upstreamCallId`), wherever they stand.
  */
 export function sieveContent<R extends GenerateResultLike>(result: R, resolved: ResolvedAdapterOptions): R {
   record(result, 'result')
@@ -34,6 +36,8 @@ export function sieveContent<R extends GenerateResultLike>(result: R, resolved: 
   let native = false
   /** A sieve per run of text parts: only the first starts inside the reasoning, and call ids are unique over all of them. */
   const sieves = new AnswerSieves(resolved)
+  // the whole result is known before it is read: a provider-executed call after the text holds its id as well
+  for (const part of given) if (part !== null && typeof part === 'object') sieves.holdId(upstreamCallId(part as ContentPartLike))
   const add = (type: 'text' | 'reasoning', text: string) => {
     if (open !== null && open.type === type) open.text = (open.text as string) + text
     else {

@@ -8,6 +8,8 @@
  * parts: cleaned text, reasoning, and rescued calls as `tool-input-start` /
  * `-delta` / `-end` and `tool-call`. Every other part passes through in its
  * place, and the finish reason becomes `tool-calls` when calls were rescued.
+ * A rescued call's id is unique in the result, beside the ids of the
+ * provider-executed calls read before it too (`upstreamCallId`).
  *
  * The text parts are the middleware's own: a part is opened when text comes
  * out of the sieve (with the upstream part's id), closed before a rescued
@@ -63,6 +65,17 @@ export function toolCallsReason(reason: unknown): FinishReasonLike | undefined {
 
 /** A native call from upstream that the consumer would run: provider-executed tools ran at the provider and are no duplicate. */
 export const isNativeCall = (part: StreamPartLike): boolean => (part.type === 'tool-call' || part.type === 'tool-input-start') && part.providerExecuted !== true
+
+/**
+ * The call id of a part upstream sent for a call beside the rescued ones
+ * that the consumer does not run (a provider-executed `tool-call` or
+ * `tool-input-start`, a `tool-result`): a rescued call does not take it. A
+ * native call's is not: native and rescued calls never go out together.
+ */
+export function upstreamCallId(part: StreamPartLike): unknown {
+  if (isNativeCall(part)) return undefined
+  return part.type === 'tool-input-start' ? part.id : part.toolCallId
+}
 
 /** Parts that carry no content: they pass through without ending a run of text parts. */
 const contentless = new Set(['raw', 'response-metadata', 'stream-start'])
@@ -131,6 +144,8 @@ class StreamSieve {
       this.broken = true
     } else if (!contentless.has(part.type)) this.endRun()
     if (isNativeCall(part)) this.gate.sawNative()
+    // a rescued call that starts later takes no id of upstream's own calls (one that started before went out with it)
+    this.sieves.holdId(upstreamCallId(part))
     this.out(part)
   }
 

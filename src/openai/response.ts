@@ -6,6 +6,7 @@
 import type { Response } from 'openai/resources/responses/responses'
 import { AnswerSieves, NativeConflictGate, resolveAdapterOptions, type ResolvedAdapterOptions } from '../adapters/index.js'
 import type { OpenAIAdapterOptions } from './chat-stream.js'
+import { CallItemIds, holdIds } from './ids.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
 type Item = Record<string, unknown>
@@ -20,7 +21,12 @@ type Item = Record<string, unknown>
  *   items with the cleaned text (a message that held only calls is gone),
  *   and per rescued call a `function_call` item (`id` `fc_…`, `call_id`,
  *   `name`, `arguments`, `status: 'completed'`), as the streamed path
- *   builds them.
+ *   builds them. Call ids and item ids are unique in the response, the
+ *   ids of upstream's other items and calls (`custom_tool_call`,
+ *   `computer_call`, any item with a `call_id`) included: a rescued call
+ *   the model gave one of them goes out with a made id (and an
+ *   `invalid-call-id` diagnostic), an item id already in the response gets
+ *   a suffix (`fc_abc_1`).
  * - A message with nothing to rescue is left exactly as it came (its
  *   annotations and logprobs too); so is one with a part other than
  *   `output_text` (a refusal), and every item of another type.
@@ -45,8 +51,11 @@ export function sieveResponse<T extends Response>(response: T, options?: OpenAIA
   const output = (response as { output?: unknown } | null | undefined)?.output
   if (!Array.isArray(output)) return response
   const native = output.some((item: Item | null) => item?.type === 'function_call')
-  // a sieve per text part, as in the stream; the calls' ids are unique over them all
+  // a sieve per text part, as in the stream; the calls' ids are unique over them all, and beside upstream's
   const sieves = new AnswerSieves(resolved)
+  const itemIds = new CallItemIds()
+  // the whole answer is known before it is read: an upstream item after a message holds its ids as well
+  for (const item of output as (Item | null)[]) holdIds(item, sieves, itemIds)
   let changed = false
   const items: unknown[] = []
   for (const item of output as (Item | null)[]) {
@@ -58,7 +67,7 @@ export function sieveResponse<T extends Response>(response: T, options?: OpenAIA
     const made: Item[] = []
     let same = true
     parts.forEach((text, k) => {
-      const part = sievePart(text, { ...item, id: k === 0 ? item!.id : `${String(item!.id)}_part${k}` } as Item & { id: string }, resolved, sieves, native)
+      const part = sievePart(text, { ...item, id: k === 0 ? item!.id : `${String(item!.id)}_part${k}` } as Item & { id: string }, resolved, sieves, itemIds, native)
       made.push(...part.items)
       if (!part.same) same = false
     })
@@ -94,14 +103,14 @@ function textParts(item: Item | null): string[] | undefined {
  * (then the message stays as it came). The first part of a response starts
  * in the reasoning with `thinking`, as in the stream.
  */
-function sievePart(text: string, message: Item & { id: string }, resolved: ResolvedAdapterOptions, sieves: AnswerSieves, native: boolean): { items: Item[]; same: boolean } {
+function sievePart(text: string, message: Item & { id: string }, resolved: ResolvedAdapterOptions, sieves: AnswerSieves, itemIds: CallItemIds, native: boolean): { items: Item[]; same: boolean } {
   const sieve = sieves.next()
   const gate = new NativeConflictGate(resolved.onConflict)
   if (native) gate.sawNative()
   let next = 0
   const recorded = new Map<number, Item>()
   const sink: ItemSink = { emit: () => {}, nextIndex: () => next++, record: (index, item) => void recorded.set(index, typeof item === 'function' ? item() : item) }
-  const items = new TextPartItems(sink, message)
+  const items = new TextPartItems(sink, message, itemIds)
   const actions = [...gate.pass([...sieve.push(text), ...sieve.end()]), ...gate.finish()]
   items.write(actions)
   items.end()

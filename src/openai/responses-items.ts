@@ -18,6 +18,7 @@
  */
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses'
 import { abortedCallError, type AdapterAction } from '../adapters/index.js'
+import type { CallItemIds } from './ids.js'
 
 /** An event before the sink numbers it (distributed over the union, so each event keeps its own fields). */
 export type UnnumberedEvent = ResponseStreamEvent extends infer E ? (E extends unknown ? Omit<E, 'sequence_number'> : never) : never
@@ -49,9 +50,6 @@ interface CallItem {
   name: string
 }
 
-/** The function_call item id for a call id: `fc_` like OpenAI's, with the call's own digits. */
-const callItemId = (callId: string): string => `fc_${callId.startsWith('call_') ? callId.slice(5) : callId}`
-
 export class TextPartItems {
   private open: Segment | undefined
   /** The segment a failure cut ({@link cut}), which text upstream still sends for the part goes on in ({@link late}). */
@@ -63,10 +61,14 @@ export class TextPartItems {
   /**
    * @param message upstream's message item (its `id`, `role`, `phase`…), the
    *   template of every message item made from it
+   * @param itemIds the answer's item ids, shared by its parts: a
+   *   function_call item's id is `fc_` and its call's digits, unique in the
+   *   answer
    */
   constructor(
     private readonly sink: ItemSink,
     private readonly message: Record<string, unknown> & { id: string },
+    private readonly itemIds: CallItemIds,
   ) {}
 
   /** Writes the actions of the part's sieve. `logprobs` (of the upstream delta they came from) go on the first text delta. */
@@ -88,7 +90,7 @@ export class TextPartItems {
           break
         case 'call-start': {
           this.close()
-          const call: CallItem = { id: callItemId(a.id), outputIndex: this.sink.nextIndex(), callId: a.id, name: a.name }
+          const call: CallItem = { id: this.itemIds.take(a.id), outputIndex: this.sink.nextIndex(), callId: a.id, name: a.name }
           this.calls.set(a.index, call)
           this.sink.emit({ type: 'response.output_item.added', output_index: call.outputIndex, item: { type: 'function_call', id: call.id, call_id: a.id, name: a.name, arguments: '', status: 'in_progress' } })
           break

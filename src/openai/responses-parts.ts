@@ -17,6 +17,7 @@ import {
   type Passed,
   type ResolvedAdapterOptions,
 } from '../adapters/index.js'
+import { CallItemIds, holdIds } from './ids.js'
 import { TextPartItems, type ItemSink } from './responses-items.js'
 
 export type AnyEvent = Record<string, unknown> & { type: string }
@@ -50,6 +51,8 @@ export class TextParts {
   private readonly lanes: Lanes<TextPart, Make>
   /** The parts' sieves: only the response's first part starts in the reasoning (`thinking`), and call ids are unique over all of them. */
   private readonly sieves: AnswerSieves
+  /** The response's item ids: a function_call item's is unique in it, beside upstream's items' too. */
+  private readonly itemIds = new CallItemIds()
   /** A native function_call item came: a part that opens later has its gate told. */
   private native = false
 
@@ -75,7 +78,7 @@ export class TextParts {
     const sieve = this.sieves.next()
     const gate = new NativeConflictGate(this.resolved.onConflict)
     if (this.native) gate.sawNative()
-    const part: TextPart = { sieve, items: new TextPartItems(this.sink, message), gate, ended: false, cut: false, waiting: [] }
+    const part: TextPart = { sieve, items: new TextPartItems(this.sink, message, this.itemIds), gate, ended: false, cut: false, waiting: [] }
     this.parts.set(key, part)
     // a part that opens now is after every event passed before it, even one still waiting for another part's held text
     this.lanes.join(part)
@@ -86,6 +89,16 @@ export class TextParts {
   sawNative(): void {
     this.native = true
     for (const p of this.parts.values()) p.gate.sawNative()
+  }
+
+  /**
+   * An item upstream sent (added or done), as it is read: a rescued call
+   * that starts later takes neither its item id nor, unless it is a native
+   * function_call, its `call_id`. One that started before it went out with
+   * its id already, which cannot change.
+   */
+  sawItem(item: unknown): void {
+    holdIds(item, this.sieves, this.itemIds)
   }
 
   /** Passes an event through, after the text the open parts hold from before it (a part that opens later joins behind it: {@link open}). */

@@ -31,6 +31,12 @@ import { TextParts, type AnyEvent } from './responses-parts.js'
  *   after it goes out after it too. A native function_call item
  *   in a response with rescued calls is a conflict, as for chat
  *   (`onConflict`).
+ * - Call ids and function_call item ids are unique in the response: a
+ *   rescued call whose id an earlier call went out with, or an upstream
+ *   call read before it (a `custom_tool_call`, a `computer_call`, any item
+ *   with a `call_id`), goes out with a made id and an `invalid-call-id`
+ *   diagnostic; an item id the response has already gets a suffix
+ *   (`fc_abc_1`, see `CallItemIds`).
  *
  * @throws {ToolsieveError} at once for a bad option; while iterating,
  *   `native-conflict` or `call-aborted`, and `invalid-chunk` (with `field`)
@@ -107,6 +113,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
       switch (event.type) {
         case 'response.output_item.added': {
           const item = event.item as Record<string, unknown> & { id: string; type: string }
+          parts.sawItem(item)
           if (item?.type === 'message' && typeof item.id === 'string' && !stopped) {
             messages.set(item.id, item)
             break
@@ -150,6 +157,7 @@ function run(events: AsyncIterable<AnyEvent>, given: ResolvedAdapterOptions): As
           break
         case 'response.output_item.done': {
           const item = event.item as { id?: string; type?: string }
+          parts.sawItem(item)
           if (item?.type === 'message' && typeof item.id === 'string' && messages.has(item.id)) {
             if (parts.endMessage(item.id)) break
             // a message whose text never came as deltas: nothing was read, so it goes out as it came

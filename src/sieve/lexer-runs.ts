@@ -188,14 +188,28 @@ export class LexerRuns {
       this.d.ranTo(base + consumed, ctx.lines.stateAt(text, consumed), ctx.carry)
       if (later === null && after.length > 0) later = after.pop()!
       if (later !== null) {
+        // the next window is the held tail and `take` characters of `later` (its cut takes no more): only those are
+        // joined to the tail, and the rest waits in `after`, as that cut would have left it. Joined whole, the tail
+        // and `later` were one string that the cut copied whole (V8 flattens a joined string it slices): with a
+        // restart every few characters the windows stay small, and a megabyte of `[TOOL_CALLS]` mentions pushed
+        // at once copied the rest of the push at every window, quadratic
+        const take = Math.min(2 * grow, this.window)
+        let rest: string | null = null
+        if (later.length > take) {
+          rest = later.slice(take)
+          later = later.slice(0, take)
+        }
         const next: string = s.pending + later
         // a window's end is a boundary like a chunk's: a run it cut that ends right there is decided first
         r = this.d.boundary(next, false)
         if (r !== null) {
+          // a restart covers the text it was handed (`RunHost.boundary`): the rest of `later` with it, as before
+          if (rest !== null) r = { ...r, text: r.text + rest }
           grow = this.afterRestart
           continue
         }
-        grow = Math.min(2 * grow, this.window)
+        if (rest !== null) after.push(rest)
+        grow = take
         r = { text: next, base: s.pos, mode: s.mode, md: s.md, lineState: s.lineState, carry: s.carry }
         held = next.length - later.length
         continue

@@ -7,7 +7,7 @@
 import type { CustomPatternMatcherReturn, TokenType } from 'chevrotain'
 import { codeAt, codes } from './codes.js'
 import { freshMarkdown, keepsFence, lineStartIndent, positionBefore, rawIndent, type LexContext, type MarkdownState } from './context.js'
-import { afterCarriageReturn, columnsOf, linePositions, endsParagraph, enterCode, leaveCode, mayStartCode, nextLineInterrupts, type LineMark } from './lines.js'
+import { afterCarriageReturn, columnsOf, linePositions, endsParagraph, enterCode, leaveCode, mayStartCode, next, nextLineInterrupts, type LineMark } from './lines.js'
 import { candidateLive } from './inline-html.js'
 import { afterVoidedFence, decideLineFeed, decideRun, inlineRun, lineFeedTargets, runKindOf, runTargets, type Decision, type GuardSettings, type RunKind } from './markdown.js'
 import { modes, type ModeName } from './modes.js'
@@ -88,7 +88,9 @@ export function markdownTokens(f: TokenFactory, guard: GuardSettings) {
     // in a tilde fence opener's info string backticks are plain text; in a backtick one a backtick voids the
     // fence, and the opener is an inline run before it
     if (kind === 'fenceInfo' && c.fenceCh !== codes.graveAccent) return false
-    return candidateLive(c.lines.stateAt(text, offset))
+    // the run's first backtick may itself end the candidate (as a list item's first content it ends the paragraph
+    // the tag began in): then the run stands in no tag, though its length is not known yet at a text's end
+    return candidateLive(next(c.lines.stateAt(text, offset), codes.graveAccent))
   }
 
   /** Kinds whose backtick runs may stand inside a raw HTML tag or autolink. */

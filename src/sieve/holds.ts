@@ -21,7 +21,8 @@
  */
 import type { IToken } from 'chevrotain'
 import { freshMarkdown, lineStartIndent, type LineState, type MarkdownState, type RunCarry } from '../lexer/context.js'
-import { afterVoidedFence, type GuardSettings } from '../lexer/markdown.js'
+import { commentLevel } from '../lexer/html.js'
+import { afterVoidedFence, spanOrProse, type GuardSettings } from '../lexer/markdown.js'
 import { modes, type ModeName } from '../lexer/modes.js'
 import type { TokenInfo } from '../lexer/token-factory.js'
 import type { DiagnosticCode } from '../types.js'
@@ -36,6 +37,19 @@ export interface HoldHost {
   readonly guard: GuardSettings
   diagnostic(code: DiagnosticCode, message: string, start: number, end: number): void
   lineAt(text: string, offset: number, startLine: LineState): LineState
+}
+
+/**
+ * A tag held in an inline comment whose paragraph ended first: `<!--` was
+ * literal, so the levels open before it stay open at the tag (a `<code>`
+ * before the comment, whose `</code>` may follow the tag); null when none
+ * were (the tag is lexed again in prose, as after any halt).
+ */
+function beforeComment(md: MarkdownState): { mode: ModeName; md: MarkdownState } | null {
+  const k = md.levels.indexOf(commentLevel)
+  if (k <= 0) return null
+  const d = spanOrProse(md.levels.slice(0, k))
+  return { mode: d.target!, md: d.md! }
 }
 
 /** Switching to these settles a hold as text: a level open at the tag closed, or the fence it sat in is real. */
@@ -111,7 +125,7 @@ export class Holds {
     const s = this.d.s
     s.hold = null
     const held = h.parts.join('')
-    const after = this.afterHalt(s.mode)
+    const after = this.afterParagraph(s.mode, s.md)
     this.halted(h.start + held.length)
     return { text: held + rest, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }
   }
@@ -147,6 +161,11 @@ export class Holds {
     else if (end === null || at > end.at) s.paragraphEnd = { at, halts: 1 }
     const counted = s.paragraphEnd!
     if (counted.halts > 1 && counted.at > s.noHoldUntil) s.noHoldUntil = counted.at
+  }
+
+  /** Where a held tag is lexed again from when its paragraph ended, its hold in `mode` with `md`. */
+  afterParagraph(mode: ModeName, md: MarkdownState): { mode: ModeName; md: MarkdownState } {
+    return beforeComment(md) ?? this.afterHalt(mode)
   }
 
   /** Where a held tag is lexed again from when its hold halts in `mode`. */

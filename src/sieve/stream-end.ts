@@ -8,7 +8,6 @@
  * text with `unterminated-block`).
  */
 import { tokenOf, unplaced } from '../lexer/token-instance.js'
-import { freshMarkdown } from '../lexer/context.js'
 import { modes } from '../lexer/modes.js'
 import { cutCdata, endCapture } from './capture.js'
 import { endJsonBlock } from './json-block.js'
@@ -54,7 +53,8 @@ export function endStream(d: FeedHost, sink: ReasoningCalls | null): void {
     if (h.givenUp) continue
     const held = h.parts.join('')
     d.holds.halted(h.start + held.length)
-    d.runs.run({ text: held, base: h.start, mode: modes.prose, md: freshMarkdown(), lineState: h.lineState, carry: null }, true)
+    const after = d.holds.afterParagraph(s.mode, s.md)
+    d.runs.run({ text: held, base: h.start, mode: after.mode, md: after.md, lineState: h.lineState, carry: null }, true)
   }
   if (s.capture !== null) endCapture(d)
 }

@@ -93,6 +93,29 @@ describe('html guard: inline comments', () => {
     expectText(input)
   })
 
+  // a `<!--` that never closes is literal text (CommonMark 6.6): the `<code>` after it opens inline code
+  it.each([
+    ['in a sentence', 'text <!-- c <code>' + live + '</code> end'],
+    ['on the next line of the paragraph', 'x <!-- c\n<code>' + live + '</code>\n\nok'],
+    ['upper case', 'a <!-- c <CODE>' + live + '</CODE>'],
+    ['with attributes', "a <!-- c <code class='x'>" + live + '</code>'],
+    ['in a list item', '- a <!-- c <code>' + live + '</code>'],
+    ['in a block quote', '> a <!-- c <code>' + live + '</code>\n> b'],
+  ])('should not support (run) a block inside inline <code> after an inline comment that never closes (%s)', (_label, input) => {
+    expectText(input)
+  })
+
+  // a backtick run that is a list item's first content ends the paragraph an open tag or comment began in, so at a
+  // chunk's end it is a fence opener's start, not a run held in the tag (every split point: `expectChunkInvariant`)
+  it.each([
+    ['an ordered item', 'a <!-- c\n1. ```\n   ' + live + '\n   ```\n'],
+    ['an unclosed attribute value', 'a <a href="x\n1. ```\n   ' + live + '\n   ```\n'],
+    ['a bullet item and a longer run', 'a <!-- c\n+ ````\n  ' + live + '\n  ````\n'],
+    ['CRLF line endings', 'a <!-- c\r\n1) ```\r\n   ' + live + '\r\n   ```\r\n'],
+  ])('should not support (run) a block in a list item\'s fence after an open inline comment or tag, in any chunking (%s)', (_label, input) => {
+    expectText(input)
+  })
+
   it.each([
     ['a closed inline comment before the block', 'a <!-- x --> ' + live],
     ['a whole comment `<!-->`', 'a <!--> ' + live],
@@ -101,6 +124,7 @@ describe('html guard: inline comments', () => {
     ['an unclosed comment, then a fence', 'a <!-- ' + live + '\n```\nx\n```\n'],
     ['a closer after a blank line is in another paragraph', 'a <!-- x\n\n' + live + ' -->'],
     ['`<!--` in a code span is no comment', 'a `<!--` ' + live + ' -->'],
+    ['an unclosed comment, then an unclosed <code> and a blank line', 'a <code> <!-- c ' + live + '\n\nz'],
   ])('should support a block after or outside an inline comment (%s)', (_label, input) => {
     expectOneCall(input)
   })

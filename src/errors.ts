@@ -84,3 +84,60 @@ function isToolsieveError(e: unknown): boolean {
     return false
   }
 }
+
+/**
+ * Refuses an own enumerable key of `given` that is not in `known`, as
+ * `invalid-option` naming it: a misspelled option (`onInvalide`, `dialects`)
+ * would otherwise be ignored and its default used without a word. The message
+ * names the option it may mean (the same name in another case, or one at
+ * most two edits away), else `hints[key]` or the known options. Every entry
+ * point checks its own options this way, against the names it reads (the
+ * adapters' names include the sieve's). Internal: not exported from the package.
+ *
+ * @param hints what to say of a key known to be given by mistake (`fetch` to `sieveFetch`)
+ */
+export function refuseUnknownOptions(given: object, known: readonly string[], hints?: Readonly<Record<string, string>>): void {
+  const keys = readOption('', () => Object.keys(given))
+  for (const key of keys) {
+    if (known.includes(key)) continue
+    const hint = hints !== undefined && Object.hasOwn(hints, key) ? hints[key] : undefined
+    const near = hint === undefined ? nearest(key, known) : undefined
+    const why = hint ?? (near !== undefined ? `did you mean ${near}?` : `expected ${known.join(', ')}`)
+    throw new ToolsieveError('invalid-option', `${key}: is not an option (${why})`, key)
+  }
+}
+
+/** The known name `key` may be a slip for: the same in another case, else the nearest at most two edits away. */
+function nearest(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase()
+  const sameCase = known.find((k) => k.toLowerCase() === lower)
+  if (sameCase !== undefined) return sameCase
+  let best: string | undefined
+  let bestDistance = 3
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase(), bestDistance)
+    if (d < bestDistance) {
+      best = k
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+/** Levenshtein distance of `a` and `b`, or `limit` once it is certain to be at least that (names can be long: a caller's key is any string). */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    let least = i
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      row.push(v)
+      if (v < least) least = v
+    }
+    if (least >= limit) return limit
+    previous = row
+  }
+  return Math.min(previous[b.length]!, limit)
+}

@@ -5,8 +5,8 @@
  * Read once, when the adapter is called, so a bad option fails before the
  * first chunk is read.
  */
-import { createSieve } from '../sieve/create.js'
-import { readOption, ToolsieveError } from '../errors.js'
+import { createSieve, sieveOptionKeys } from '../sieve/create.js'
+import { readOption, refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import type { DiagnosticEvent, ErrorEvent, JsonSchema, Sieve, SieveOptions, ToolDefinition } from '../types.js'
 import { quotedTexts, type QuotedSource } from './quoted.js'
 
@@ -184,6 +184,7 @@ export function resolveAdapterOptions(given: AdapterOptions | null | undefined):
     throw new ToolsieveError('invalid-option', `the options must be an object, got ${describe(given)}`, '')
   }
   const options: AdapterOptions = given ?? {}
+  refuseUnknownOptions(options, adapterOptionKeys)
   const sieve = copyOptions(options)
   // the adapter's own fields are not the core's: the core reads its options by name, so they go
   for (const field of adapterFields) delete (sieve as Record<string, unknown>)[field]
@@ -229,6 +230,9 @@ function copyOptions(options: AdapterOptions): SieveOptions {
 }
 
 const adapterFields = ['thinking', 'trimBlankLines', 'onConflict', 'onDiagnostic'] as const
+
+/** The options every adapter reads, in {@link AdapterOptions}: the sieve's and the adapters' own; any other key is refused. */
+export const adapterOptionKeys: readonly string[] = [...sieveOptionKeys, ...adapterFields]
 
 /** The core's `tools[j]` names the j-th converted tool: name the caller's entry instead. */
 function createFirst(sieve: SieveOptions, from: number[] | undefined): Sieve {

@@ -7,9 +7,9 @@
  */
 import { dialects } from '../dialects/registry.js'
 import { readableDialectOfModel } from '../dialects/model.js'
-import { resolveAdapterOptions, type AdapterOptions, type AdapterTool, type ResolvedAdapterOptions } from '../adapters/options.js'
+import { adapterOptionKeys, resolveAdapterOptions, type AdapterOptions, type AdapterTool, type ResolvedAdapterOptions } from '../adapters/options.js'
 import { quotedTexts, type QuotedSource } from '../adapters/quoted.js'
-import { ToolsieveError } from '../errors.js'
+import { refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import type { CallOptionsLike, CallToolLike, ToolChoiceLike } from './types.js'
 
 /**
@@ -83,6 +83,9 @@ export interface CallState {
 
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null
 
+/** The options of {@link ToolsieveMiddlewareOptions}: the adapters' and `transformParams`; any other key is refused. */
+const middlewareOptionKeys: readonly string[] = [...adapterOptionKeys, 'transformParams']
+
 function invalid(field: string, message: string): ToolsieveError {
   return new ToolsieveError('invalid-option', `${field}: ${message}`, field)
 }
@@ -95,6 +98,7 @@ function invalid(field: string, message: string): ToolsieveError {
 export function middlewareSettings(given: ToolsieveMiddlewareOptions | null | undefined): MiddlewareSettings {
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw new ToolsieveError('invalid-option', 'the options must be an object', '')
   const options = given ?? {}
+  refuseUnknownOptions(options, middlewareOptionKeys)
   const { transformParams, dialect, streamArguments, quoted, tools, ...base } = options
   for (const [field, v] of [['transformParams', transformParams], ['streamArguments', streamArguments]] as const) {
     if (!absent(v) && typeof v !== 'boolean') throw invalid(field, 'must be true or false')

@@ -4,7 +4,8 @@
  * response. Checked once, when `sieveFetch` is called.
  */
 import { resolveAdapterOptions } from '../adapters/index.js'
-import { ToolsieveError } from '../errors.js'
+import { adapterOptionKeys } from '../adapters/options.js'
+import { readOption, refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
 import type { RequestCarried, RouteKind } from './request.js'
 
@@ -53,6 +54,23 @@ export interface SieveFetchOptions extends Omit<OpenAIAdapterOptions, RequestCar
 
 const carried: readonly RequestCarried[] = ['tools', 'quoted', 'thinking']
 
+/** The options of `sieveFetch` and `repairResponse`; `carried` among them, to be refused with the reason. */
+const fetchOptionKeys: readonly string[] = [...adapterOptionKeys, 'onReport', 'maxEventSize']
+
+/** A `fetch` in the options is a slip for the base fetch, which is `sieveFetch`'s second argument. */
+const baseFetchHint = 'the base fetch is sieveFetch\'s second argument: sieveFetch(options, fetch)'
+
+/**
+ * Refuses a key that is no option of {@link SieveFetchOptions} (a misspelling,
+ * or the base `fetch` given in the options), naming it.
+ *
+ * @throws {ToolsieveError} `invalid-option`.
+ */
+export function refuseUnknownFetchOptions(options: SieveFetchOptions | null | undefined): void {
+  if (options === null || options === undefined || typeof options !== 'object' || readOption('', () => Array.isArray(options))) return
+  refuseUnknownOptions(options, fetchOptionKeys, { fetch: baseFetchHint, baseFetch: baseFetchHint })
+}
+
 /**
  * Checks the options as the adapter will use them, so a bad one fails when
  * the fetch is made, naming the field, not at the first request.
@@ -62,6 +80,7 @@ const carried: readonly RequestCarried[] = ['tools', 'quoted', 'thinking']
 export function checkFetchOptions(options: SieveFetchOptions | null | undefined): void {
   if (options === null || options === undefined) return
   if (typeof options !== 'object') throw new ToolsieveError('invalid-option', `options: must be an object, got ${typeof options}`, 'options')
+  refuseUnknownFetchOptions(options)
   for (const field of carried) {
     if ((options as Record<string, unknown>)[field] !== undefined && (options as Record<string, unknown>)[field] !== null) {
       throw new ToolsieveError('invalid-option', `${field}: comes from each request's body, not from the fetch's options`, field)

@@ -5,7 +5,7 @@
  * read and the `Response` it got.
  */
 import type { OpenAIAdapterOptions } from '../openai/chat-stream.js'
-import { adapterPart, type RepairReport, type SieveFetchOptions } from './options.js'
+import { adapterPart, refuseUnknownFetchOptions, type RepairReport, type SieveFetchOptions } from './options.js'
 import { dialectOfModel, requestOptions, type RouteKind } from './request.js'
 import { repairEventStream } from './stream.js'
 import { repairWhole } from './whole.js'
@@ -86,8 +86,11 @@ function answer(body: Body | null, init: ResponseInit, upstream: Response): Resp
  * @param route which API the request went to (see {@link routeOf})
  * @param request the request's body, parsed
  * @param upstream the upstream's response, body unread
+ * @throws {ToolsieveError} (rejects with) `invalid-option` for a key that is no option, naming it.
  */
 export async function repairResponse(route: RouteKind, request: Record<string, unknown>, upstream: Response, options?: SieveFetchOptions | null): Promise<Response> {
+  // a misspelled option would be ignored for every response: refused at once, as sieveFetch refuses it
+  refuseUnknownFetchOptions(options)
   const report: RepairReport = { route, mode: 'passed', rescued: 0 }
   const onReport = options?.onReport ?? undefined
   /** Gives the report; what the callback throws is the caller's, returned boxed (`undefined` may be thrown too). */

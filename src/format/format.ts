@@ -5,7 +5,7 @@
  * The sieve reads the output back to the same input: the round-trip property
  * test checks that for every frame of the default grammar.
  */
-import { ToolsieveError } from '../errors.js'
+import { refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import { defaultGrammar } from '../grammar/default.js'
 import type { FormatOptions, FormattableCall, TagSpelling } from '../types.js'
 import { isPlainObject } from '../values/own.js'
@@ -50,6 +50,9 @@ export function safeJson(json: string, starts: ReadonlySet<string>): string {
   }
   return out
 }
+
+/** The options of {@link formatToolCalls}, in {@link FormatOptions}: any other key is refused. */
+const formatOptionKeys = ['grammar', 'spelling', 'dialect', 'variant']
 
 /** `calls[i]` as a call: an object (its fields are checked where they are read). */
 export function callAt(call: unknown, i: number): FormattableCall {
@@ -98,11 +101,14 @@ export function inputOf(call: FormattableCall, i: number): Record<string, unknow
  * ```
  *
  * With a dialect, a value the pack's readers could not give back (a raw value
- * holding its own closer, a quoted string holding the quote token) throws
+ * holding its own closer or its block's, a quoted string holding the quote
+ * token or its call's closer) throws
  * `invalid-option` rather than being written; a call's `id` is written where
- * the pack carries ids, made from the pack's template when absent.
+ * the pack carries ids, made from the pack's template when absent. A key of
+ * `options` that is no option throws `invalid-option` naming it.
  */
 export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
+  if (options !== null && typeof options === 'object' && !Array.isArray(options)) refuseUnknownOptions(options, formatOptionKeys)
   if (options.dialect !== undefined && options.dialect !== null) {
     if (options.grammar !== undefined || options.spelling !== undefined) throw new ToolsieveError('invalid-option', 'dialect cannot be combined with grammar or spelling: a pack says how its tags are spelled', 'dialect')
     return formatDialect(calls, resolveDialect(options.dialect), options.variant)

@@ -7,7 +7,7 @@
  * The example call is written by `formatToolCalls` from {@link exampleCall},
  * so what the prompt shows is what the sieve reads back (a test checks it).
  */
-import { ToolsieveError } from '../errors.js'
+import { refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import { formatToolCalls } from '../format/format.js'
 import { promptTools, type PromptToolDefinition } from './normalize.js'
 import { resolveDialect } from '../dialects/registry.js'
@@ -46,6 +46,9 @@ export const exampleCall = {
 } as const
 
 const dialects = new Set(['dsml', 'xml'])
+
+/** The options of {@link buildToolPrompt}, in {@link ToolPromptOptions}: any other key is refused. */
+const promptOptionKeys = ['dialect', 'variant']
 
 function rules(dialect: 'dsml' | 'xml'): string {
   const tag = dialect === 'dsml' ? '<｜DSML｜tool_calls>' : '<tool_calls>'
@@ -116,9 +119,10 @@ function sectionRules(dialect: NonNullable<ToolPromptOptions['dialect']>, varian
  * ```
  *
  * @throws {ToolsieveError} `invalid-option` for a bad tool (`field` `tools[i]`, as
- *   `createSieve` reports it) or dialect.
+ *   `createSieve` reports it), dialect, or a key that is no option (naming it).
  */
 export function buildToolPrompt(tools: ReadonlyArray<PromptToolDefinition>, options: ToolPromptOptions | null = {}): string {
+  if (options !== null && typeof options === 'object' && !Array.isArray(options)) refuseUnknownOptions(options, promptOptionKeys)
   const dialect = options?.dialect ?? 'dsml'
   const section = sectionRules(dialect, options?.variant)
   const list = promptTools(tools)

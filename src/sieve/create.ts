@@ -7,7 +7,7 @@ import { derived, keepsDerived } from '../grammar/derived.js'
 import { grammarFingerprint, sharedGrammar } from '../grammar/fingerprint.js'
 import { validateGrammar } from '../grammar/load.js'
 import { compileLexer } from '../lexer/lexer.js'
-import { GrammarError, readOption, ToolsieveError } from '../errors.js'
+import { GrammarError, readOption, refuseUnknownOptions, ToolsieveError } from '../errors.js'
 import type { Sieve, SieveCheckpoint, SieveEvent, SieveOptions, ToolCallEvent } from '../types.js'
 import { initialState, type DriverOptions } from './state.js'
 import { initialReasoning } from './reasoning.js'
@@ -58,8 +58,8 @@ function describe(v: unknown): string {
   }
 }
 
-/** The options the sieve reads, in {@link SieveOptions}. */
-const optionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 'strict', 'generateId', 'resume', 'reasoning', 'startInReasoning', 'reasoningCalls', 'quoted', 'streamArguments'] as const
+/** The options the sieve reads, in {@link SieveOptions}: any other key is refused (the adapters' options add theirs to these). */
+export const sieveOptionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 'strict', 'generateId', 'resume', 'reasoning', 'startInReasoning', 'reasoningCalls', 'quoted', 'streamArguments'] as const
 
 /**
  * Reads each option once, as the checks below will: the options object or
@@ -68,7 +68,7 @@ const optionKeys = ['grammar', 'dialect', 'captureLimit', 'tools', 'onInvalid', 
  */
 function readable(given: object): void {
   if (readOption('', () => Array.isArray(given))) return
-  for (const key of optionKeys) {
+  for (const key of sieveOptionKeys) {
     const v: unknown = readOption(key, () => (given as Record<string, unknown>)[key])
     if (v !== null && typeof v === 'object') readOption(key, () => Array.isArray(v))
   }
@@ -187,6 +187,7 @@ export function sieveWith(given: SieveOptions | null | undefined, internals: Sie
   if (!absent(given) && typeof given === 'object') readable(given)
   if (!absent(given) && (typeof given !== 'object' || Array.isArray(given))) throw invalid('', `the options must be an object, got ${describe(given)}`)
   const options: SieveOptions = given ?? {}
+  refuseUnknownOptions(options, sieveOptionKeys)
   const { grammar, readWhole } = absent(options.dialect) ? { grammar: readOption('grammar', () => grammarOption(options.grammar)), readWhole: null } : readOption('dialect', () => dialectOption(options.dialect, options.grammar))
   const lexer = compileLexer(grammar)
   // an opener a block at the message start may begin with is a delimiter too: a capture must hold it

@@ -49,7 +49,7 @@ describe('chat stream: an onDiagnostic that throws', () => {
   })
 
   it('should support the same answer as an upstream break right after that chunk', async () => {
-    const { out, error } = await until(sieveChatStream(source(chunks), { generateId: counter(), ...throwing() }))
+    const { out, error } = await until(sieveChatStream(source(chunks), { generateId: counter(), onDiagnostic: throwing().onDiagnostic }))
     const cut = await until(sieveChatStream(source(chunks.slice(0, 2), broken), { generateId: counter(), ...quiet }))
     expect(out).toEqual(cut.out)
     expect(error).not.toBe(broken)
@@ -106,7 +106,7 @@ describe('Responses stream: an onDiagnostic that throws', () => {
   })
 
   it('should support the same answer as an upstream break right after that event', async () => {
-    const { out } = await until(sieveResponsesStream(source(events), { generateId: counter(), ...throwing() }))
+    const { out } = await until(sieveResponsesStream(source(events), { generateId: counter(), onDiagnostic: throwing().onDiagnostic }))
     const cut = await until(sieveResponsesStream(source(events.slice(0, upTo), broken), { generateId: counter(), ...quiet }))
     expect(out).toEqual(cut.out)
   })
@@ -127,7 +127,7 @@ describe('Messages stream: an onDiagnostic that throws', () => {
   })
 
   it('should support the same answer as an upstream break right after that event', async () => {
-    const { out } = await until(sieveMessagesStream(source(events), { generateId: counter('toolu_'), ...throwing() }))
+    const { out } = await until(sieveMessagesStream(source(events), { generateId: counter('toolu_'), onDiagnostic: throwing().onDiagnostic }))
     const cut = await until(sieveMessagesStream(source(events.slice(0, upTo), broken), { generateId: counter('toolu_'), ...quiet }))
     expect(out).toEqual(cut.out)
   })
@@ -146,7 +146,7 @@ describe('AI SDK stream: an onDiagnostic that throws', () => {
   })
 
   it('should support the same answer as an upstream break right after that part', async () => {
-    const { out } = await middlewareParts([...head, ...rest], throwing())
+    const { out } = await middlewareParts([...head, ...rest], { onDiagnostic: throwing().onDiagnostic })
     const cut = await middlewareParts(head, quiet, broken)
     expect(out).toEqual(cut.out)
   })

@@ -74,6 +74,30 @@ function closer(d: Delimiter | undefined, sp: TagSpelling): string | undefined {
   return undefined
 }
 
+/**
+ * Every text that ends `d` as a reader takes it: a tag's closer, each of a
+ * literal's alternatives (the writer writes the first, a reader ends at any:
+ * Kimi-K2's `<|tool_call_section_end|>`). A regex's cannot be listed.
+ */
+function closers(d: Delimiter | undefined, sp: TagSpelling): string[] {
+  if (d === undefined) return []
+  if (d.kind === 'tag') return [tagClose(sp, d.name)]
+  if (d.kind === 'literal') return d.text.filter((t) => t !== '')
+  return []
+}
+
+/**
+ * Refuses a written value or key that holds one of `ends`, the closers of its
+ * call and block: a reader takes the block (or call) to its first closer,
+ * quote tokens and element tags notwithstanding, so what follows it would be
+ * cut off (Gemma 4's `<tool_call|>` inside a `<|"|>` string).
+ */
+function refuseEnds(text: string, ends: readonly string[], ctx: Ctx, where: string): string {
+  const hit = ends.find((e) => text.includes(e))
+  if (hit !== undefined) throw new ToolsieveError('invalid-option', `${where} holds ${JSON.stringify(hit)}, which ends the call in dialect "${ctx.pack.name}"`, where.replace(/\.input\..*$/, '.input'))
+  return text
+}
+
 /** A value standing alone in an element, with the pack's padding: its text and the JSON type its type attribute names. */
 function elementValue(v: unknown, ctx: Ctx, elementName: string, forbidden: string[], where: string): { text: string; type: string } {
   const out = bareValue(v, ctx, elementName, forbidden, where)
@@ -118,7 +142,7 @@ function bareValue(v: unknown, ctx: Ctx, elementName: string, forbidden: string[
 }
 
 /** The argument parts of a tag-structured call: one string per element or pair. */
-function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined): string[] {
+function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined, ends: readonly string[]): string[] {
   const spec = ctx.block.call.arguments
   const sp = ctx.sp
   const out: string[] = []
@@ -127,7 +151,7 @@ function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined): string
     const where = `${c.where}.input.${key}`
     if (spec.kind === 'elements') {
       const tagName = spec.key.from === 'tag-name' ? key : spec.element.name
-      const forbidden = [tagClose(sp, tagName)]
+      const forbidden = [tagClose(sp, tagName), ...ends]
       if (spec.close === 'implicit') forbidden.push(sp.open + spec.element.name, ...(callClose === undefined ? [] : [callClose]))
       const { text, type } = elementValue(v, ctx, tagName, forbidden, where)
       const attrs: Array<[string, string]> = spec.key.from === 'attribute' ? [[spec.key.attribute, key]] : []
@@ -136,12 +160,39 @@ function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined): string
       if (spec.key.from === 'tag-name') slot(key, ctx, where, `${c.where}.input`)
       out.push(tagOpen(sp, tagName, attrs, spec.key.from === 'tag-value' ? slot(key, ctx, where, `${c.where}.input`) : undefined) + text + tagClose(sp, tagName))
     } else if (spec.kind === 'pairs') {
-      const { text } = elementValue(v, ctx, spec.value.name, [tagClose(sp, spec.value.name)], where)
+      const { text } = elementValue(v, ctx, spec.value.name, [tagClose(sp, spec.value.name), ...ends], where)
       if (key.includes(tagClose(sp, spec.key.name))) throw new ToolsieveError('invalid-option', `${where}: the key holds its own closer`, `${c.where}.input`)
+      const end = ends.find((e) => key.includes(e))
+      if (end !== undefined) throw new ToolsieveError('invalid-option', `${where}: the key holds ${JSON.stringify(end)}, which ends the call in dialect "${ctx.pack.name}"`, `${c.where}.input`)
       out.push(tagOpen(sp, spec.key.name, []) + key + tagClose(sp, spec.key.name) + spec.gap + tagOpen(sp, spec.value.name, []) + text + tagClose(sp, spec.value.name))
     }
   }
   return out
+}
+
+/**
+ * The input as an object literal (Gemma 4): its strings sit between quote
+ * tokens with nothing escaped, so one holding a closer of the call or block
+ * cannot be written.
+ */
+function objectLiteral(c: Call, ctx: Ctx, ends: readonly string[]): string {
+  const text = writeObjectLiteral(c.input, ctx.values, `${c.where}.input`)
+  if (!ends.some((e) => text.includes(e))) return text
+  // named by the key whose value holds it (bare keys cannot hold a closer's `<`)
+  for (const [k, v] of entries(c.input, false, `${c.where}.input`)) refuseEnds(writeObjectLiteral(v, ctx.values, `${c.where}.input.${k}`), ends, ctx, `${c.where}.input.${k}`)
+  return refuseEnds(text, ends, ctx, `${c.where}.input`)
+}
+
+/**
+ * Python literals that cannot hold `ends`: a closer that starts with `<` can
+ * only stand inside a string there, where its `<` is written `\x3c` (read
+ * back as `<`), as {@link guardJson} writes `\u003c`; any other closer
+ * found is refused.
+ */
+function guardPython(text: string, ends: readonly string[], c: Call, ctx: Ctx): string {
+  let out = text
+  for (const end of ends) if (end.startsWith('<') && out.includes(end)) out = out.split(end).join('\\x3c' + end.slice(1))
+  return refuseEnds(out, ends, ctx, `${c.where}.input`)
 }
 
 /** JSON text that cannot hold `closers`: where it would, the closer's first character is written as `\uXXXX`. */
@@ -210,19 +261,21 @@ function writeCall(c: Call, ctx: Ctx): { text: string; blockAttrs: Array<[string
   if (spec.name.from === 'tag-value') value = slot(c.name, ctx, `${c.where}.name`, `${c.where}.name`)
   if (spec.id?.from === 'attribute' && id !== undefined) attrs.push([spec.id.field ?? 'id', id])
   const callClose = closer(spec.close, sp) ?? closer(ctx.block.close, sp)
-  const blockClose = closer(ctx.block.close, sp)
+  // every spelling a reader ends the block at (a raw value may hold the call's own closer: the readers take the call's elements in turn)
+  const blockEnds = closers(ctx.block.close, sp)
+  const ends = [...closers(spec.close, sp), ...blockEnds]
   const args = spec.arguments
   const parts: string[] = []
   if (spec.open !== undefined) parts.push(write(spec.open, 'open', sp, attrs, value))
   if (spec.name.from === 'head' || spec.name.from === 'header') {
     parts.push(headOf(spec.name, spec.id?.from === 'head' ? id : undefined, c, ctx) + (spec.headSeparator === undefined ? '' : write(spec.headSeparator, 'open', sp)))
   }
-  if (spec.name.from === 'callee') parts.push(pythonCall(c))
-  else if (spec.name.from === 'json-field' || spec.name.from === 'json-key') parts.push(jsonCall(c, ctx, [callClose, blockClose]))
-  else if (args.kind === 'elements' || args.kind === 'pairs') parts.push(...argumentParts(c, ctx, callClose))
-  else if (args.kind === 'object-literal') parts.push(writeObjectLiteral(c.input, ctx.values, `${c.where}.input`))
+  if (spec.name.from === 'callee') parts.push(guardPython(pythonCall(c), ends, c, ctx))
+  else if (spec.name.from === 'json-field' || spec.name.from === 'json-key') parts.push(jsonCall(c, ctx, ends))
+  else if (args.kind === 'elements' || args.kind === 'pairs') parts.push(...argumentParts(c, ctx, callClose, blockEnds))
+  else if (args.kind === 'object-literal') parts.push(objectLiteral(c, ctx, ends))
   else {
-    const json = guardJson(writeJson(c.input, ctx.values, `${c.where}.input`), [callClose, blockClose])
+    const json = guardJson(writeJson(c.input, ctx.values, `${c.where}.input`), ends)
     parts.push(args.kind === 'json' && args.fence !== undefined ? '```' + args.fence + '\n' + json + '\n```' : json)
   }
   if (spec.close !== undefined) parts.push(write(spec.close, 'close', sp))

@@ -7,8 +7,10 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { dialects, formatToolCalls, ToolsieveError } from '../../src/index.js'
+import { isDeepStrictEqual } from 'node:util'
+import { dialects, formatToolCalls, parseToolCalls, ToolsieveError } from '../../src/index.js'
 import type { DialectPack } from '../../src/dialects/types.js'
+import { spellingOf } from '../../src/dialects/spelling.js'
 
 const calls = [
   { name: 'get_weather', input: { city: 'Paris', days: 3, metric: true } },
@@ -168,6 +170,25 @@ describe('formatToolCalls refusing what no reader could give back', () => {
     expect(err(() => formatToolCalls([{ name: 'f', input: { 'a b': 1 } }], { dialect: 'gemma4' }))).toEqual(['invalid-option', 'calls[0].input'])
   })
 
+  it("should refuse a Gemma 4 string holding the call's closer, at which its reader ends the call", () => {
+    expect(err(() => formatToolCalls([{ name: 'f', input: { a: 'a<tool_call|>b' } }], { dialect: 'gemma4' }))).toEqual(['invalid-option', 'calls[0].input'])
+    expect(err(() => formatToolCalls([{ name: 'f', input: { a: { b: ['<tool_call|>'] } } }], { dialect: 'gemma4' }))).toEqual(['invalid-option', 'calls[0].input'])
+    expect(() => formatToolCalls([{ name: 'f', input: { a: 'a<tool_call|>b' } }], { dialect: 'gemma4' })).toThrow('calls[0].input.a holds "<tool_call|>", which ends the call in dialect "gemma4"')
+  })
+
+  it("should refuse a raw value or key holding its block's closer, at which the reader ends the block", () => {
+    expect(err(() => formatToolCalls([{ name: 'f', input: { a: 'x</tool_call>y' } }], { dialect: 'glm' }))).toEqual(['invalid-option', 'calls[0].input'])
+    expect(err(() => formatToolCalls([{ name: 'f', input: { 'k</tool_call>': 1 } }], { dialect: 'glm' }))).toEqual(['invalid-option', 'calls[0].input'])
+    expect(err(() => formatToolCalls([{ name: 'f', input: { a: 'x<｜tool_calls_end｜>' } }], { dialect: 'step3' }))).toEqual(['invalid-option', 'calls[0].input'])
+    expect(err(() => formatToolCalls([{ name: 'f', input: { a: 'x<|close|>tools<|sep|>' } }], { dialect: 'kimi-k3' }))).toEqual(['invalid-option', 'calls[0].input'])
+  })
+
+  it("should support a JSON or Python string holding another spelling of the pack's closer, escaped", () => {
+    // Kimi-K2 reads <|tool_call_section_end|> as its closer too; the LFM2 block of pythonic ends at <|tool_call_end|>
+    expect(formatToolCalls([{ name: 'f', input: { a: 'x<|tool_call_section_end|>' } }], { dialect: 'kimi-k2' })).toContain('"x\\u003c|tool_call_section_end|>"')
+    expect(formatToolCalls([{ name: 'f', input: { a: 'x<|tool_call_end|>' } }], { dialect: 'pythonic', variant: 'lfm2' })).toContain("f(a='x\\x3c|tool_call_end|>')")
+  })
+
   it('should not support a key or callee that is not Python', () => {
     expect(err(() => formatToolCalls([{ name: 'f', input: { 'a-b': 1 } }], { dialect: 'pythonic' }))).toEqual(['invalid-option', 'calls[0].input'])
     expect(err(() => formatToolCalls([{ name: 'get-weather', input: {} }], { dialect: 'pythonic' }))).toEqual(['invalid-option', 'calls[0].name'])
@@ -198,5 +219,63 @@ describe('formatToolCalls refusing what no reader could give back', () => {
   it('should not support a pack that does not validate', () => {
     const pack = { ...structuredClone(dialects.hermes), values: { strings: 'raw' } } as unknown as DialectPack
     expect(err(() => formatToolCalls(calls, { dialect: pack }))).toEqual(['invalid-dialect', 'values.literals'])
+  })
+})
+
+/**
+ * Every text a pack's reader takes as one of its delimiters (tags in the
+ * pack's spelling, each alternative of a literal, a regex's written form,
+ * the quote token, trailing text): the pack's own markup.
+ */
+function delimiters(pack: DialectPack): string[] {
+  const sp = spellingOf(pack)
+  const out = new Set<string>()
+  const prose = new Set(['name', 'description', 'models', 'sources', 'limits'])
+  const walk = (v: unknown, key: string): void => {
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, key))
+    if (typeof v === 'string') {
+      // a template with slots ({name}) is a head, not a delimiter
+      if (['text', 'write', 'quote', 'trailing'].includes(key) && v.trim() !== '' && !v.includes('{')) out.add(v)
+      return
+    }
+    if (v === null || typeof v !== 'object') return
+    const o = v as Record<string, unknown>
+    if (o.kind === 'tag' && typeof o.name === 'string') out.add(sp.open + o.name + sp.end).add(sp.close + o.name + sp.end)
+    for (const [k, x] of Object.entries(o)) if (!prose.has(k)) walk(x, k)
+  }
+  walk(pack, '')
+  return [...out]
+}
+
+describe('formatToolCalls and its own delimiters', () => {
+  it("should support a value or key holding any of its pack's delimiters: written so that the pack reads it back, or refused", () => {
+    const failed: string[] = []
+    for (const [name, pack] of Object.entries(dialects)) {
+      let readable = true
+      try {
+        parseToolCalls('', { dialect: name })
+      } catch {
+        // gigachat and gpt-oss are written, not read
+        readable = false
+      }
+      for (const variant of pack.blocks.map((b) => b.name)) {
+        for (const d of delimiters(pack)) {
+          for (const input of [{ a: `x${d}y` }, { [`k${d}`]: 1 }, { a: { b: [`x${d}`] } }]) {
+            const calls = [{ name: 'f', input }, { name: 'g', input: { z: 1 } }]
+            let text: string
+            try {
+              text = formatToolCalls(calls, { dialect: name, variant })
+            } catch (e) {
+              expect((e as ToolsieveError).code).toBe('invalid-option')
+              continue
+            }
+            if (!readable) continue
+            const read = parseToolCalls(text, { dialect: name }).calls.map((c) => ({ name: c.name, input: c.input }))
+            if (!isDeepStrictEqual(read, calls)) failed.push(`${name} ${variant} ${JSON.stringify(input)}: ${JSON.stringify(text)}`)
+          }
+        }
+      }
+    }
+    expect(failed).toEqual([])
   })
 })

@@ -433,7 +433,7 @@ export const dialectData: Record<string, unknown> = {
       }
     ],
     "limits": [
-      "A string holding <|\"|> cannot be written.",
+      "A string holding <|\"|> or the call closer <tool_call|> cannot be written.",
       "FunctionGemma is not covered."
     ]
   },

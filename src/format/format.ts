@@ -108,7 +108,8 @@ export function inputOf(call: FormattableCall, i: number): Record<string, unknow
  * `options` that is no option throws `invalid-option` naming it.
  */
 export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
-  if (options !== null && typeof options === 'object' && !Array.isArray(options)) refuseUnknownOptions(options, formatOptionKeys)
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolsieveError('invalid-option', 'options must be an object', 'options')
+  refuseUnknownOptions(options, formatOptionKeys)
   if (options.dialect !== undefined && options.dialect !== null) {
     if (options.grammar !== undefined || options.spelling !== undefined) throw new ToolsieveError('invalid-option', 'dialect cannot be combined with grammar or spelling: a pack says how its tags are spelled', 'dialect')
     return formatDialect(calls, resolveDialect(options.dialect), options.variant)

@@ -68,6 +68,10 @@ describe('options that are no option', () => {
     expect(said(refusal(() => formatToolCalls([], { dialects: 'hermes' } as never)))).toMatchObject({ code: 'invalid-option', field: 'dialects', message: 'dialects: is not an option (did you mean dialect?)' })
   })
 
+  it('should refuse formatToolCalls options that are no object, with invalid-option rather than a TypeError', () => {
+    for (const bad of [null, 'hermes', [], 1]) expect(said(refusal(() => formatToolCalls([], bad as never)))).toMatchObject({ code: 'invalid-option', field: 'options' })
+  })
+
   it('should refuse an unknown buildToolPrompt option', () => {
     expect(said(refusal(() => buildToolPrompt([], { varient: 'array' } as never)))).toMatchObject({ code: 'invalid-option', field: 'varient', message: 'varient: is not an option (did you mean variant?)' })
   })

@@ -79,6 +79,8 @@ export function readSpec(spec: BlockSpec, text: string, from: number, to: number
   const value = text.slice(at, to)
   const parsed = parseJson(value)
   if (!parsed.ok) return { ok: false, reason: 'its value is not JSON' }
+  // JSON parsers disagree on which of a key written twice counts: a call read from it could be another reader's other call
+  if (parsed.duplicate !== undefined) return { ok: false, reason: twice(parsed.duplicate) }
   const lead = at + (value.length - value.trimStart().length)
   if (headName !== null) {
     if (!isPlainObject(parsed.value)) return { ok: false, reason: 'its arguments are not a JSON object' }
@@ -117,6 +119,7 @@ function callOf(spec: BlockSpec, item: unknown, end: number, needsArguments: boo
       args = field === undefined ? {} : obj[field]
       if (typeof args === 'string' && a.serialised === true) {
         const inner = parseJson(args)
+        if (inner.ok && inner.duplicate !== undefined) return `a call's arguments string: ${twice(inner.duplicate)}`
         if (inner.ok) args = inner.value
       }
     } else args = obj
@@ -126,6 +129,11 @@ function callOf(spec: BlockSpec, item: unknown, end: number, needsArguments: boo
   // an empty id is no id; one that is no string leaves the call good, with a made id and why (as a closed block's reader reads it)
   const id = c.id?.from === 'json-field' ? jsonId(obj[c.id.field ?? 'id']) : {}
   return { name, params: null, body: args as Record<string, unknown>, end, ...id }
+}
+
+/** Why a value with `key` twice in one object is no block (`JsonResult.duplicate`). */
+function twice(key: string): string {
+  return `its JSON has the key ${JSON.stringify(key)} twice in one object`
 }
 
 /** Offsets in `text` just past each top-level element of the JSON array that starts at `at`. */

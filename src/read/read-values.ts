@@ -5,7 +5,7 @@
  * names, Python keyword arguments, and Gemma 4's bare-key object literal.
  */
 import type { Node } from '../values/node.js'
-import { parseJson } from '../values/json.js'
+import { parseJson, type JsonResult } from '../values/json.js'
 import { jsonLiteral } from '../values/json-literal.js'
 import { JsonNumber, jsonNumber } from '../values/json-number.js'
 import { isPlainObject, plainObject, setOwn } from '../values/own.js'
@@ -40,8 +40,20 @@ export function readJson(scan: Scan, what: string): { value: unknown; text: stri
   const text = scan.text.slice(start, end)
   const r = parseJson(text)
   if (!r.ok) fail(`${what} at offset ${start} is not valid JSON: ${shown(scan.text, start)}`)
+  unique(r, `${what} at offset ${start}`)
   scan.at = end
   return { value: r.value, text }
+}
+
+/**
+ * JSON a call is read from, with no key written twice in one object: JSON
+ * parsers disagree on which one counts (`JSON.parse` keeps the last, others
+ * the first, or refuse), so such a call could run as one reader's and not
+ * another's (`{"name": "f", "arguments": {}, "name": "g"}`): it is no call.
+ */
+function unique(r: Extract<JsonResult, { ok: true }>, what: string): Extract<JsonResult, { ok: true }> {
+  if (r.duplicate !== undefined) fail(`${what} has the key ${JSON.stringify(r.duplicate)} twice in one object`)
+  return r
 }
 
 /** An arguments object: the object itself, or (`serialised`) a JSON string holding one. */
@@ -49,7 +61,7 @@ export function argumentsObject(value: unknown, serialised: boolean, what: strin
   if (isPlainObject(value)) return value
   if (serialised && typeof value === 'string') {
     const r = parseJson(value)
-    if (r.ok && isPlainObject(r.value)) return r.value
+    if (r.ok && isPlainObject(r.value)) return unique(r, what).value as Record<string, unknown>
     fail(`${what} is a string that does not hold a JSON object`)
   }
   return fail(`${what} is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an object`)
@@ -109,6 +121,7 @@ export function elementNode(raw: string, rules: ValueRules, type: string | undef
       const t = trimXml(text)
       const r = rules.strings === 'json' ? parseJson(t) : pythonLiteral(t)
       if (!r.ok) fail(`${where} is not a ${rules.strings === 'json' ? 'JSON' : 'Python'} value: ${JSON.stringify(t.slice(0, 40))}`)
+      if (rules.strings === 'json') unique(r, where)
       return { kind: 'json', value: r.value, text: t }
     }
     case 'quoted': {
@@ -137,8 +150,10 @@ function typedNode(text: string, rules: ValueRules, attr: string, where: string)
   let value: unknown
   if (word !== undefined) value = word
   else {
-    const r = rules.containers === 'python' && (type === 'object' || type === 'array') ? pythonLiteral(t) : parseJson(t)
+    const python = rules.containers === 'python' && (type === 'object' || type === 'array')
+    const r = python ? pythonLiteral(t) : parseJson(t)
     if (!r.ok) fail(`${where} is typed ${type} but is not one: ${JSON.stringify(t.slice(0, 40))}`)
+    if (!python) unique(r, where)
     value = r.value
   }
   if (jsonTypeOf(value) !== type) fail(`${where} is typed ${type} but holds a ${jsonTypeOf(value)}`)

@@ -113,14 +113,16 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
 /** Rule 6: a JSON object body, unwrapping a lone `input` / `arguments` / `parameters` object (or OpenAI-style JSON string). */
 function jsonBody(json: string): Record<string, unknown> | null {
   const r = parseJson(json)
-  // the parser makes every key an own property (`__proto__` too), as JSON.parse does
-  if (!r.ok || !isPlainObject(r.value)) return null
+  // the parser makes every key an own property (`__proto__` too), as JSON.parse does; a key written twice in one
+  // object is read differently by other JSON parsers (the first, the last, or none): the body is no call's
+  if (!r.ok || r.duplicate !== undefined || !isPlainObject(r.value)) return null
   const parsed = r.value
   const keys = Object.keys(parsed)
   if (keys.length === 1 && wrapperKeys.includes(keys[0]!)) {
     let inner = parsed[keys[0]!]
     if (typeof inner === 'string') {
       const l = jsonLiteral(trimXml(inner))
+      if (l.ok && l.duplicate !== undefined) return null
       if (l.ok) inner = l.value
     }
     if (isPlainObject(inner)) return inner

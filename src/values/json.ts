@@ -21,7 +21,13 @@ export { JsonNumber } from './json-number.js'
 /** A JSON value whose numbers may be {@link JsonNumber}s; containers are plain arrays and objects with own keys. */
 export type Lossless = unknown
 
-export type JsonResult = { ok: true; value: Lossless } | { ok: false }
+/**
+ * `duplicate`: a key written twice in one object (the first such, as the
+ * values complete). The value keeps the last, as `JSON.parse` does; other
+ * parsers keep the first or refuse the text, so the same text may read as
+ * different values: a caller that acts on one (a tool call) refuses it.
+ */
+export type JsonResult = { ok: true; value: Lossless; duplicate?: string } | { ok: false }
 
 const fail: JsonResult = { ok: false }
 const numberRe = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y
@@ -56,7 +62,8 @@ function skipWs(s: string, i: number): number {
 export function parseJson(text: string): JsonResult {
   const p = new Reader(text)
   const v = p.run()
-  return v === fail ? fail : { ok: true, value: v }
+  if (v === fail) return fail
+  return p.duplicate === undefined ? { ok: true, value: v } : { ok: true, value: v, duplicate: p.duplicate }
 }
 
 class Reader {
@@ -64,6 +71,8 @@ class Reader {
   /** Open containers, innermost last; `keys[k]` is the key the next value of `stack[k]` goes under. */
   readonly stack: Array<unknown[] | Record<string, unknown>> = []
   readonly keys: string[] = []
+  /** The first key met again in the object that already has it (see {@link JsonResult}). */
+  duplicate: string | undefined = undefined
   constructor(readonly s: string) {}
 
   run(): unknown {
@@ -81,7 +90,11 @@ class Reader {
         const into = stack[top]!
         const isArray = Array.isArray(into)
         if (isArray) into.push(value)
-        else setOwn(into, this.keys[top]!, value)
+        else {
+          const key = this.keys[top]!
+          if (this.duplicate === undefined && Object.hasOwn(into, key)) this.duplicate = key
+          setOwn(into, key, value)
+        }
         this.i = skipWs(s, this.i)
         const c = s.charCodeAt(this.i++)
         if (c === C.comma) {

@@ -113,6 +113,20 @@ describe.each(layouts)('reading %s blocks (%s) at the message start', (dialect, 
     }
   })
 
+  it('should not support a key written twice in the call or in its arguments: text, malformed-block', () => {
+    // JSON.parse keeps the last, other parsers the first or refuse the text (Python refuses a keyword given twice)
+    const twice = dialect === 'pythonic'
+      ? ["[read_file(path='src/a.ts', path='/')] after"]
+      : [block.replace('"name": "read_file"', '"name": "read_file", "name": "delete_file"'), block.replace('"limit": 40', '"limit": 40, "limit": 4000'), block.replace(/"(parameters|arguments)": \{/, '"$1": {"path": "/"}, "$1": {')].map((b) => `${b} after`)
+    for (const input of twice) {
+      expect(input).not.toBe(`${block} after`)
+      const events = one(input)
+      expect(calls(events), input).toEqual([])
+      expect(textOf(events), input).toBe(input)
+      expect(codes(events), input).toEqual(['malformed-block'])
+    }
+  })
+
   it('should not support a value that is data, not a call: text, no diagnostic', () => {
     const data = dialect === 'pythonic' ? ['[] then', ' []'] : dialect === 'llama3-json' ? ['{"answer": 42} is it', '{"parameters": {}}', '{}'] : ['[] then', '[{"answer": 42}, {"b": [1]}] ok', '[{}]']
     for (const input of data) {

@@ -102,6 +102,22 @@ describe.each(families)('reading %s blocks (%s) that end with their JSON', (dial
     }
   })
 
+  it('should not support a key written twice in the call or in its arguments: text, malformed-block', () => {
+    // JSON.parse keeps the last, other parsers the first or refuse the text: the same block could run another call
+    const twice = [block.replace('"limit": 40', '"limit": 40, "limit": 4000')]
+    if (block.includes('"name": "read_file"')) twice.push(block.replace('"name": "read_file"', '"name": "read_file", "name": "delete_file"'), block.replace('"arguments": {', '"arguments": {"path": "/"}, "arguments": {'))
+    else if (block.includes('{"read_file": {')) twice.push(block.replace(/\{"read_file": (\{[^}]*\})\}/, '{"read_file": {"path": "/"}, "read_file": $1}'))
+    if (block.includes('"id": "000000000"')) twice.push(block.replace('"id": "000000000"', '"id": "000000000", "id": "111111111"'))
+    for (const b of twice) {
+      expect(b).not.toBe(block)
+      const input = `Try ${b} then`
+      const events = one(input)
+      expect(calls(events), b).toEqual([])
+      expect(textOf(events), b).toBe(input)
+      expect(codes(events), b).toEqual(['malformed-block'])
+    }
+  })
+
   it('should not support JSON nested past the depth limit: text, malformed-block, and prose after it', () => {
     const deep = `${opener}[{"a": ${'['.repeat(300)}`
     const input = `${deep} and then ${block}`

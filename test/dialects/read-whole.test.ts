@@ -73,6 +73,24 @@ describe('blocks read whole, Hermes', () => {
     expect(textOf(events)).toBe(`${broken}\n`)
   })
 
+  it('should not support a key written twice in the call or in its arguments: text with a diagnostic, and the next block is read', () => {
+    // JSON.parse keeps the last (the first body ran delete_file), other parsers the first or refuse the text
+    const good = formatToolCalls([call], { dialect: 'hermes' })
+    for (const body of [
+      '{"name": "read_file", "arguments": {}, "name": "delete_file"}',
+      '{"name": "read_file", "arguments": {"path": "a"}, "arguments": {"path": "/"}}',
+      '{"name": "read_file", "arguments": {"path": "a", "path": "/"}}',
+      '{"name": "read_file", "arguments": {"opts": {"r": false, "r": true}}}',
+      '{"name": "read_file", "arguments": "{\\"path\\": \\"a\\", \\"path\\": \\"/\\"}"}',
+    ]) {
+      const twice = `<tool_call>\n${body}\n</tool_call>`
+      const events = expectChunkInvariant(`${twice}\n${good}`, { dialect: 'hermes' })
+      expect(calls(events), body).toEqual([call])
+      expect(codes(events), body).toEqual(['malformed-block'])
+      expect(textOf(events), body).toBe(`${twice}\n`)
+    }
+  })
+
   it('should support an opener inside a string value: it is the value\'s text', () => {
     const input = '<tool_call>\n{"name": "echo", "arguments": {"s": "<tool_call> and <b>"}}\n</tool_call>'
     expect(calls(expectChunkInvariant(input, { dialect: 'hermes' }))).toEqual([{ name: 'echo', input: { s: '<tool_call> and <b>' } }])

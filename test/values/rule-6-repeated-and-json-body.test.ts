@@ -40,4 +40,11 @@ describe('rule 6: JSON invoke body', () => {
   it('should not support a body that is not a JSON object (malformed-block)', () => {
     for (const body of ['{"a":', '{} x', '{"a":1}{"b":2}']) expect(shape(stable(block(body)))).toEqual(['text', 'diagnostic:malformed-block'])
   })
+
+  it('should not support a body with a key written twice in one object, which JSON parsers read differently (malformed-block)', () => {
+    // JSON.parse keeps the last, other parsers the first or refuse the text: the call could be another reader's other call
+    for (const body of ['{"path": "a", "path": "/"}', '{"arguments": {"q": 1}, "arguments": {"q": 2}}', '{"arguments": "{\\"q\\": 1, \\"q\\": 2}"}', '{"opts": {"r": false, "r": true}}']) {
+      expect(shape(stable(block(body))), body).toEqual(['text', 'diagnostic:malformed-block'])
+    }
+  })
 })

@@ -28,6 +28,18 @@ export class Attributes {
   private n1: string | null = null
   private v1 = ''
   private more: Map<string, string> | null = null
+  /** Names written more than once in the tag (the first value stands); null while none is. */
+  private twice: string[] | null = null
+
+  /** Whether `name` was written more than once in the tag: readers refuse the tag where the name matters. */
+  repeated(name: string): boolean {
+    return this.twice !== null && this.twice.includes(name)
+  }
+
+  /** `name` came again in the tag. */
+  again(name: string): void {
+    if (!this.repeated(name)) (this.twice ??= []).push(name)
+  }
 
   get size(): number {
     return (this.n0 === null ? 0 : 1) + (this.n1 === null ? 0 : 1) + (this.more === null ? 0 : this.more.size)
@@ -121,6 +133,7 @@ export class TagAttributes {
     } else {
       this.pending = lower(word)
       if (!this.attrs.has(this.pending)) this.attrs.set(this.pending, '')
+      else this.attrs.again(this.pending)
     }
     this.afterEq = false
     this.word = null
@@ -170,6 +183,7 @@ export class TagAttributes {
       const name = lower(image.slice(i, j))
       const had = this.attrs.get(name)
       if (had === undefined || had === '') this.attrs.set(name, image.slice(q + 1, image.length - 1))
+      if (had !== undefined) this.attrs.again(name)
       this.pending = null
       return
     }

@@ -22,7 +22,7 @@ import { readTagHead } from '../parser/tag-attributes.js'
 import { objectOf } from '../schema/coerce.js'
 import { allows, branchesOf, declaredTypes, enumOf, propertySchema, resolve } from '../schema/keywords.js'
 import type { DiagnosticCode, DiagnosticEvent, ToolCallEvent } from '../types.js'
-import { paramKey } from '../values/decode.js'
+import { ambiguousTag, paramKey } from '../values/decode.js'
 import { writeJson } from '../values/json-write.js'
 import { callInput, type KnownCalls, type SettledInvoke } from './calls.js'
 import type { Emitter } from './emitter.js'
@@ -259,7 +259,7 @@ export class CallStream {
     if (c === null || c.stalled || st.invokeBody < 0) return
     // the tag alone: the invoke's was read when it ended (a call named so far, or refused and never started)
     const attrs = readTagHead(this.lexer, tokens, st.paramAt, i + 1, 'ParamOpen')
-    const key = attrs === null ? '' : paramKey(attrs, this.opts.values)
+    const key = attrs === null || ambiguousTag(attrs, this.opts.values) ? '' : paramKey(attrs, this.opts.values)
     if (key === '') return void (c.stalled = true)
     // the value is the exact text between the tags (rule 1), unless the schema makes it something else
     if (!exact(attrs!, this.opts.values.stringAttr) || !this.keepsString(c.name ?? '', key)) return

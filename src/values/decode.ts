@@ -56,7 +56,7 @@ export interface CallProblem {
 }
 
 /** Why an invoke could not become a call at all. */
-export type InvokeProblem = 'missing-name' | 'missing-parameter-name' | 'bad-json-body'
+export type InvokeProblem = 'missing-name' | 'missing-parameter-name' | 'repeated-attribute' | 'bad-json-body'
 
 export type DecodedInvoke =
   | {
@@ -87,9 +87,19 @@ export function paramKey(attrs: ParsedParam['attrs'], opts: ValueOptions): strin
   return attrValue(attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
 }
 
+/**
+ * A tag that writes its name or its `string` flag twice (`<invoke name="f"
+ * name="g">`): other readers take the last where this one takes the first,
+ * so the tag names no call or key for sure.
+ */
+export function ambiguousTag(attrs: ParsedParam['attrs'], opts: ValueOptions): boolean {
+  return attrs.repeated(opts.fromTagValue === true ? tagValueKey : opts.nameAttr) || attrs.repeated(opts.stringAttr)
+}
+
 export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
   const name = attrValue(inv.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
   if (name === '') return { ok: false, problem: 'missing-name' }
+  if (ambiguousTag(inv.attrs, opts)) return { ok: false, problem: 'repeated-attribute' }
   const problems: CallProblem[] = []
   if (inv.json !== null) {
     if (inv.params.length > 0) return { ok: false, problem: 'bad-json-body' }
@@ -101,6 +111,7 @@ export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvo
   for (const p of inv.params) {
     const key = paramKey(p.attrs, opts)
     if (key === '') return { ok: false, problem: 'missing-parameter-name' }
+    if (ambiguousTag(p.attrs, opts)) return { ok: false, problem: 'repeated-attribute' }
     const node = paramNode(p, key, opts, problems)
     const seen = params.get(key)
     if (seen === undefined) params.set(key, node)

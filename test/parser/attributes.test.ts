@@ -17,8 +17,6 @@ describe('attribute lists', () => {
     ['single quotes, spaces around `=`, an upper-case name', "  NAME = 'read' ", 'read'],
     ['a line break between attributes', ' id="1"\n  name="read"', 'read'],
     ['a bare word before the attribute', ' flag name="read"', 'read'],
-    ['the first value of a name wins', ' name="read" name="write"', 'read'],
-    ['an empty first value gives way to the next', ' name="" name="write"', 'write'],
     ['a quote inside the other quotes', ` name="it's" x='say "hi"'`, "it's"],
     // `name=` waits for a value and the next word is it (`x`); the quoted value after `x=` belongs to nothing
     ['a bare word taken as the value an `=` waits for', ' name= x="y"', 'x'],
@@ -46,6 +44,22 @@ describe('attribute lists', () => {
   ])('should not support a quoted value with no `=` before it (%s): the tag names nothing and the block is text, in every chunking', (_, invokeAttrs, paramAttrs?: string) => {
     // neither XML nor HTML gives the name that value: a block is never repaired into a plausible call (found by a hostile fuzz)
     expect(calls(expectChunkInvariant(block(invokeAttrs, paramAttrs)))).toEqual([])
+  })
+
+  it.each([
+    ['an invoke naming two tools', ' name="read" name="write"', ' name="p"'],
+    ['an invoke whose first name is empty', ' name="" name="write"', ' name="p"'],
+    ['in another case', ' name="read" NAME="write"', ' name="p"'],
+    ['a parameter with two names', ' name="read"', ' name="p" name="q"'],
+    ['a parameter with two `string` flags', ' name="read"', ' name="p" string="true" string="false"'],
+  ])('should not support a name or `string` flag written twice in one tag (%s): readers differ on which counts, so the block is text with malformed-block, in every chunking', (_, invokeAttrs, paramAttrs) => {
+    const events = expectChunkInvariant(block(invokeAttrs, paramAttrs))
+    expect(calls(events)).toEqual([])
+    expect(events.filter((e) => e.type === 'diagnostic').map((e) => (e as { code: string }).code)).toEqual(['malformed-block'])
+  })
+
+  it('should support an attribute the reader does not use written twice', () => {
+    expect(calls(expectChunkInvariant(block(' id="1" name="read" id="2"')))).toEqual([{ name: 'read', input: { p: 'v' } }])
   })
 
   it('should not support an attribute without a closing quote: the tag runs on into the value and the block is text', () => {

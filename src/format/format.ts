@@ -105,10 +105,12 @@ export function inputOf(call: FormattableCall, i: number): Record<string, unknow
  * token or its call's closer) throws
  * `invalid-option` rather than being written; a call's `id` is written where
  * the pack carries ids, made from the pack's template when absent. A key of
- * `options` that is no option throws `invalid-option` naming it.
+ * `options` that is no option throws `invalid-option` naming it; `null`
+ * options are none, as for `createSieve`.
  */
-export function formatToolCalls(calls: readonly FormattableCall[], options: FormatOptions = {}): string {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolsieveError('invalid-option', 'options must be an object', 'options')
+export function formatToolCalls(calls: readonly FormattableCall[], given: FormatOptions | null = {}): string {
+  const options = given ?? {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ToolsieveError('invalid-option', 'options must be an object', 'options')
   refuseUnknownOptions(options, formatOptionKeys)
   if (options.dialect !== undefined && options.dialect !== null) {
     if (options.grammar !== undefined || options.spelling !== undefined) throw new ToolsieveError('invalid-option', 'dialect cannot be combined with grammar or spelling: a pack says how its tags are spelled', 'dialect')

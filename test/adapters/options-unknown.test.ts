@@ -69,7 +69,11 @@ describe('options that are no option', () => {
   })
 
   it('should refuse formatToolCalls options that are no object, with invalid-option rather than a TypeError', () => {
-    for (const bad of [null, 'hermes', [], 1]) expect(said(refusal(() => formatToolCalls([], bad as never)))).toMatchObject({ code: 'invalid-option', field: 'options' })
+    for (const bad of ['hermes', [], 1]) expect(said(refusal(() => formatToolCalls([], bad as never)))).toMatchObject({ code: 'invalid-option', field: 'options' })
+  })
+
+  it('should support null formatToolCalls options as not given, as createSieve does', () => {
+    expect(formatToolCalls([{ name: 'f', input: {} }], null)).toBe(formatToolCalls([{ name: 'f', input: {} }]))
   })
 
   it('should refuse an unknown buildToolPrompt option', () => {

@@ -90,11 +90,12 @@ function closers(d: Delimiter | undefined, sp: TagSpelling): string[] {
  * Refuses a written value or key that holds one of `ends`, the closers of its
  * call and block: a reader takes the block (or call) to its first closer,
  * quote tokens and element tags notwithstanding, so what follows it would be
- * cut off (Gemma 4's `<tool_call|>` inside a `<|"|>` string).
+ * cut off (Gemma 4's `<tool_call|>` inside a `<|"|>` string). `where` names
+ * the value or key in the message; the error's field is the call's input.
  */
-function refuseEnds(text: string, ends: readonly string[], ctx: Ctx, where: string): string {
+function refuseEnds(text: string, ends: readonly string[], c: Call, ctx: Ctx, where: string): string {
   const hit = ends.find((e) => text.includes(e))
-  if (hit !== undefined) throw new ToolsieveError('invalid-option', `${where} holds ${JSON.stringify(hit)}, which ends the call in dialect "${ctx.pack.name}"`, where.replace(/\.input\..*$/, '.input'))
+  if (hit !== undefined) throw new ToolsieveError('invalid-option', `${where} holds ${JSON.stringify(hit)}, which ends the call in dialect "${ctx.pack.name}"`, `${c.where}.input`)
   return text
 }
 
@@ -162,8 +163,7 @@ function argumentParts(c: Call, ctx: Ctx, callClose: string | undefined, ends: r
     } else if (spec.kind === 'pairs') {
       const { text } = elementValue(v, ctx, spec.value.name, [tagClose(sp, spec.value.name), ...ends], where)
       if (key.includes(tagClose(sp, spec.key.name))) throw new ToolsieveError('invalid-option', `${where}: the key holds its own closer`, `${c.where}.input`)
-      const end = ends.find((e) => key.includes(e))
-      if (end !== undefined) throw new ToolsieveError('invalid-option', `${where}: the key holds ${JSON.stringify(end)}, which ends the call in dialect "${ctx.pack.name}"`, `${c.where}.input`)
+      refuseEnds(key, ends, c, ctx, `${where}: the key`)
       out.push(tagOpen(sp, spec.key.name, []) + key + tagClose(sp, spec.key.name) + spec.gap + tagOpen(sp, spec.value.name, []) + text + tagClose(sp, spec.value.name))
     }
   }
@@ -179,8 +179,8 @@ function objectLiteral(c: Call, ctx: Ctx, ends: readonly string[]): string {
   const text = writeObjectLiteral(c.input, ctx.values, `${c.where}.input`)
   if (!ends.some((e) => text.includes(e))) return text
   // named by the key whose value holds it (bare keys cannot hold a closer's `<`)
-  for (const [k, v] of entries(c.input, false, `${c.where}.input`)) refuseEnds(writeObjectLiteral(v, ctx.values, `${c.where}.input.${k}`), ends, ctx, `${c.where}.input.${k}`)
-  return refuseEnds(text, ends, ctx, `${c.where}.input`)
+  for (const [k, v] of entries(c.input, false, `${c.where}.input`)) refuseEnds(writeObjectLiteral(v, ctx.values, `${c.where}.input.${k}`), ends, c, ctx, `${c.where}.input.${k}`)
+  return refuseEnds(text, ends, c, ctx, `${c.where}.input`)
 }
 
 /**
@@ -192,7 +192,7 @@ function objectLiteral(c: Call, ctx: Ctx, ends: readonly string[]): string {
 function guardPython(text: string, ends: readonly string[], c: Call, ctx: Ctx): string {
   let out = text
   for (const end of ends) if (end.startsWith('<') && out.includes(end)) out = out.split(end).join('\\x3c' + end.slice(1))
-  return refuseEnds(out, ends, ctx, `${c.where}.input`)
+  return refuseEnds(out, ends, c, ctx, `${c.where}.input`)
 }
 
 /** JSON text that cannot hold `closers`: where it would, the closer's first character is written as `\uXXXX`. */

@@ -82,9 +82,12 @@ function attrValue(v: string | undefined): string {
   return v === undefined ? '' : decodeEntities(trimXml(v))
 }
 
-/** A parameter's key from its tag's attributes ('' when it has none). */
+/** The attribute a tag's name is read from: the tag's own value (`<function=f>`), or the name attribute. */
+const nameKey = (opts: ValueOptions): string => (opts.fromTagValue === true ? tagValueKey : opts.nameAttr)
+
+/** A tag's name from its attributes: a parameter's key, an invoke's tool ('' when it has none). */
 export function paramKey(attrs: ParsedParam['attrs'], opts: ValueOptions): string {
-  return attrValue(attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
+  return attrValue(attrs.get(nameKey(opts)))
 }
 
 /**
@@ -93,11 +96,11 @@ export function paramKey(attrs: ParsedParam['attrs'], opts: ValueOptions): strin
  * so the tag names no call or key for sure.
  */
 export function ambiguousTag(attrs: ParsedParam['attrs'], opts: ValueOptions): boolean {
-  return attrs.repeated(opts.fromTagValue === true ? tagValueKey : opts.nameAttr) || attrs.repeated(opts.stringAttr)
+  return attrs.repeated(nameKey(opts)) || attrs.repeated(opts.stringAttr)
 }
 
 export function decodeInvoke(inv: ParsedInvoke, opts: ValueOptions): DecodedInvoke {
-  const name = attrValue(inv.attrs.get(opts.fromTagValue === true ? tagValueKey : opts.nameAttr))
+  const name = paramKey(inv.attrs, opts)
   if (name === '') return { ok: false, problem: 'missing-name' }
   if (ambiguousTag(inv.attrs, opts)) return { ok: false, problem: 'repeated-attribute' }
   const problems: CallProblem[] = []
